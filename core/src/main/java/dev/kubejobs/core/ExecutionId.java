@@ -1,0 +1,195 @@
+package dev.kubejobs.core;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The address of one job execution on a cluster: {@code
+ * <cluster>/<plural>.<group>/<namespace>/<name>}, for example {@code
+ * prod/sparkapplications.spark.apache.org/etl/kj-7f3a}.
+ *
+ * <p>An id carries everything needed to find the job's resource again, so any instance of the
+ * caller that talks to the same cluster can query or cancel any id, whoever submitted it.
+ *
+ * <p>Instances are immutable and thread safe. {@link #parse(String)} and {@link #toString()} are
+ * inverse: {@code ExecutionId.parse(id.toString()).equals(id)}.
+ */
+public final class ExecutionId {
+  private static final Pattern CLUSTER =
+      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+  private final String cluster;
+  private final String plural;
+  private final String group;
+  private final String namespace;
+  private final String name;
+
+  private ExecutionId(String cluster, String plural, String group, String namespace, String name) {
+    this.cluster = cluster;
+    this.plural = plural;
+    this.group = group;
+    this.namespace = namespace;
+    this.name = name;
+  }
+
+  /**
+   * Returns the id of a resource of the given kind.
+   *
+   * @param cluster the cluster name the caller configured, for example {@code prod}
+   * @param kind the resource kind
+   * @param namespace the resource's namespace
+   * @param name the resource's name
+   * @return the id
+   * @throws IllegalArgumentException if a part is null or not valid (the message names the part)
+   */
+  public static ExecutionId of(String cluster, ResourceKind kind, String namespace, String name) {
+    Objects.requireNonNull(kind, "kind");
+    if (kind.group().isEmpty()) {
+      throw new IllegalArgumentException(
+          "kind must be a custom resource with a group, but was " + kind.plural());
+    }
+    return validated(cluster, kind.plural(), kind.group(), namespace, name, null);
+  }
+
+  /**
+   * Parses an id written by {@link #toString()}.
+   *
+   * @param id the text, for example {@code prod/sparkapplications.spark.apache.org/etl/kj-7f3a}
+   * @return the id
+   * @throws IllegalArgumentException if the text is null, blank or not of the form {@code
+   *     <cluster>/<plural>.<group>/<namespace>/<name>}; the message says which part is wrong
+   */
+  public static ExecutionId parse(String id) {
+    if (id == null || id.isBlank()) {
+      throw new IllegalArgumentException("execution id must not be blank, but was " + quote(id));
+    }
+    String[] parts = id.split("/", -1);
+    if (parts.length != 4) {
+      throw new IllegalArgumentException(
+          "execution id must have the form <cluster>/<plural>.<group>/<namespace>/<name>, but was "
+              + quote(id));
+    }
+    String resource = parts[1];
+    int dot = resource.indexOf('.');
+    if (dot <= 0 || dot == resource.length() - 1) {
+      throw new IllegalArgumentException(
+          "execution id's resource must have the form <plural>.<group>, but was "
+              + quote(resource)
+              + " in "
+              + quote(id));
+    }
+    return validated(
+        parts[0], resource.substring(0, dot), resource.substring(dot + 1), parts[2], parts[3], id);
+  }
+
+  private static ExecutionId validated(
+      String cluster, String plural, String group, String namespace, String name, String text) {
+    String in = text == null ? "" : " in " + quote(text);
+    if (cluster == null || cluster.length() > 253 || !CLUSTER.matcher(cluster).matches()) {
+      throw new IllegalArgumentException(
+          "cluster must be 1-253 letters, digits, '-', '_' or '.', starting and ending with a"
+              + " letter or digit, but was "
+              + quote(cluster)
+              + in);
+    }
+    if (plural == null || !DNS_LABEL.matcher(plural).matches()) {
+      throw new IllegalArgumentException(
+          "plural must be a lower-case DNS label, but was " + quote(plural) + in);
+    }
+    if (group == null || group.length() > 253 || !DNS_SUBDOMAIN.matcher(group).matches()) {
+      throw new IllegalArgumentException(
+          "group must be a lower-case DNS subdomain, but was " + quote(group) + in);
+    }
+    if (namespace == null || namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
+      throw new IllegalArgumentException(
+          "namespace must be a lower-case DNS label of at most 63 characters, but was "
+              + quote(namespace)
+              + in);
+    }
+    if (name == null || name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "name must be a lower-case DNS subdomain of at most 253 characters, but was "
+              + quote(name)
+              + in);
+    }
+    return new ExecutionId(cluster, plural, group, namespace, name);
+  }
+
+  /**
+   * Returns the cluster name.
+   *
+   * @return the cluster part
+   */
+  public String cluster() {
+    return cluster;
+  }
+
+  /**
+   * Returns the plural resource name, for example {@code sparkapplications}.
+   *
+   * @return the plural
+   */
+  public String plural() {
+    return plural;
+  }
+
+  /**
+   * Returns the API group, for example {@code spark.apache.org}.
+   *
+   * @return the group
+   */
+  public String group() {
+    return group;
+  }
+
+  /**
+   * Returns the namespace of the job's resource.
+   *
+   * @return the namespace
+   */
+  public String namespace() {
+    return namespace;
+  }
+
+  /**
+   * Returns the name of the job's resource.
+   *
+   * @return the name
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Returns whether this id addresses a resource of the given kind (group and plural; any version).
+   *
+   * @param kind the kind
+   * @return true if group and plural match
+   */
+  public boolean isOf(ResourceKind kind) {
+    return kind.group().equals(group) && kind.plural().equals(plural);
+  }
+
+  /** Returns {@code <cluster>/<plural>.<group>/<namespace>/<name>}. */
+  @Override
+  public String toString() {
+    return cluster + "/" + plural + "." + group + "/" + namespace + "/" + name;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ExecutionId other && toString().equals(other.toString());
+  }
+
+  @Override
+  public int hashCode() {
+    return toString().hashCode();
+  }
+
+  private static String quote(String value) {
+    return value == null ? "null" : "'" + value + "'";
+  }
+}

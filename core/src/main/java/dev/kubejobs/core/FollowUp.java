@@ -1,0 +1,42 @@
+package dev.kubejobs.core;
+
+import java.util.Objects;
+
+/**
+ * An action a {@link JobStatusMapper} asks the caller to carry out before an outcome may be
+ * reported: the outcome holds only once the action is confirmed done.
+ *
+ * <p>Until then the job keeps the status of the {@link JobExecutionInfo} that carries this
+ * follow-up. Instances are immutable and thread safe.
+ *
+ * @param action what to do
+ * @param outcome the status to report once the action is confirmed
+ * @param message the message to report with the outcome
+ */
+public record FollowUp(Action action, JobStatus outcome, String message) {
+  /** What the caller must do. */
+  public enum Action {
+    /**
+     * Delete the job's resource (with a uid precondition), so the operator cannot start it later;
+     * the outcome holds once the resource is confirmed gone or being deleted.
+     */
+    DELETE_APPLICATION,
+    /** Delete the driver pod that still runs; the outcome holds once the pod is being deleted. */
+    DELETE_DRIVER_POD
+  }
+
+  /**
+   * Creates a follow-up.
+   *
+   * @throws NullPointerException if a part is null
+   * @throws IllegalArgumentException if {@code outcome} is not terminal
+   */
+  public FollowUp {
+    Objects.requireNonNull(action, "action");
+    Objects.requireNonNull(outcome, "outcome");
+    Objects.requireNonNull(message, "message");
+    if (!outcome.isTerminal()) {
+      throw new IllegalArgumentException("outcome must be terminal, but was " + outcome);
+    }
+  }
+}

@@ -1,0 +1,340 @@
+package dev.kubejobs.core;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What kubejobs tells of one job: its status, when it started and finished, a message, the
+ * operator's own state, the driver pod and the web UI address.
+ *
+ * <p>Instances are immutable and thread safe; build them with {@link #builder(JobStatus)}.
+ */
+public final class JobExecutionInfo {
+  private final JobStatus status;
+  private final Instant startedAt;
+  private final Instant finishedAt;
+  private final String message;
+  private final String operatorState;
+  private final String driverPod;
+  private final String webUi;
+  private final boolean driverPodWanted;
+  private final FollowUp followUp;
+  private final List<String> warnings;
+
+  private JobExecutionInfo(Builder b) {
+    this.status = b.status;
+    this.startedAt = b.startedAt;
+    this.finishedAt = b.finishedAt;
+    this.message = b.message;
+    this.operatorState = b.operatorState;
+    this.driverPod = b.driverPod;
+    this.webUi = b.webUi;
+    this.driverPodWanted = b.driverPodWanted;
+    this.followUp = b.followUp;
+    this.warnings = List.copyOf(b.warnings);
+  }
+
+  /**
+   * Returns a builder for info with the given status.
+   *
+   * @param status the status
+   * @return a new builder
+   */
+  public static Builder builder(JobStatus status) {
+    return new Builder(status);
+  }
+
+  /**
+   * Returns a builder holding this info's values.
+   *
+   * @return a new builder
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder(status);
+    b.startedAt = startedAt;
+    b.finishedAt = finishedAt;
+    b.message = message;
+    b.operatorState = operatorState;
+    b.driverPod = driverPod;
+    b.webUi = webUi;
+    b.driverPodWanted = driverPodWanted;
+    b.followUp = followUp;
+    b.warnings.addAll(warnings);
+    return b;
+  }
+
+  /**
+   * Returns the job's status.
+   *
+   * @return the status; while {@link #followUp()} is present, the status until it is done
+   */
+  public JobStatus status() {
+    return status;
+  }
+
+  /**
+   * Returns when the driver started.
+   *
+   * @return the time, or empty if not started or not known
+   */
+  public Optional<Instant> startedAt() {
+    return Optional.ofNullable(startedAt);
+  }
+
+  /**
+   * Returns when the job finished.
+   *
+   * @return the time, or empty unless the status is terminal and the time known
+   */
+  public Optional<Instant> finishedAt() {
+    return Optional.ofNullable(finishedAt);
+  }
+
+  /**
+   * Returns a human-readable explanation of the status.
+   *
+   * @return the message, empty when there is nothing to say
+   */
+  public String message() {
+    return message;
+  }
+
+  /**
+   * Returns the operator's own state string, for example {@code RunningHealthy} or {@code
+   * COMPLETED}.
+   *
+   * @return the state, empty when the operator wrote none
+   */
+  public String operatorState() {
+    return operatorState;
+  }
+
+  /**
+   * Returns the driver pod's name.
+   *
+   * @return the name, or empty when not known
+   */
+  public Optional<String> driverPod() {
+    return Optional.ofNullable(driverPod);
+  }
+
+  /**
+   * Returns the Spark web UI address.
+   *
+   * @return the address, or empty when the operator reports none
+   */
+  public Optional<String> webUi() {
+    return Optional.ofNullable(webUi);
+  }
+
+  /**
+   * Returns whether the mapper would answer better with the driver pod looked up. Only set when the
+   * mapper was given {@link DriverPod#notLookedUp()}.
+   *
+   * @return true if the caller should look up the driver pod and map again
+   */
+  public boolean driverPodWanted() {
+    return driverPodWanted;
+  }
+
+  /**
+   * Returns the action that must be confirmed before the follow-up's outcome is reported.
+   *
+   * @return the follow-up, or empty
+   */
+  public Optional<FollowUp> followUp() {
+    return Optional.ofNullable(followUp);
+  }
+
+  /**
+   * Returns warnings the mapper wants logged once each (for example an operator state this version
+   * does not know). The text is stable, so callers can de-duplicate on it.
+   *
+   * @return an unmodifiable list, usually empty
+   */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof JobExecutionInfo other)) {
+      return false;
+    }
+    return status == other.status
+        && Objects.equals(startedAt, other.startedAt)
+        && Objects.equals(finishedAt, other.finishedAt)
+        && message.equals(other.message)
+        && operatorState.equals(other.operatorState)
+        && Objects.equals(driverPod, other.driverPod)
+        && Objects.equals(webUi, other.webUi)
+        && driverPodWanted == other.driverPodWanted
+        && Objects.equals(followUp, other.followUp)
+        && warnings.equals(other.warnings);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(status, startedAt, finishedAt, message, operatorState, driverPod, followUp);
+  }
+
+  @Override
+  public String toString() {
+    return "JobExecutionInfo{status="
+        + status
+        + ", startedAt="
+        + startedAt
+        + ", finishedAt="
+        + finishedAt
+        + ", operatorState="
+        + operatorState
+        + ", message="
+        + message
+        + (driverPod != null ? ", driverPod=" + driverPod : "")
+        + (webUi != null ? ", webUi=" + webUi : "")
+        + (driverPodWanted ? ", driverPodWanted" : "")
+        + (followUp != null ? ", followUp=" + followUp : "")
+        + (warnings.isEmpty() ? "" : ", warnings=" + warnings)
+        + "}";
+  }
+
+  /** Builds a {@link JobExecutionInfo}. Not thread safe. */
+  public static final class Builder {
+    private JobStatus status;
+    private Instant startedAt;
+    private Instant finishedAt;
+    private String message = "";
+    private String operatorState = "";
+    private String driverPod;
+    private String webUi;
+    private boolean driverPodWanted;
+    private FollowUp followUp;
+    private final List<String> warnings = new ArrayList<>();
+
+    private Builder(JobStatus status) {
+      this.status = Objects.requireNonNull(status, "status");
+    }
+
+    /**
+     * Sets the status.
+     *
+     * @param status the status
+     * @return this builder
+     */
+    public Builder status(JobStatus status) {
+      this.status = Objects.requireNonNull(status, "status");
+      return this;
+    }
+
+    /**
+     * Sets when the driver started.
+     *
+     * @param startedAt the time, or null when unknown
+     * @return this builder
+     */
+    public Builder startedAt(Instant startedAt) {
+      this.startedAt = startedAt;
+      return this;
+    }
+
+    /**
+     * Sets when the job finished.
+     *
+     * @param finishedAt the time, or null when unknown
+     * @return this builder
+     */
+    public Builder finishedAt(Instant finishedAt) {
+      this.finishedAt = finishedAt;
+      return this;
+    }
+
+    /**
+     * Sets the message.
+     *
+     * @param message the message; null means empty
+     * @return this builder
+     */
+    public Builder message(String message) {
+      this.message = message == null ? "" : message;
+      return this;
+    }
+
+    /**
+     * Sets the operator's state string.
+     *
+     * @param operatorState the state; null means empty
+     * @return this builder
+     */
+    public Builder operatorState(String operatorState) {
+      this.operatorState = operatorState == null ? "" : operatorState;
+      return this;
+    }
+
+    /**
+     * Sets the driver pod name.
+     *
+     * @param driverPod the name, or null when unknown
+     * @return this builder
+     */
+    public Builder driverPod(String driverPod) {
+      this.driverPod = driverPod;
+      return this;
+    }
+
+    /**
+     * Sets the web UI address.
+     *
+     * @param webUi the address, or null when none
+     * @return this builder
+     */
+    public Builder webUi(String webUi) {
+      this.webUi = webUi;
+      return this;
+    }
+
+    /**
+     * Sets whether the driver pod should be looked up and the mapping repeated.
+     *
+     * @param driverPodWanted true to ask for the pod
+     * @return this builder
+     */
+    public Builder driverPodWanted(boolean driverPodWanted) {
+      this.driverPodWanted = driverPodWanted;
+      return this;
+    }
+
+    /**
+     * Sets the follow-up action.
+     *
+     * @param followUp the follow-up, or null for none
+     * @return this builder
+     */
+    public Builder followUp(FollowUp followUp) {
+      this.followUp = followUp;
+      return this;
+    }
+
+    /**
+     * Adds a warning to log once.
+     *
+     * @param warning the warning text
+     * @return this builder
+     */
+    public Builder warning(String warning) {
+      this.warnings.add(Objects.requireNonNull(warning, "warning"));
+      return this;
+    }
+
+    /**
+     * Builds the info.
+     *
+     * @return the info
+     */
+    public JobExecutionInfo build() {
+      return new JobExecutionInfo(this);
+    }
+  }
+}

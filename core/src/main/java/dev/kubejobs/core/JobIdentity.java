@@ -1,0 +1,247 @@
+package dev.kubejobs.core;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Who a job's resource belongs to: its deterministic name, namespace, and the labels and
+ * annotations that tie it to one job of one deployment.
+ *
+ * <p>The name is {@code <prefix>-<job id made DNS-1035 safe>}, at most 63 characters; when the job
+ * id had to be changed to fit (characters replaced, upper case, too long) a hash of the raw id is
+ * appended, so two job ids never share a name by accident and a retried submit lands on the same
+ * name. Instances are immutable and thread safe.
+ */
+public final class JobIdentity {
+  /** Label marking resources kubejobs manages; its value is {@value #MANAGED_BY_VALUE}. */
+  public static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
+
+  /** The value of {@link #LABEL_MANAGED_BY}. */
+  public static final String MANAGED_BY_VALUE = "kubejobs";
+
+  /** Label holding the label-safe form of the job id. */
+  public static final String LABEL_JOB_ID = "kubejobs.dev/job-id";
+
+  /** Label holding the deployment name, which lets two deployments share a namespace. */
+  public static final String LABEL_DEPLOYMENT = "kubejobs.dev/deployment";
+
+  /** Annotation holding the raw job id. */
+  public static final String ANNOTATION_JOB_ID = "kubejobs.dev/job-id";
+
+  /** Annotation put by a cancel before the delete; its value is the time of the request. */
+  public static final String ANNOTATION_CANCEL_REQUESTED = "kubejobs.dev/cancel-requested";
+
+  private static final int MAX_NAME = 63;
+  private static final int MAX_LABEL_VALUE = 63;
+  private static final int HASH_LENGTH = 10;
+  private static final Pattern DNS_1035 = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  private static final Pattern LABEL_VALUE =
+      Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
+
+  private final String jobId;
+  private final String deployment;
+  private final String namespace;
+  private final String name;
+
+  private JobIdentity(String jobId, String deployment, String namespace, String name) {
+    this.jobId = jobId;
+    this.deployment = deployment;
+    this.namespace = namespace;
+    this.name = name;
+  }
+
+  /**
+   * Returns the identity of a job.
+   *
+   * @param prefix the name prefix, a DNS-1035 label of at most 20 characters, for example {@code
+   *     kj}
+   * @param deployment the deployment name, a label value of 1-63 characters
+   * @param namespace the namespace the job runs in, a DNS-1123 label
+   * @param jobId the caller's job id, any non-blank text of at most 1024 characters
+   * @return the identity
+   * @throws IllegalArgumentException naming the setting, the rule and the value
+   */
+  public static JobIdentity of(String prefix, String deployment, String namespace, String jobId) {
+    if (prefix == null || prefix.length() > 20 || !DNS_1035.matcher(prefix).matches()) {
+      throw new IllegalArgumentException(
+          "prefix must be a lower-case DNS-1035 label of at most 20 characters, but was "
+              + quote(prefix));
+    }
+    requireDeployment(deployment);
+    if (namespace == null
+        || namespace.length() > 63
+        || !DNS_1123_LABEL.matcher(namespace).matches()) {
+      throw new IllegalArgumentException(
+          "namespace must be a lower-case DNS-1123 label of at most 63 characters, but was "
+              + quote(namespace));
+    }
+    if (jobId == null || jobId.isBlank() || jobId.length() > 1024) {
+      throw new IllegalArgumentException(
+          "jobId must be non-blank text of at most 1024 characters, but was " + quote(jobId));
+    }
+    return new JobIdentity(jobId, deployment, namespace, nameFor(prefix, jobId));
+  }
+
+  /**
+   * Checks a deployment name.
+   *
+   * @param deployment the deployment name
+   * @return the deployment name
+   * @throws IllegalArgumentException if it is not a label value of 1-63 characters
+   */
+  public static String requireDeployment(String deployment) {
+    if (deployment == null
+        || deployment.isEmpty()
+        || deployment.length() > MAX_LABEL_VALUE
+        || !LABEL_VALUE.matcher(deployment).matches()) {
+      throw new IllegalArgumentException(
+          "deployment must be 1-63 letters, digits, '-', '_' or '.', starting and ending with a"
+              + " letter or digit, but was "
+              + quote(deployment));
+    }
+    return deployment;
+  }
+
+  /**
+   * Returns the label-safe form of a job id, as written in {@link #LABEL_JOB_ID}.
+   *
+   * @param jobId the raw job id
+   * @return the id itself when it is a valid label value, else a shortened, hashed form
+   */
+  public static String labelValueOf(String jobId) {
+    Objects.requireNonNull(jobId, "jobId");
+    if (jobId.length() <= MAX_LABEL_VALUE && LABEL_VALUE.matcher(jobId).matches()) {
+      return jobId;
+    }
+    String safe = jobId.replaceAll("[^A-Za-z0-9_.-]", "-");
+    String hash = hash(jobId);
+    int keep = MAX_LABEL_VALUE - HASH_LENGTH - 1;
+    safe = safe.length() > keep ? safe.substring(0, keep) : safe;
+    safe = safe.replaceAll("^[^A-Za-z0-9]+", "").replaceAll("[^A-Za-z0-9]+$", "");
+    return safe.isEmpty() ? hash : safe + "-" + hash;
+  }
+
+  private static String nameFor(String prefix, String jobId) {
+    String lower = jobId.toLowerCase(Locale.ROOT);
+    String safe = lower.replaceAll("[^a-z0-9-]+", "-").replaceAll("-{2,}", "-");
+    safe = safe.replaceAll("^-+", "").replaceAll("-+$", "");
+    String plain = safe.isEmpty() ? prefix : prefix + "-" + safe;
+    if (safe.equals(jobId) && plain.length() <= MAX_NAME) {
+      return plain;
+    }
+    String suffix = "-" + hash(jobId);
+    String head =
+        plain.length() > MAX_NAME - suffix.length()
+            ? plain.substring(0, MAX_NAME - suffix.length())
+            : plain;
+    return head.replaceAll("-+$", "") + suffix;
+  }
+
+  private static String hash(String text) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder();
+      for (byte b : digest) {
+        hex.append(String.format("%02x", b));
+      }
+      return hex.substring(0, HASH_LENGTH);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
+    }
+  }
+
+  /**
+   * Returns the caller's raw job id.
+   *
+   * @return the job id
+   */
+  public String jobId() {
+    return jobId;
+  }
+
+  /**
+   * Returns the deployment name.
+   *
+   * @return the deployment
+   */
+  public String deployment() {
+    return deployment;
+  }
+
+  /**
+   * Returns the namespace.
+   *
+   * @return the namespace
+   */
+  public String namespace() {
+    return namespace;
+  }
+
+  /**
+   * Returns the resource name.
+   *
+   * @return a DNS-1035 label of at most 63 characters
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Returns the labels kubejobs owns on the job's resource.
+   *
+   * @return managed-by, job id (label-safe) and deployment, in that order
+   */
+  public Map<String, String> labels() {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(LABEL_MANAGED_BY, MANAGED_BY_VALUE);
+    labels.put(LABEL_JOB_ID, labelValueOf(jobId));
+    labels.put(LABEL_DEPLOYMENT, deployment);
+    return labels;
+  }
+
+  /**
+   * Returns the annotations kubejobs owns on the job's resource at creation.
+   *
+   * @return the raw job id annotation
+   */
+  public Map<String, String> annotations() {
+    return Map.of(ANNOTATION_JOB_ID, jobId);
+  }
+
+  /**
+   * Returns whether a resource belongs to this identity's job and deployment.
+   *
+   * @param resource the resource
+   * @return true if the job id annotation and deployment label match
+   */
+  public boolean owns(ResourceSnapshot resource) {
+    return jobId.equals(resource.annotations().get(ANNOTATION_JOB_ID))
+        && deployment.equals(resource.labels().get(LABEL_DEPLOYMENT))
+        && MANAGED_BY_VALUE.equals(resource.labels().get(LABEL_MANAGED_BY));
+  }
+
+  @Override
+  public String toString() {
+    return "JobIdentity{jobId="
+        + jobId
+        + ", deployment="
+        + deployment
+        + ", "
+        + namespace
+        + "/"
+        + name
+        + "}";
+  }
+
+  private static String quote(String value) {
+    return value == null ? "null" : "'" + value + "'";
+  }
+}

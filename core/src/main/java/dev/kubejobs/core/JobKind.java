@@ -1,0 +1,73 @@
+package dev.kubejobs.core;
+
+import com.google.gson.JsonObject;
+import java.util.Optional;
+
+/**
+ * What core needs to know of one kind of job resource, such as a Spark operator's {@code
+ * SparkApplication}: how to build it from a job spec, where it runs, how to map its status and how
+ * to find its driver pod. The {@code kubejobs-spark} module provides one per Spark operator.
+ *
+ * <p>Implementations must be immutable and thread safe; all methods are pure.
+ *
+ * @param <S> the job spec type
+ */
+public interface JobKind<S> {
+  /**
+   * Returns the resource kind jobs are created as.
+   *
+   * @return the kind, with the API version that is written
+   */
+  ResourceKind resourceKind();
+
+  /**
+   * Returns the namespace the job runs in.
+   *
+   * @param spec the job spec
+   * @return a DNS-1123 label
+   */
+  String namespaceOf(S spec);
+
+  /**
+   * Builds the resource to create: {@code apiVersion}, {@code kind}, {@code metadata} (name,
+   * namespace, the identity's labels and annotations plus the spec's own) and {@code spec}.
+   *
+   * @param spec the job spec
+   * @param identity the job's identity on the cluster
+   * @return a new JSON object
+   * @throws InvalidJobSpecException if the spec cannot be turned into a valid resource
+   */
+  JsonObject manifest(S spec, JobIdentity identity);
+
+  /**
+   * Returns the status mapper for resources of this kind.
+   *
+   * @return the mapper
+   */
+  JobStatusMapper statusMapper();
+
+  /**
+   * Returns the driver pod's name when the resource tells it.
+   *
+   * @param application the job's resource
+   * @return the pod name, or empty when it must be found by {@link #driverPodSelector}
+   */
+  Optional<String> driverPodName(ResourceSnapshot application);
+
+  /**
+   * Returns the label selector that finds the job's driver pods; when several match, the newest
+   * (latest attempt) wins.
+   *
+   * @param application the job's resource
+   * @return a label selector such as {@code spark-role=driver,spark.operator/spark-app-name=x}
+   */
+  String driverPodSelector(ResourceSnapshot application);
+
+  /**
+   * Returns the name of the driver container inside the driver pod.
+   *
+   * @param application the job's resource
+   * @return the container name, for example {@code spark-kubernetes-driver}
+   */
+  String driverContainerName(ResourceSnapshot application);
+}

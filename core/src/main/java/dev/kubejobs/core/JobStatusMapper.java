@@ -1,0 +1,28 @@
+package dev.kubejobs.core;
+
+import java.time.Instant;
+
+/**
+ * Maps what the cluster holds for one job to the status a scheduler records.
+ *
+ * <p>A mapper is a pure function: it does no I/O, keeps no state and logs nothing, so the same
+ * inputs always give the same result. What needs I/O it asks for in the result: {@link
+ * JobExecutionInfo#driverPodWanted()} when it was given {@link DriverPod#notLookedUp()} and the pod
+ * would change the answer, and {@link JobExecutionInfo#followUp()} when an outcome may be reported
+ * only after the caller deleted something. Warnings it wants logged once are in {@link
+ * JobExecutionInfo#warnings()}.
+ *
+ * <p>Implementations must be thread safe.
+ */
+@FunctionalInterface
+public interface JobStatusMapper {
+  /**
+   * Maps a job's resource and driver pod to its execution info.
+   *
+   * @param application the job's resource as last read
+   * @param driverPod what is known of the driver pod
+   * @param now the current time, for timeouts
+   * @return the execution info
+   */
+  JobExecutionInfo map(ResourceSnapshot application, DriverPod driverPod, Instant now);
+}

@@ -1,0 +1,36 @@
+package dev.kubejobs.core;
+
+import java.util.Optional;
+
+/**
+ * The base of the typed errors kubejobs throws from its operations. Each subclass tells the caller
+ * what to do; {@link #executionId()} names the job when there is one.
+ *
+ * <p>Instances are not meant to be shared between threads while being modified, like any exception.
+ */
+public abstract class KubeJobsException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient ExecutionId executionId;
+
+  /**
+   * Creates an exception.
+   *
+   * @param executionId the job concerned, or null
+   * @param message the message
+   * @param cause the cause, or null
+   */
+  protected KubeJobsException(ExecutionId executionId, String message, Throwable cause) {
+    super(message, cause);
+    this.executionId = executionId;
+  }
+
+  /**
+   * Returns the job this error concerns.
+   *
+   * @return the id, or empty when the error is not about one job
+   */
+  public Optional<ExecutionId> executionId() {
+    return Optional.ofNullable(executionId);
+  }
+}

@@ -1,0 +1,70 @@
+package dev.kubejobs.core;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A namespaced Kubernetes resource kind addressed by group, version and plural, such as {@code
+ * sparkapplications.spark.apache.org/v1}.
+ *
+ * <p>Instances are immutable and thread safe.
+ *
+ * @param group the API group, for example {@code spark.apache.org}; empty for the core group
+ * @param version the API version, for example {@code v1}
+ * @param plural the plural resource name, for example {@code sparkapplications}
+ * @param kind the kind, for example {@code SparkApplication}
+ */
+public record ResourceKind(String group, String version, String plural, String kind) {
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  /** The core {@code v1} pods. */
+  public static final ResourceKind POD = new ResourceKind("", "v1", "pods", "Pod");
+
+  /**
+   * Creates a resource kind, validating each part.
+   *
+   * @throws IllegalArgumentException if a part is null or not a valid Kubernetes name
+   */
+  public ResourceKind {
+    Objects.requireNonNull(group, "group");
+    requireMatch("version", version, DNS_LABEL);
+    requireMatch("plural", plural, DNS_LABEL);
+    if (kind == null || kind.isBlank()) {
+      throw new IllegalArgumentException("kind must not be blank, but was " + quote(kind));
+    }
+    if (!group.isEmpty()) {
+      requireMatch("group", group, DNS_SUBDOMAIN);
+    }
+  }
+
+  /**
+   * Returns the {@code apiVersion} field value of objects of this kind.
+   *
+   * @return {@code group/version}, or just {@code version} for the core group
+   */
+  public String apiVersion() {
+    return group.isEmpty() ? version : group + "/" + version;
+  }
+
+  /**
+   * Returns the resource as written in an {@link ExecutionId} and in RBAC rules.
+   *
+   * @return {@code plural.group}, or just {@code plural} for the core group
+   */
+  public String qualifiedPlural() {
+    return group.isEmpty() ? plural : plural + "." + group;
+  }
+
+  private static void requireMatch(String setting, String value, Pattern pattern) {
+    if (value == null || !pattern.matcher(value).matches()) {
+      throw new IllegalArgumentException(
+          setting + " must be a lower-case DNS name, but was " + quote(value));
+    }
+  }
+
+  private static String quote(String value) {
+    return value == null ? "null" : "'" + value + "'";
+  }
+}

@@ -1,0 +1,220 @@
+package dev.kubejobs.core;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A read-only copy of one Kubernetes object as the API server returned it (a SparkApplication or a
+ * pod), with accessors for the metadata kubejobs reads.
+ *
+ * <p>Instances are immutable and thread safe: the JSON is copied in and {@link #json()} returns a
+ * copy.
+ */
+public final class ResourceSnapshot {
+  private final JsonObject json;
+
+  private ResourceSnapshot(JsonObject json) {
+    this.json = json;
+  }
+
+  /**
+   * Returns a snapshot of the given object.
+   *
+   * @param object the object as JSON, with {@code metadata}
+   * @return the snapshot, holding a deep copy of {@code object}
+   * @throws IllegalArgumentException if the object has no {@code metadata} object
+   */
+  public static ResourceSnapshot of(JsonObject object) {
+    Objects.requireNonNull(object, "object");
+    if (!object.has("metadata") || !object.get("metadata").isJsonObject()) {
+      throw new IllegalArgumentException("object must have a metadata object, but was " + object);
+    }
+    return new ResourceSnapshot(object.deepCopy());
+  }
+
+  /**
+   * Returns a copy of the whole object.
+   *
+   * @return a deep copy of the JSON
+   */
+  public JsonObject json() {
+    return json.deepCopy();
+  }
+
+  /**
+   * Returns a copy of the object's {@code status}, if it has one.
+   *
+   * @return the status object, or empty when the field is absent or not an object
+   */
+  public Optional<JsonObject> status() {
+    JsonElement status = json.get("status");
+    return status != null && status.isJsonObject()
+        ? Optional.of(status.getAsJsonObject().deepCopy())
+        : Optional.empty();
+  }
+
+  /**
+   * Returns a copy of the object's {@code spec}, if it has one.
+   *
+   * @return the spec object, or empty
+   */
+  public Optional<JsonObject> spec() {
+    JsonElement spec = json.get("spec");
+    return spec != null && spec.isJsonObject()
+        ? Optional.of(spec.getAsJsonObject().deepCopy())
+        : Optional.empty();
+  }
+
+  /**
+   * Returns {@code metadata.name}.
+   *
+   * @return the name, or an empty string when absent
+   */
+  public String name() {
+    return metadataString("name").orElse("");
+  }
+
+  /**
+   * Returns {@code metadata.namespace}.
+   *
+   * @return the namespace, or an empty string when absent
+   */
+  public String namespace() {
+    return metadataString("namespace").orElse("");
+  }
+
+  /**
+   * Returns {@code metadata.uid}.
+   *
+   * @return the uid, or an empty string when absent
+   */
+  public String uid() {
+    return metadataString("uid").orElse("");
+  }
+
+  /**
+   * Returns {@code metadata.resourceVersion}.
+   *
+   * @return the resource version, or an empty string when absent
+   */
+  public String resourceVersion() {
+    return metadataString("resourceVersion").orElse("");
+  }
+
+  /**
+   * Returns {@code metadata.labels}.
+   *
+   * @return an unmodifiable map, empty when there are none
+   */
+  public Map<String, String> labels() {
+    return stringMap("labels");
+  }
+
+  /**
+   * Returns {@code metadata.annotations}.
+   *
+   * @return an unmodifiable map, empty when there are none
+   */
+  public Map<String, String> annotations() {
+    return stringMap("annotations");
+  }
+
+  /**
+   * Returns {@code metadata.finalizers}.
+   *
+   * @return an unmodifiable list, empty when there are none
+   */
+  public List<String> finalizers() {
+    JsonElement finalizers = metadata().get("finalizers");
+    if (finalizers == null || !finalizers.isJsonArray()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    finalizers.getAsJsonArray().forEach(f -> out.add(f.getAsString()));
+    return Collections.unmodifiableList(out);
+  }
+
+  /**
+   * Returns {@code metadata.creationTimestamp}.
+   *
+   * @return the time, or empty when absent or not an RFC 3339 time
+   */
+  public Optional<Instant> creationTimestamp() {
+    return metadataString("creationTimestamp").flatMap(ResourceSnapshot::parseTime);
+  }
+
+  /**
+   * Returns {@code metadata.deletionTimestamp}: set once the object is being deleted.
+   *
+   * @return the time, or empty when the object is not being deleted
+   */
+  public Optional<Instant> deletionTimestamp() {
+    return metadataString("deletionTimestamp").flatMap(ResourceSnapshot::parseTime);
+  }
+
+  /**
+   * Returns whether the object is being deleted (it has a {@code deletionTimestamp}).
+   *
+   * @return true while the object waits for its finalizers
+   */
+  public boolean isBeingDeleted() {
+    return metadata().has("deletionTimestamp") && !metadata().get("deletionTimestamp").isJsonNull();
+  }
+
+  /**
+   * Parses an RFC 3339 time as written by Kubernetes.
+   *
+   * @param text the text, for example {@code 2026-01-02T03:04:05Z}
+   * @return the instant, or empty when {@code text} is null or not a time
+   */
+  public static Optional<Instant> parseTime(String text) {
+    if (text == null || text.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(java.time.OffsetDateTime.parse(text).toInstant());
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  private JsonObject metadata() {
+    return json.getAsJsonObject("metadata");
+  }
+
+  private Optional<String> metadataString(String field) {
+    JsonElement value = metadata().get(field);
+    return value != null && value.isJsonPrimitive()
+        ? Optional.of(value.getAsString())
+        : Optional.empty();
+  }
+
+  private Map<String, String> stringMap(String field) {
+    JsonElement value = metadata().get(field);
+    if (value == null || !value.isJsonObject()) {
+      return Map.of();
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonElement> e : value.getAsJsonObject().entrySet()) {
+      if (e.getValue().isJsonPrimitive()) {
+        out.put(e.getKey(), e.getValue().getAsString());
+      }
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /** Returns the object's namespace, name and resource version, never its content. */
+  @Override
+  public String toString() {
+    return "ResourceSnapshot{" + namespace() + "/" + name() + "@" + resourceVersion() + "}";
+  }
+}
