@@ -12,7 +12,7 @@ import okhttp3.Response;
 final class Http {
 
   /** An answer: code, content type and body. */
-  record Answer(int code, String contentType, String body) {}
+  record Answer(int code, String contentType, String body, String retryAfter) {}
 
   private static final OkHttpClient CLIENT = new OkHttpClient();
 
@@ -29,7 +29,8 @@ final class Http {
     RequestBody rb = body == null ? null : RequestBody.create(body, MediaType.get(contentType));
     Request request = new Request.Builder().url(server.url() + path).method(method, rb).build();
     try (Response r = CLIENT.newCall(request).execute()) {
-      return new Answer(r.code(), r.header("Content-Type"), r.body().string());
+      return new Answer(
+          r.code(), r.header("Content-Type"), r.body().string(), r.header("Retry-After"));
     }
   }
 }
