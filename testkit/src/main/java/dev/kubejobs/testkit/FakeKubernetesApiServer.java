@@ -141,6 +141,20 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Stops serving a custom resource type and drops its objects, as when its CRD is uninstalled: its
+   * discovery and every request for it then answer 404 {@code the server could not find the
+   * requested resource}.
+   *
+   * @param type the resource type
+   * @return this server
+   * @throws IllegalArgumentException for {@link ResourceType#POD}
+   */
+  public FakeKubernetesApiServer unregisterResource(ResourceType type) {
+    store.unregister(Objects.requireNonNull(type, "type"));
+    return this;
+  }
+
+  /**
    * Returns direct access to the server's objects, bypassing HTTP, faults, RBAC and the journal.
    *
    * @return the store
@@ -194,6 +208,12 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     faults.clear();
     journal.clear();
     rbac.reset();
+  }
+
+  /** Returns a description with the server's URL. */
+  @Override
+  public String toString() {
+    return "FakeKubernetesApiServer[" + (wireMock.isRunning() ? url() : "stopped") + "]";
   }
 
   /** Stops the server and frees its port; calling it again does nothing. */

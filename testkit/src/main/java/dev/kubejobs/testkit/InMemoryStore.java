@@ -92,6 +92,16 @@ final class InMemoryStore implements ResourceStore {
     }
   }
 
+  void unregister(ResourceType type) {
+    if (type.equals(ResourceType.POD)) {
+      throw new IllegalArgumentException("pods are always served and cannot be unregistered");
+    }
+    synchronized (lock) {
+      types.remove(type.group() + "/" + type.version() + "/" + type.plural(), type);
+      objects.remove(type);
+    }
+  }
+
   Optional<ResourceType> lookup(String group, String version, String plural) {
     synchronized (lock) {
       return Optional.ofNullable(types.get(group + "/" + version + "/" + plural));
