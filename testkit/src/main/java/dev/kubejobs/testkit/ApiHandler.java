@@ -189,7 +189,8 @@ final class ApiHandler {
               "the server rejected our request due to an error in our request",
               e.getMessage()));
     } catch (KubeStatus.Named e) {
-      return Answer.json(e.code(), KubeStatus.failure(e, type, e.name));
+      return Answer.json(
+          e.code(), KubeStatus.failure(e, e.detailsType == null ? type : e.detailsType, e.name));
     } catch (FakeApiException e) {
       return Answer.json(e.code(), KubeStatus.failure(e, type, name));
     }
@@ -640,6 +641,10 @@ final class ApiHandler {
   private Answer namespace(Call call, String name) {
     if (!isGet(call)) {
       return methodNotAllowed();
+    }
+    if (!store.namespaceExists(name)) {
+      FakeApiException e = KubeStatus.namespaceNotFound(name);
+      return Answer.json(404, KubeStatus.failure(e, KubeStatus.NAMESPACES, name));
     }
     JsonObject ns = new JsonObject();
     ns.addProperty("apiVersion", "v1");
