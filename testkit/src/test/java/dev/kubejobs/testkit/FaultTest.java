@@ -174,6 +174,42 @@ class FaultTest {
   }
 
   @Test
+  void appliedThenLostPatchWithAResourceVersionIsReplayedInto409() {
+    String rv =
+        kube.server()
+            .store()
+            .create(SPARK_APP, NS, Kube.appJson("pi"))
+            .getAsJsonObject("metadata")
+            .get("resourceVersion")
+            .getAsString();
+    kube.server().faults().add(Fault.on("PATCH", APPS + "/pi").appliedThenLost());
+
+    KubernetesApiResponse<DynamicKubernetesObject> response =
+        Kube.apps(kube.client())
+            .patch(
+                NS,
+                "pi",
+                io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                new io.kubernetes.client.custom.V1Patch(
+                    "{\"metadata\":{\"resourceVersion\":\""
+                        + rv
+                        + "\",\"labels\":{\"cancel\":\"requested\"}}}"));
+
+    assertThat(response.getHttpStatusCode()).isEqualTo(409);
+    assertThat(response.getStatus().getReason()).isEqualTo("Conflict");
+    assertThat(
+            kube.server()
+                .store()
+                .get(SPARK_APP, NS, "pi")
+                .orElseThrow()
+                .getAsJsonObject("metadata")
+                .getAsJsonObject("labels")
+                .get("cancel")
+                .getAsString())
+        .isEqualTo("requested");
+  }
+
+  @Test
   void aFaultAnswersOnlyTheNextNMatchingRequestsOfItsVerb() {
     Fault twice = Fault.on("GET", APPS + "/pi").times(2).status(500, "InternalError", "boom");
     kube.server().faults().add(twice);
