@@ -223,6 +223,23 @@ class FaultTest {
   }
 
   @Test
+  void skipLetsTheFirstMatchingRequestsThrough() {
+    kube.server().store().create(SPARK_APP, NS, Kube.appJson("a"));
+    kube.server().store().create(SPARK_APP, NS, Kube.appJson("b"));
+    kube.server().faults().add(Fault.on("GET", APPS).skip(1).status(500, "InternalError", "x"));
+    io.kubernetes.client.util.generic.options.ListOptions page =
+        new io.kubernetes.client.util.generic.options.ListOptions();
+    page.setLimit(1);
+
+    var first = Kube.apps(kube.client()).list(NS, page);
+    page.setContinue(first.getObject().getMetadata().getContinue());
+    var second = Kube.apps(kube.client()).list(NS, page);
+
+    assertThat(first.getHttpStatusCode()).isEqualTo(200);
+    assertThat(second.getHttpStatusCode()).isEqualTo(500);
+  }
+
+  @Test
   void aForeverFaultAnswersUntilCleared() {
     kube.server().faults().add(Fault.on("*", "/apis/.*").forever().status(503, "x", "down"));
 
