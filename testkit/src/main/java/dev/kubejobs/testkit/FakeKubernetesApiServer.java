@@ -8,6 +8,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -155,6 +156,44 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Makes namespaces real: from now on only these namespaces and those added with {@link
+   * #createNamespace(String)} exist, and creating an object in another one answers 404 {@code
+   * namespaces "x" not found} (details kind {@code namespaces}), as the real server's namespace
+   * admission does. Reads in a missing namespace still answer as if it were empty. By default (and
+   * after {@link #reset()}) every namespace exists.
+   *
+   * @param existing the namespaces that exist
+   * @return this server
+   */
+  public FakeKubernetesApiServer requireNamespaces(String... existing) {
+    store.requireNamespaces(List.of(existing));
+    return this;
+  }
+
+  /**
+   * Adds a namespace; it matters only after {@link #requireNamespaces(String...)}.
+   *
+   * @param namespace the namespace
+   * @return this server
+   */
+  public FakeKubernetesApiServer createNamespace(String namespace) {
+    store.createNamespace(Objects.requireNonNull(namespace, "namespace"));
+    return this;
+  }
+
+  /**
+   * Removes a namespace and, at once, every object and pod log in it (finalizers are not waited
+   * for).
+   *
+   * @param namespace the namespace
+   * @return this server
+   */
+  public FakeKubernetesApiServer deleteNamespace(String namespace) {
+    store.deleteNamespace(Objects.requireNonNull(namespace, "namespace"));
+    return this;
+  }
+
+  /**
    * Returns direct access to the server's objects, bypassing HTTP, faults, RBAC and the journal.
    *
    * @return the store
@@ -200,8 +239,9 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Removes every object and pod log, fault, journal entry and RBAC rule, keeping the registered
-   * resource types, the store's listeners and the resourceVersion counter (which never goes back).
+   * Removes every object and pod log, fault, journal entry and RBAC rule and makes every namespace
+   * exist again, keeping the registered resource types, the store's listeners and the
+   * resourceVersion counter (which never goes back).
    */
   public void reset() {
     store.clear();

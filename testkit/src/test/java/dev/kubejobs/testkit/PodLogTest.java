@@ -67,6 +67,21 @@ class PodLogTest {
   }
 
   @Test
+  void malformedParametersAnswer400() throws Exception {
+    pod("driver");
+
+    assertThat(
+            Http.send(
+                    kube.server(),
+                    "GET",
+                    ResourceType.POD.objectPath(NS, "driver") + "/log?tailLines=x",
+                    null,
+                    null)
+                .code())
+        .isEqualTo(400);
+  }
+
+  @Test
   void aMissingPodAnswers404() {
     assertThatThrownBy(() -> core().readNamespacedPodLog("ghost", NS).execute())
         .isInstanceOfSatisfying(
