@@ -320,6 +320,13 @@ final class ApiHandler {
         contentType.equals("application/merge-patch+json")
             || (contentType.equals("application/strategic-merge-patch+json") && type.isCore());
     boolean json = contentType.equals("application/json-patch+json");
+    if (contentType.equals("application/apply-patch+yaml")) {
+      throw new FakeApiException(
+          415,
+          "UnsupportedMediaType",
+          "server-side apply (application/apply-patch+yaml) is not supported by the fake Kubernetes"
+              + " API server; use a merge or JSON patch");
+    }
     if (!merge && !json) {
       throw new FakeApiException(
           415,
