@@ -118,11 +118,7 @@ class JobSubmitterTest {
             e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.CRD_NOT_INSTALLED))
         .hasMessageContaining("install the operator's CRD");
 
-    server
-        .faults()
-        .add(
-            Fault.on("POST", ".*/namespaces/nope/testjobs")
-                .status(404, "NotFound", "namespaces \"nope\" not found"));
+    server.requireNamespaces("etl");
     assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("nope")))
         .isInstanceOfSatisfying(
             JobRejectedException.class,
