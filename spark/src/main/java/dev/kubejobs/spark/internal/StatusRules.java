@@ -113,10 +113,8 @@ final class StatusRules {
           .startedAt(startedAt)
           .finishedAt(endedAt)
           .message(
-              "The SparkApplication was "
-                  + (deleting ? "deleted" : "ended by the " + operator)
-                  + " outside kubejobs (no cancel was requested) before the job recorded an"
-                  + " outcome"
+              "The SparkApplication was deleted outside kubejobs (no cancel was requested)"
+                  + " before the job recorded an outcome"
                   + (obs.message().isEmpty() ? "" : " (" + obs.message() + ")")
                   + "; check who deleted it in the cluster's audit log or events.")
           .build();
