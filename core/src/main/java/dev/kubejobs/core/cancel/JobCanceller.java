@@ -1,0 +1,46 @@
+package dev.kubejobs.core.cancel;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ClusterMismatchException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.NoSuchJobException;
+
+/**
+ * Cancels jobs: marks the job's resource as cancelled by kubejobs, then deletes it.
+ *
+ * <p>Cancelling is idempotent and never waits for the job to end. A job that has already finished
+ * keeps its outcome: the mark is put with a resourceVersion-locked patch, so a job that succeeds
+ * between the read and the mark is left alone and stays SUCCEEDED. Implementations are thread safe.
+ */
+public interface JobCanceller {
+  /**
+   * Cancels a job.
+   *
+   * @param id the job's execution id
+   * @return what the cancel found and did
+   * @throws IllegalArgumentException if {@code id} is null or of another resource kind
+   * @throws ClusterMismatchException if {@code id} is of another cluster; nothing was touched
+   * @throws NoSuchJobException if a fresh GET confirms the job's resource is gone
+   * @throws ApiUnavailableException if the API server cannot be reached. The cancel mark may have
+   *     been put and the delete may have been applied; cancelling again is safe.
+   * @throws JobRejectedException if the service account may not patch or delete the resource; the
+   *     mark was removed again (unless the resource is being deleted)
+   */
+  CancelResult cancel(ExecutionId id);
+
+  /**
+   * Cancels a job given its id as text.
+   *
+   * @param id the execution id as written by {@link ExecutionId#toString()}
+   * @return what the cancel found and did
+   * @throws IllegalArgumentException if {@code id} is null, blank or malformed
+   * @throws ClusterMismatchException if {@code id} is of another cluster
+   * @throws NoSuchJobException if a fresh GET confirms the job's resource is gone
+   * @throws ApiUnavailableException if the API server cannot be reached
+   * @throws JobRejectedException if forbidden
+   */
+  default CancelResult cancel(String id) {
+    return cancel(ExecutionId.parse(id));
+  }
+}

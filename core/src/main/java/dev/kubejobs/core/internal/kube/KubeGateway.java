@@ -1,0 +1,919 @@
+package dev.kubejobs.core.internal.kube;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.resilience.ApiCallFailure;
+import dev.kubejobs.core.resilience.ResiliencePolicy;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one class of kubejobs that talks to the Kubernetes API server. Everything else works on
+ * {@link ResourceSnapshot}s.
+ *
+ * <p><b>How it talks.</b> Requests are built by the caller's own {@link ApiClient} ({@code
+ * buildRequest}: its base path, authentication and default headers) and sent with an {@link
+ * OkHttpClient} derived from the caller's ({@code newBuilder()}: same TLS, interceptors and token
+ * refresh) with {@code retryOnConnectionFailure(false)}, so that OkHttp never silently re-sends a
+ * POST, PATCH or DELETE, and with read/write timeouts (client-java's default read timeout is
+ * infinite). The caller's {@code ApiClient} is never modified. Bodies are raw JSON both ways: the
+ * generic API of client-java reports every 2xx as 200, hides {@code Retry-After}, fails on non-JSON
+ * answers with untyped errors, and its typed models serialize empty collections into patches.
+ *
+ * <p><b>How it fails.</b> Every request runs under the {@link ResiliencePolicy}. No answer (connect
+ * failure, reset, timeout, empty answer), 5xx and 429 are {@link ApiCallFailure}s, retried by the
+ * policy (except creates) and turned into {@link ApiUnavailableException} when it gives up; a
+ * non-JSON answer (a proxy's HTML page) is an {@link ApiUnavailableException} saying so; 403 is
+ * {@link JobRejectedException.Reason#FORBIDDEN} naming the permission; a 404 that names no object
+ * ({@code the server could not find the requested resource}) is {@link
+ * JobRejectedException.Reason#CRD_NOT_INSTALLED}; 400/422 are {@link
+ * JobRejectedException.Reason#INVALID}; a 404 naming the object and 409 are returned as values or
+ * thrown as {@link ApiStatusException}, as each method documents, for its caller to interpret.
+ *
+ * <p>Not a published API: used by the operations in {@code dev.kubejobs.core} packages (submit,
+ * status, cancel, sweep, logs, preflight). Thread safe.
+ */
+public final class KubeGateway {
+  private static final Logger LOG = LoggerFactory.getLogger(KubeGateway.class);
+  private static final String[] AUTH_NAMES = {"BearerToken"};
+  private static final String JSON = "application/json";
+  private static final String MERGE_PATCH = "application/merge-patch+json";
+  private static final int LIST_PAGE_SIZE = 500;
+  private static final String CRD_MISSING_MESSAGE = "the server could not find the requested";
+
+  private final ApiClient client;
+  private final OkHttpClient http;
+  private final ResiliencePolicy policy;
+
+  private KubeGateway(ApiClient client, OkHttpClient http, ResiliencePolicy policy) {
+    this.client = client;
+    this.http = http;
+    this.policy = policy;
+  }
+
+  /**
+   * Returns a gateway over the caller's client.
+   *
+   * @param client the caller's client; read, never modified
+   * @param requestTimeout the read and write timeout of each request (and the connect timeout when
+   *     the caller's client has none)
+   * @param policy the resilience policy every request runs under
+   * @return the gateway
+   */
+  public static KubeGateway create(
+      ApiClient client, Duration requestTimeout, ResiliencePolicy policy) {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(requestTimeout, "requestTimeout");
+    Objects.requireNonNull(policy, "policy");
+    OkHttpClient original = client.getHttpClient();
+    OkHttpClient.Builder derived =
+        original
+            .newBuilder()
+            .retryOnConnectionFailure(false)
+            .readTimeout(requestTimeout)
+            .writeTimeout(requestTimeout);
+    if (original.connectTimeoutMillis() == 0) {
+      derived.connectTimeout(requestTimeout);
+    }
+    return new KubeGateway(client, derived.build(), policy);
+  }
+
+  /**
+   * Returns the policy requests run under.
+   *
+   * @return the policy
+   */
+  public ResiliencePolicy policy() {
+    return policy;
+  }
+
+  // ---------------------------------------------------------------- objects (custom resources,
+  // pods)
+
+  /**
+   * Reads one object fresh from the API server (retried).
+   *
+   * @param about the job concerned, for errors, or null
+   * @param kind the resource kind
+   * @param namespace the namespace
+   * @param name the name
+   * @return the object, or empty when the server says it does not exist (404 naming it)
+   * @throws ApiUnavailableException when the server cannot be reached or answers garbage
+   * @throws JobRejectedException when forbidden (403) or the kind is not served (CRD missing)
+   */
+  public Optional<ResourceSnapshot> get(
+      ExecutionId about, ResourceKind kind, String namespace, String name) {
+    String op = "get " + kind.qualifiedPlural() + " " + namespace + "/" + name;
+    try {
+      JsonObject json =
+          call(about, op, true, "GET", objectPath(kind, namespace, name), List.of(), null, null)
+              .json;
+      return Optional.of(snapshot(about, op, json));
+    } catch (ApiStatusException e) {
+      if (e.isNotFound() && !isCrdMissing(e)) {
+        return Optional.empty();
+      }
+      throw rejected(about, op, e, "get", kind, namespace);
+    }
+  }
+
+  /**
+   * Lists the objects matching a label selector in one namespace (retried, paged).
+   *
+   * @param about the job concerned, for errors, or null
+   * @param kind the resource kind
+   * @param namespace the namespace
+   * @param labelSelector the selector, for example {@code app.kubernetes.io/managed-by=kubejobs};
+   *     null or empty lists all
+   * @return the objects, in the server's order
+   * @throws ApiUnavailableException when the server cannot be reached or answers garbage
+   * @throws JobRejectedException when forbidden (403) or the kind is not served (CRD missing)
+   */
+  public List<ResourceSnapshot> list(
+      ExecutionId about, ResourceKind kind, String namespace, String labelSelector) {
+    String op =
+        "list "
+            + kind.qualifiedPlural()
+            + " in namespace "
+            + namespace
+            + (labelSelector == null || labelSelector.isEmpty() ? "" : " with " + labelSelector);
+    List<ResourceSnapshot> out = new ArrayList<>();
+    String continueToken = null;
+    do {
+      List<Pair> query = new ArrayList<>();
+      if (labelSelector != null && !labelSelector.isEmpty()) {
+        query.add(new Pair("labelSelector", labelSelector));
+      }
+      query.add(new Pair("limit", Integer.toString(LIST_PAGE_SIZE)));
+      if (continueToken != null) {
+        query.add(new Pair("continue", continueToken));
+      }
+      JsonObject page;
+      try {
+        page =
+            call(about, op, true, "GET", collectionPath(kind, namespace), query, null, null).json;
+      } catch (ApiStatusException e) {
+        throw rejected(about, op, e, "list", kind, namespace);
+      }
+      JsonElement items = page.get("items");
+      if (items != null && items.isJsonArray()) {
+        for (JsonElement item : items.getAsJsonArray()) {
+          if (!item.isJsonObject()) {
+            throw garbage(about, op, "a list item that is not an object");
+          }
+          out.add(snapshot(about, op, item.getAsJsonObject()));
+        }
+      } else if (items != null && !items.isJsonNull()) {
+        throw garbage(about, op, "'items' that is not an array");
+      }
+      continueToken = string(object(page, "metadata"), "continue");
+    } while (continueToken != null && !continueToken.isEmpty());
+    return out;
+  }
+
+  /**
+   * Creates an object. Never retried: a create whose answer was lost must be followed by a read.
+   *
+   * @param about the job concerned, for errors, or null
+   * @param kind the resource kind
+   * @param namespace the namespace
+   * @param object the object, with metadata
+   * @return the created object as the server answered it
+   * @throws ApiStatusException 409 when an object of that name exists
+   * @throws UnconfirmedException when no answer came: the object may or may not have been created
+   * @throws ApiUnavailableException when the breaker is open or a proxy answered garbage (the
+   *     object was not created)
+   * @throws JobRejectedException 400/403/404/422 with {@link JobRejectedException#reason()} telling
+   *     CRD not installed from namespace missing
+   */
+  public ResourceSnapshot create(
+      ExecutionId about, ResourceKind kind, String namespace, JsonObject object) {
+    String name = string(object(object, "metadata"), "name");
+    String op =
+        "create " + kind.qualifiedPlural() + " " + namespace + "/" + (name == null ? "" : name);
+    try {
+      JsonObject json =
+          call(
+                  about,
+                  op,
+                  false,
+                  "POST",
+                  collectionPath(kind, namespace),
+                  List.of(),
+                  bytes(object),
+                  JSON)
+              .json;
+      return snapshot(about, op, json);
+    } catch (ApiStatusException e) {
+      if (e.isConflict()) {
+        throw e;
+      }
+      if (isNamespaceMissing(e)) {
+        throw new JobRejectedException(
+            about,
+            JobRejectedException.Reason.NAMESPACE_MISSING,
+            404,
+            "namespace '"
+                + namespace
+                + "' does not exist: create it or submit to another namespace (server said: "
+                + e.serverMessage()
+                + ")",
+            e);
+      }
+      throw rejected(about, op, e, "create", kind, namespace);
+    } catch (ApiUnavailableException e) {
+      if (e.getCause() instanceof ApiCallFailure f && f.mayHaveApplied()) {
+        throw new UnconfirmedException(
+            about,
+            "'"
+                + op
+                + "' got no answer ("
+                + f.getMessage()
+                + "); the object may or may not have been created",
+            f);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Applies a JSON merge patch (retried: put {@code metadata.resourceVersion} in the patch to make
+   * a retry of an applied patch fail with 409 instead of applying twice).
+   *
+   * @param about the job concerned, for errors, or null
+   * @param kind the resource kind
+   * @param namespace the namespace
+   * @param name the name
+   * @param patch the merge patch
+   * @return the patched object
+   * @throws ApiStatusException 404 when the object does not exist, 409 when {@code
+   *     metadata.resourceVersion} in the patch is stale
+   * @throws ApiUnavailableException when the server cannot be reached; the patch may have been
+   *     applied
+   * @throws JobRejectedException when forbidden or invalid
+   */
+  public ResourceSnapshot mergePatch(
+      ExecutionId about, ResourceKind kind, String namespace, String name, JsonObject patch) {
+    String op = "patch " + kind.qualifiedPlural() + " " + namespace + "/" + name;
+    try {
+      JsonObject json =
+          call(
+                  about,
+                  op,
+                  true,
+                  "PATCH",
+                  objectPath(kind, namespace, name),
+                  List.of(),
+                  bytes(patch),
+                  MERGE_PATCH)
+              .json;
+      return snapshot(about, op, json);
+    } catch (ApiStatusException e) {
+      if ((e.isNotFound() && !isCrdMissing(e)) || e.isConflict()) {
+        throw e;
+      }
+      throw rejected(about, op, e, "patch", kind, namespace);
+    }
+  }
+
+  /**
+   * Deletes an object, in the background, only if its uid is still {@code uid} (retried: a retry of
+   * an applied delete answers 404 or finds the object being deleted).
+   *
+   * @param about the job concerned, for errors, or null
+   * @param kind the resource kind
+   * @param namespace the namespace
+   * @param name the name
+   * @param uid the uid precondition; null or empty deletes whatever has the name (avoid)
+   * @return {@link DeleteResult#ACCEPTED} or {@link DeleteResult#GONE}
+   * @throws ApiStatusException 409 when the object with that name has another uid
+   * @throws ApiUnavailableException when the server cannot be reached; the delete may have been
+   *     applied
+   * @throws JobRejectedException when forbidden
+   */
+  public DeleteResult delete(
+      ExecutionId about, ResourceKind kind, String namespace, String name, String uid) {
+    String op = "delete " + kind.qualifiedPlural() + " " + namespace + "/" + name;
+    JsonObject options = new JsonObject();
+    options.addProperty("apiVersion", "v1");
+    options.addProperty("kind", "DeleteOptions");
+    options.addProperty("propagationPolicy", "Background");
+    if (uid != null && !uid.isEmpty()) {
+      JsonObject preconditions = new JsonObject();
+      preconditions.addProperty("uid", uid);
+      options.add("preconditions", preconditions);
+    }
+    try {
+      call(
+          about,
+          op,
+          true,
+          "DELETE",
+          objectPath(kind, namespace, name),
+          List.of(),
+          bytes(options),
+          JSON);
+      return DeleteResult.ACCEPTED;
+    } catch (ApiStatusException e) {
+      if (e.isNotFound() && !isCrdMissing(e)) {
+        return DeleteResult.GONE;
+      }
+      if (e.isConflict()) {
+        throw e;
+      }
+      throw rejected(about, op, e, "delete", kind, namespace);
+    }
+  }
+
+  // ---------------------------------------------------------------- pods
+
+  /**
+   * Reads a pod.
+   *
+   * @param about the job concerned, or null
+   * @param namespace the namespace
+   * @param name the pod name
+   * @return the pod, or empty when it does not exist
+   * @throws ApiUnavailableException when the server cannot be reached
+   * @throws JobRejectedException {@link JobRejectedException.Reason#FORBIDDEN} when pods may not be
+   *     read
+   */
+  public Optional<ResourceSnapshot> getPod(ExecutionId about, String namespace, String name) {
+    return get(about, ResourceKind.POD, namespace, name);
+  }
+
+  /**
+   * Lists the pods matching a label selector.
+   *
+   * @param about the job concerned, or null
+   * @param namespace the namespace
+   * @param labelSelector the selector
+   * @return the pods
+   * @throws ApiUnavailableException when the server cannot be reached
+   * @throws JobRejectedException {@link JobRejectedException.Reason#FORBIDDEN} when pods may not be
+   *     listed
+   */
+  public List<ResourceSnapshot> listPods(
+      ExecutionId about, String namespace, String labelSelector) {
+    return list(about, ResourceKind.POD, namespace, labelSelector);
+  }
+
+  /**
+   * Deletes a pod with a uid precondition.
+   *
+   * @param about the job concerned, or null
+   * @param namespace the namespace
+   * @param name the pod name
+   * @param uid the pod's uid
+   * @return whether it was accepted or already gone
+   * @throws ApiStatusException 409 when the pod of that name has another uid
+   * @throws ApiUnavailableException when the server cannot be reached
+   * @throws JobRejectedException when forbidden
+   */
+  public DeleteResult deletePod(ExecutionId about, String namespace, String name, String uid) {
+    return delete(about, ResourceKind.POD, namespace, name, uid);
+  }
+
+  /**
+   * Reads a pod's log and hands it to {@code reader} as a stream, never holding it whole.
+   *
+   * @param about the job concerned, or null
+   * @param namespace the namespace
+   * @param pod the pod name
+   * @param container the container, or null for the only one
+   * @param tailLines the number of last lines, or null for all
+   * @param limitBytes the byte cap the server applies from the head of what it sends, or null
+   * @param reader consumes the log while the answer is open
+   * @param <T> the reader's result
+   * @return what the reader returned
+   * @throws ApiStatusException for a 4xx the caller must interpret (400: container not started;
+   *     404: pod gone)
+   * @throws ApiUnavailableException when the server cannot be reached or reading fails
+   * @throws JobRejectedException when forbidden
+   */
+  public <T> T readPodLog(
+      ExecutionId about,
+      String namespace,
+      String pod,
+      String container,
+      Integer tailLines,
+      Long limitBytes,
+      LogReader<T> reader) {
+    Objects.requireNonNull(reader, "reader");
+    String op = "read log of pod " + namespace + "/" + pod;
+    List<Pair> query = new ArrayList<>();
+    if (container != null && !container.isEmpty()) {
+      query.add(new Pair("container", container));
+    }
+    if (tailLines != null) {
+      query.add(new Pair("tailLines", Integer.toString(tailLines)));
+    }
+    if (limitBytes != null) {
+      query.add(new Pair("limitBytes", Long.toString(limitBytes)));
+    }
+    String path = objectPath(ResourceKind.POD, namespace, pod) + "/log";
+    try {
+      return policy.execute(
+          op,
+          true,
+          () -> {
+            Request request = request(about, op, "GET", path, query, null, null, "*/*");
+            try (Response response = http.newCall(request).execute()) {
+              if (response.code() >= 200 && response.code() < 300) {
+                try (InputStream in = response.body().byteStream()) {
+                  return reader.read(in);
+                }
+              }
+              throw failure(about, op, "GET", response, readBody(response));
+            } catch (IOException e) {
+              throw noAnswer(op, "GET", e);
+            }
+          });
+    } catch (ApiCallFailure f) {
+      throw unavailable(about, op, f);
+    } catch (ApiStatusException e) {
+      if (e.code() == 403) {
+        throw rejected(about, op, e, "get", ResourceKind.POD, namespace);
+      }
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- authorization, discovery
+
+  /**
+   * Asks whether the caller's credentials may do something (a SelfSubjectAccessReview).
+   *
+   * @param verb the verb, for example {@code create}
+   * @param group the API group, empty for core
+   * @param resource the plural resource, for example {@code pods}
+   * @param subresource the subresource, for example {@code log}, or null
+   * @param namespace the namespace
+   * @return the answer
+   * @throws ApiUnavailableException when the server cannot be reached
+   * @throws JobRejectedException when the review itself is refused
+   */
+  public AccessReview selfSubjectAccessReview(
+      String verb, String group, String resource, String subresource, String namespace) {
+    String op =
+        "review access "
+            + verb
+            + " "
+            + resource
+            + (subresource == null || subresource.isEmpty() ? "" : "/" + subresource)
+            + (group == null || group.isEmpty() ? "" : "." + group)
+            + " in namespace "
+            + namespace;
+    JsonObject attributes = new JsonObject();
+    attributes.addProperty("namespace", namespace);
+    attributes.addProperty("verb", verb);
+    attributes.addProperty("group", group == null ? "" : group);
+    attributes.addProperty("resource", resource);
+    if (subresource != null && !subresource.isEmpty()) {
+      attributes.addProperty("subresource", subresource);
+    }
+    JsonObject spec = new JsonObject();
+    spec.add("resourceAttributes", attributes);
+    JsonObject review = new JsonObject();
+    review.addProperty("apiVersion", "authorization.k8s.io/v1");
+    review.addProperty("kind", "SelfSubjectAccessReview");
+    review.add("spec", spec);
+    JsonObject answer;
+    try {
+      answer =
+          call(
+                  null,
+                  op,
+                  true,
+                  "POST",
+                  "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+                  List.of(),
+                  bytes(review),
+                  JSON)
+              .json;
+    } catch (ApiStatusException e) {
+      throw rejectedPlain(null, op, e);
+    }
+    JsonObject status = object(answer, "status");
+    boolean allowed =
+        status != null
+            && status.get("allowed") != null
+            && status.get("allowed").isJsonPrimitive()
+            && status.get("allowed").getAsBoolean();
+    String reason = status == null ? null : string(status, "reason");
+    return new AccessReview(allowed, reason == null ? "" : reason);
+  }
+
+  /**
+   * Lists the resources a group version serves (API discovery).
+   *
+   * @param group the API group, empty for core
+   * @param version the version, for example {@code v1}
+   * @return the plural names of the served resources (subresources such as {@code pods/log}
+   *     included), or empty when the group version is not served (404)
+   * @throws ApiUnavailableException when the server cannot be reached
+   * @throws JobRejectedException when discovery is refused
+   */
+  public Optional<List<String>> servedResources(String group, String version) {
+    String path =
+        group == null || group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
+    String op = "discover " + path;
+    JsonObject answer;
+    try {
+      answer = call(null, op, true, "GET", path, List.of(), null, null).json;
+    } catch (ApiStatusException e) {
+      if (e.isNotFound()) {
+        return Optional.empty();
+      }
+      throw rejectedPlain(null, op, e);
+    }
+    List<String> names = new ArrayList<>();
+    JsonElement resources = answer.get("resources");
+    if (resources != null && resources.isJsonArray()) {
+      for (JsonElement r : resources.getAsJsonArray()) {
+        if (r.isJsonObject()) {
+          String name = string(r.getAsJsonObject(), "name");
+          if (name != null) {
+            names.add(name);
+          }
+        }
+      }
+    }
+    return Optional.of(List.copyOf(names));
+  }
+
+  // ---------------------------------------------------------------- plumbing
+
+  private Answer call(
+      ExecutionId about,
+      String op,
+      boolean retryable,
+      String method,
+      String path,
+      List<Pair> query,
+      byte[] body,
+      String contentType) {
+    try {
+      return policy.execute(
+          op,
+          retryable,
+          () -> {
+            Request request = request(about, op, method, path, query, body, contentType, JSON);
+            LOG.debug("Sending '{}'", op);
+            try (Response response = http.newCall(request).execute()) {
+              byte[] bytes = readBody(response);
+              if (response.code() >= 200 && response.code() < 300) {
+                JsonObject json = parseObject(bytes);
+                if (json == null) {
+                  throw nonJson(about, op, response, bytes);
+                }
+                return new Answer(response.code(), json);
+              }
+              throw failure(about, op, method, response, bytes);
+            } catch (IOException e) {
+              throw noAnswer(op, method, e);
+            }
+          });
+    } catch (ApiCallFailure f) {
+      throw unavailable(about, op, f);
+    }
+  }
+
+  private Request request(
+      ExecutionId about,
+      String op,
+      String method,
+      String path,
+      List<Pair> query,
+      byte[] body,
+      String contentType,
+      String accept) {
+    Map<String, String> headers = new HashMap<>();
+    headers.put("Accept", accept);
+    if (contentType != null) {
+      headers.put("Content-Type", contentType);
+    }
+    try {
+      return client.buildRequest(
+          null,
+          path,
+          method,
+          new ArrayList<>(query),
+          new ArrayList<>(),
+          body,
+          headers,
+          new HashMap<>(),
+          new HashMap<>(),
+          AUTH_NAMES,
+          null);
+    } catch (ApiException | RuntimeException e) {
+      // For example a base path that is not a URL: a configuration error of the ApiClient.
+      throw new ApiUnavailableException(
+          about,
+          "could not build the request '"
+              + op
+              + "' from the ApiClient (check its base path and authentication): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private static byte[] readBody(Response response) throws IOException {
+    ResponseBody body = response.body();
+    return body == null ? new byte[0] : body.bytes();
+  }
+
+  private static ApiCallFailure noAnswer(String op, String method, IOException e) {
+    // A connection that was never established carried no request; anything later may have
+    // reached the server (reset after sending, read timeout, empty answer).
+    boolean notSent =
+        e instanceof ConnectException
+            || e instanceof UnknownHostException
+            || e instanceof NoRouteToHostException;
+    return new ApiCallFailure(
+        ApiCallFailure.Kind.UNREACHABLE,
+        0,
+        null,
+        !notSent && !"GET".equals(method),
+        "'" + op + "' got no answer from the Kubernetes API server: " + e,
+        e);
+  }
+
+  private RuntimeException failure(
+      ExecutionId about, String op, String method, Response response, byte[] bytes) {
+    int code = response.code();
+    JsonObject status = parseObject(bytes);
+    String message = status == null ? null : string(status, "message");
+    if (code == 429) {
+      Duration retryAfter = retryAfter(response.header("Retry-After"), status);
+      return new ApiCallFailure(
+          ApiCallFailure.Kind.THROTTLED,
+          code,
+          retryAfter,
+          false,
+          "'" + op + "' was throttled (429)" + (message == null ? "" : ": " + message),
+          null);
+    }
+    if (code >= 500) {
+      String what =
+          status == null
+              ? "a non-JSON answer (" + contentType(response) + "), probably from a proxy"
+              : message == null ? "no message" : message;
+      return new ApiCallFailure(
+          ApiCallFailure.Kind.SERVER_ERROR,
+          code,
+          null,
+          !"GET".equals(method),
+          "'" + op + "' failed with " + code + ": " + what,
+          null);
+    }
+    if (status == null) {
+      return nonJson(about, op, response, bytes);
+    }
+    JsonObject details = object(status, "details");
+    return new ApiStatusException(
+        about,
+        op,
+        code,
+        orEmpty(string(status, "reason")),
+        orEmpty(message),
+        details == null ? "" : orEmpty(string(details, "name")),
+        details == null ? "" : orEmpty(string(details, "kind")));
+  }
+
+  private static ApiUnavailableException nonJson(
+      ExecutionId about, String op, Response response, byte[] bytes) {
+    return new ApiUnavailableException(
+        about,
+        "'"
+            + op
+            + "' got a non-JSON answer ("
+            + response.code()
+            + ", "
+            + contentType(response)
+            + ", "
+            + bytes.length
+            + " bytes) instead of the Kubernetes API: a proxy, load balancer or login page"
+            + " answered; check the ApiClient's base path and the proxy in between",
+        null);
+  }
+
+  private static String contentType(Response response) {
+    String type = response.header("Content-Type");
+    return type == null ? "no content type" : type;
+  }
+
+  private static ApiUnavailableException unavailable(
+      ExecutionId about, String op, ApiCallFailure f) {
+    return new ApiUnavailableException(
+        about,
+        f.getMessage()
+            + (f.mayHaveApplied() ? " (the server may have applied the request)" : "")
+            + "; retry later",
+        f);
+  }
+
+  private static ApiUnavailableException garbage(ExecutionId about, String op, String what) {
+    return new ApiUnavailableException(
+        about,
+        "'" + op + "' got " + what + " from the API server; is the base path a Kubernetes API?",
+        null);
+  }
+
+  private static ResourceSnapshot snapshot(ExecutionId about, String op, JsonObject json) {
+    if (json.get("metadata") == null || !json.get("metadata").isJsonObject()) {
+      throw garbage(about, op, "an object without metadata");
+    }
+    return ResourceSnapshot.of(json);
+  }
+
+  /**
+   * A 404 that names no object (the path itself is unknown): the resource kind or its version is
+   * not served. Real servers say {@code the server could not find the requested resource}.
+   */
+  private static boolean isCrdMissing(ApiStatusException e) {
+    return e.isNotFound()
+        && (e.serverMessage().startsWith(CRD_MISSING_MESSAGE)
+            || (e.detailsName().isEmpty() && !isNamespaceMissing(e)));
+  }
+
+  /** A 404 about a namespace: {@code namespaces "x" not found}. */
+  private static boolean isNamespaceMissing(ApiStatusException e) {
+    return e.isNotFound()
+        && ("namespaces".equals(e.detailsKind()) || e.serverMessage().startsWith("namespaces \""));
+  }
+
+  private static KubeJobsException rejected(
+      ExecutionId about,
+      String op,
+      ApiStatusException e,
+      String verb,
+      ResourceKind kind,
+      String namespace) {
+    if (isCrdMissing(e)) {
+      return new JobRejectedException(
+          about,
+          JobRejectedException.Reason.CRD_NOT_INSTALLED,
+          404,
+          kind.qualifiedPlural()
+              + " version "
+              + kind.version()
+              + " is not served by the API server: install the operator's CRD (or the version"
+              + " kubejobs writes) (server said: "
+              + e.serverMessage()
+              + ")",
+          e);
+    }
+    if (e.code() == 403 || e.code() == 401) {
+      return new JobRejectedException(
+          about,
+          JobRejectedException.Reason.FORBIDDEN,
+          e.code(),
+          (e.code() == 401
+                  ? "the API server refused the ApiClient's credentials (401); "
+                  : "missing permission: ")
+              + verb
+              + " "
+              + kind.qualifiedPlural()
+              + " in namespace "
+              + namespace
+              + " (server said: "
+              + e.serverMessage()
+              + ")",
+          e);
+    }
+    return rejectedPlain(about, op, e);
+  }
+
+  private static KubeJobsException rejectedPlain(
+      ExecutionId about, String op, ApiStatusException e) {
+    if (e.code() == 403 || e.code() == 401) {
+      return new JobRejectedException(
+          about,
+          JobRejectedException.Reason.FORBIDDEN,
+          e.code(),
+          "'" + op + "' was forbidden (server said: " + e.serverMessage() + ")",
+          e);
+    }
+    if (e.code() == 400 || e.code() == 422 || e.code() == 404) {
+      return new JobRejectedException(
+          about,
+          JobRejectedException.Reason.INVALID,
+          e.code(),
+          "'" + op + "' was rejected as invalid (server said: " + e.serverMessage() + ")",
+          e);
+    }
+    return e;
+  }
+
+  private static Duration retryAfter(String header, JsonObject status) {
+    if (header != null) {
+      try {
+        return Duration.ofSeconds(Math.max(0, Long.parseLong(header.trim())));
+      } catch (NumberFormatException ignored) {
+        // An HTTP date: fall through to the Status details.
+      }
+    }
+    JsonObject details = status == null ? null : object(status, "details");
+    JsonElement seconds = details == null ? null : details.get("retryAfterSeconds");
+    if (seconds != null && seconds.isJsonPrimitive() && seconds.getAsJsonPrimitive().isNumber()) {
+      return Duration.ofSeconds(Math.max(0, seconds.getAsLong()));
+    }
+    return null;
+  }
+
+  private static String objectPath(ResourceKind kind, String namespace, String name) {
+    return collectionPath(kind, namespace) + "/" + segment(name);
+  }
+
+  private static String collectionPath(ResourceKind kind, String namespace) {
+    String root =
+        kind.group().isEmpty()
+            ? "/api/" + kind.version()
+            : "/apis/" + kind.group() + "/" + kind.version();
+    return root + "/namespaces/" + segment(namespace) + "/" + kind.plural();
+  }
+
+  private static String segment(String value) {
+    if (value == null || value.isEmpty() || value.contains("/") || value.contains("..")) {
+      throw new IllegalArgumentException(
+          "a namespace or name must be a non-empty DNS name, but was "
+              + (value == null ? "null" : "'" + value + "'"));
+    }
+    return value;
+  }
+
+  private static byte[] bytes(JsonObject json) {
+    return json.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Parses a JSON object strictly enough: null when the body is not a JSON object. */
+  static JsonObject parseObject(byte[] bytes) {
+    if (bytes == null || bytes.length == 0) {
+      return null;
+    }
+    String text = new String(bytes, StandardCharsets.UTF_8).trim();
+    if (!text.startsWith("{")) {
+      return null;
+    }
+    try {
+      JsonElement element = JsonParser.parseString(text);
+      return element.isJsonObject() ? element.getAsJsonObject() : null;
+    } catch (JsonParseException | IllegalStateException e) {
+      return null;
+    }
+  }
+
+  static JsonObject object(JsonObject parent, String field) {
+    JsonElement value = parent == null ? null : parent.get(field);
+    return value != null && value.isJsonObject() ? value.getAsJsonObject() : null;
+  }
+
+  static String string(JsonObject parent, String field) {
+    JsonElement value = parent == null ? null : parent.get(field);
+    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
+  }
+
+  private static String orEmpty(String s) {
+    return s == null ? "" : s;
+  }
+
+  /** A successful answer. */
+  private static final class Answer {
+    final int code;
+    final JsonObject json;
+
+    Answer(int code, JsonObject json) {
+      this.code = code;
+      this.json = json;
+    }
+  }
+}

@@ -1,0 +1,440 @@
+package dev.kubejobs.core.internal.ops;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.FollowUp;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.kube.ApiStatusException;
+import dev.kubejobs.core.internal.kube.DeleteResult;
+import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.status.JobStatusReader;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads job statuses through a per-namespace list cache, re-reading what would end a job, looking
+ * up driver pods and carrying out the mapper's follow-ups. Not a published API; thread safe.
+ *
+ * <p>The cache lists with {@value #SELECTOR} only (not the deployment label), so a job of another
+ * deployment of the caller can still be read by its id; a job missing from the list is read with a
+ * GET. One LIST per namespace runs at a time: concurrent callers wait for it and share its result.
+ *
+ * @param <S> the job spec type
+ */
+public final class StatusOperation<S> implements JobStatusReader {
+  private static final Logger LOG = LoggerFactory.getLogger(StatusOperation.class);
+
+  /** The label selector of the status LIST. */
+  public static final String SELECTOR =
+      JobIdentity.LABEL_MANAGED_BY + "=" + JobIdentity.MANAGED_BY_VALUE;
+
+  private final KubeJobsContext<S> ctx;
+  private final KubeGateway gateway;
+  private final JobKind<S> kind;
+  private final ResourceKind resourceKind;
+  private final Duration ttl;
+  private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
+
+  /**
+   * Creates the operation.
+   *
+   * @param ctx the shared context
+   * @param ttl how long a namespace's list serves reads; zero reads each job with a GET
+   */
+  public StatusOperation(KubeJobsContext<S> ctx, Duration ttl) {
+    this.ctx = ctx;
+    this.gateway = ctx.gateway();
+    this.kind = ctx.jobKind();
+    this.resourceKind = kind.resourceKind();
+    this.ttl = ttl;
+  }
+
+  @Override
+  public JobExecutionInfo get(ExecutionId id) {
+    ctx.check(id);
+    if (ttl.isZero()) {
+      return resolve(id, fresh(id), false);
+    }
+    Listing listing = listing(id.namespace(), id);
+    ResourceSnapshot cached = listing.forbidden ? null : listing.byName.get(id.name());
+    if (cached == null) {
+      return resolve(id, fresh(id), false);
+    }
+    return resolve(id, cached, true);
+  }
+
+  @Override
+  public Map<ExecutionId, JobExecutionInfo> getAll(Collection<ExecutionId> ids) {
+    if (ids == null) {
+      throw new IllegalArgumentException("ids must not be null");
+    }
+    Set<ExecutionId> unique = new LinkedHashSet<>();
+    for (ExecutionId id : ids) {
+      unique.add(ctx.check(id));
+    }
+    Map<String, Listing> listings = new LinkedHashMap<>();
+    for (ExecutionId id : unique) {
+      if (!listings.containsKey(id.namespace())) {
+        listings.put(id.namespace(), listing(id.namespace(), id));
+      }
+    }
+    Map<ExecutionId, JobExecutionInfo> out = new LinkedHashMap<>();
+    for (ExecutionId id : unique) {
+      Listing listing = listings.get(id.namespace());
+      ResourceSnapshot cached = listing.forbidden ? null : listing.byName.get(id.name());
+      try {
+        out.put(id, cached == null ? resolve(id, fresh(id), false) : resolve(id, cached, true));
+      } catch (NoSuchJobException gone) {
+        LOG.debug("Job '{}' is gone: {}", id, gone.getMessage());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Drops a job's cached copy, so the next read of it is a fresh GET (after a cancel).
+   *
+   * @param id the job
+   */
+  public void forget(ExecutionId id) {
+    Slot slot = slots.get(id.namespace());
+    if (slot != null) {
+      Listing listing = slot.listing;
+      if (listing != null) {
+        listing.byName.remove(id.name());
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ cache
+
+  private Listing listing(String namespace, ExecutionId about) {
+    Slot slot = slots.computeIfAbsent(namespace, ns -> new Slot());
+    CompletableFuture<Listing> future;
+    boolean mine = false;
+    synchronized (slot) {
+      Listing current = slot.listing;
+      if (current != null && !isExpired(current)) {
+        return current;
+      }
+      if (slot.inFlight == null) {
+        slot.inFlight = new CompletableFuture<>();
+        mine = true;
+      }
+      future = slot.inFlight;
+    }
+    if (mine) {
+      try {
+        Listing listed = list(namespace, about);
+        synchronized (slot) {
+          slot.listing = listed;
+          slot.inFlight = null;
+        }
+        future.complete(listed);
+        return listed;
+      } catch (RuntimeException | Error e) {
+        synchronized (slot) {
+          slot.inFlight = null;
+        }
+        future.completeExceptionally(e);
+        throw e;
+      }
+    }
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiUnavailableException(
+          about, "interrupted while waiting for the list of namespace " + namespace, e);
+    } catch (ExecutionException | CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new ApiUnavailableException(about, "listing namespace " + namespace + " failed", cause);
+    }
+  }
+
+  private boolean isExpired(Listing listing) {
+    return !ctx.clock().instant().isBefore(listing.at.plus(ttl));
+  }
+
+  private Listing list(String namespace, ExecutionId about) {
+    Instant at = ctx.clock().instant();
+    try {
+      List<ResourceSnapshot> items = gateway.list(about, resourceKind, namespace, SELECTOR);
+      Map<String, ResourceSnapshot> byName = new ConcurrentHashMap<>();
+      for (ResourceSnapshot item : items) {
+        byName.put(item.name(), item);
+      }
+      LOG.debug("Listed {} {} in namespace {}", items.size(), resourceKind.plural(), namespace);
+      return new Listing(at, byName, false);
+    } catch (JobRejectedException e) {
+      if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
+        throw e;
+      }
+      ctx.warnings()
+          .warn(
+              LOG,
+              "missing permission: list "
+                  + resourceKind.qualifiedPlural()
+                  + " in namespace "
+                  + namespace
+                  + "; job statuses fall back to one GET per job. Grant it (see docs/rbac.yaml)"
+                  + " to read many jobs with one LIST");
+      return new Listing(at, new ConcurrentHashMap<>(), true);
+    }
+  }
+
+  // ------------------------------------------------------------------ mapping
+
+  private ResourceSnapshot fresh(ExecutionId id) {
+    return gateway
+        .get(id, resourceKind, id.namespace(), id.name())
+        .orElseThrow(
+            () ->
+                new NoSuchJobException(
+                    id,
+                    "the resource of job "
+                        + id
+                        + " does not exist (confirmed by a fresh read): it was deleted, by a cancel"
+                        + " or by someone else",
+                    null));
+  }
+
+  private JobExecutionInfo resolve(ExecutionId id, ResourceSnapshot snapshot, boolean cached) {
+    Mapped mapped = mapFully(id, snapshot);
+    if (cached && endsJob(mapped.info)) {
+      // A cached copy may be stale: never end a job on it. Gone now → NoSuchJobException.
+      LOG.debug("Re-reading '{}' before reporting {}", id, mapped.info.status());
+      mapped = mapFully(id, fresh(id));
+    }
+    for (String warning : mapped.info.warnings()) {
+      if (mapped.pod.lookup() == DriverPod.Lookup.UNAVAILABLE
+          && warning.contains(mapped.pod.reason())) {
+        // Already warned once, naming the missing permission, when the lookup failed.
+        LOG.debug("Job '{}': {}", id, warning);
+        continue;
+      }
+      // Each distinct text once, whichever job shows it first (the text names no job).
+      ctx.warnings().warn(LOG, warning, "job '" + id + "': " + warning);
+    }
+    if (mapped.info.followUp().isPresent()) {
+      return carryOut(id, mapped);
+    }
+    return mapped.info.toBuilder().driverPodWanted(false).build();
+  }
+
+  private static boolean endsJob(JobExecutionInfo info) {
+    return info.status().isTerminal() || info.followUp().isPresent();
+  }
+
+  private Mapped mapFully(ExecutionId id, ResourceSnapshot app) {
+    JobExecutionInfo info = map(id, app, DriverPod.notLookedUp());
+    DriverPod pod = DriverPod.notLookedUp();
+    if (info.driverPodWanted()) {
+      pod = lookUpDriver(id, app);
+      info = map(id, app, pod);
+    }
+    return new Mapped(app, pod, info);
+  }
+
+  /**
+   * Maps with the job kind's mapper, which must not fail; if it does, that is a bug of the job
+   * kind, reported without failing the job.
+   */
+  JobExecutionInfo map(ExecutionId id, ResourceSnapshot app, DriverPod pod) {
+    try {
+      JobExecutionInfo info = kind.statusMapper().map(app, pod, ctx.clock().instant());
+      if (info == null) {
+        throw new IllegalStateException("the mapper returned null");
+      }
+      return info;
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "the status mapper of "
+              + resourceKind.qualifiedPlural()
+              + " failed on job "
+              + id
+              + " (a bug of the job kind; the job's state is unknown, not failed): "
+              + e,
+          e);
+    }
+  }
+
+  private DriverPod lookUpDriver(ExecutionId id, ResourceSnapshot app) {
+    Optional<String> name = kind.driverPodName(app);
+    try {
+      if (name.isPresent() && !name.get().isEmpty()) {
+        return gateway
+            .getPod(id, id.namespace(), name.get())
+            .map(DriverPod::found)
+            .orElse(DriverPod.absent());
+      }
+      List<ResourceSnapshot> pods =
+          new ArrayList<>(gateway.listPods(id, id.namespace(), kind.driverPodSelector(app)));
+      // The latest attempt's pod wins.
+      return pods.stream()
+          .max(
+              Comparator.comparing(
+                      (ResourceSnapshot p) -> p.creationTimestamp().orElse(Instant.EPOCH))
+                  .thenComparing(ResourceSnapshot::name))
+          .map(DriverPod::found)
+          .orElse(DriverPod.absent());
+    } catch (JobRejectedException e) {
+      if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
+        throw e;
+      }
+      String reason =
+          "missing permission: "
+              + (name.isPresent() ? "get" : "list")
+              + " pods in namespace "
+              + id.namespace();
+      ctx.warnings()
+          .warn(
+              LOG,
+              "cannot look up driver pods: "
+                  + reason
+                  + "; finished jobs fall back to the application's own record. Grant it (see"
+                  + " docs/rbac.yaml)");
+      return DriverPod.unavailable(reason);
+    }
+  }
+
+  /** Carries out the mapper's follow-up; the outcome is reported only once it is confirmed. */
+  private JobExecutionInfo carryOut(ExecutionId id, Mapped mapped) {
+    JobExecutionInfo info = mapped.info;
+    FollowUp followUp = info.followUp().orElseThrow();
+    try {
+      switch (followUp.action()) {
+        case DELETE_APPLICATION -> deleteApplication(id, mapped.app);
+        case DELETE_DRIVER_POD -> deleteDriverPod(id, mapped);
+        default -> throw new IllegalStateException("unknown follow-up " + followUp.action());
+      }
+    } catch (JobRejectedException e) {
+      // For example no permission to delete: the outcome is not reported until it can be.
+      ctx.warnings()
+          .warn(
+              LOG,
+              "job '"
+                  + id
+                  + "' stays "
+                  + info.status()
+                  + " until "
+                  + describe(followUp)
+                  + " succeeds: "
+                  + e.getMessage());
+      return info.toBuilder()
+          .followUp(null)
+          .driverPodWanted(false)
+          .message(
+              (info.message().isEmpty() ? "" : info.message() + "; ")
+                  + "waiting to "
+                  + describe(followUp)
+                  + " before reporting "
+                  + followUp.outcome())
+          .build();
+    }
+    LOG.debug("Job '{}': {} confirmed, reporting {}", id, describe(followUp), followUp.outcome());
+    return info.toBuilder()
+        .status(followUp.outcome())
+        .message(followUp.message())
+        .finishedAt(info.finishedAt().orElse(ctx.clock().instant()))
+        .followUp(null)
+        .driverPodWanted(false)
+        .build();
+  }
+
+  private void deleteApplication(ExecutionId id, ResourceSnapshot app) {
+    if (app.isBeingDeleted()) {
+      return;
+    }
+    DeleteResult result;
+    try {
+      result = gateway.delete(id, resourceKind, id.namespace(), id.name(), app.uid());
+    } catch (ApiStatusException e) {
+      if (!e.isConflict()) {
+        throw e;
+      }
+      result = DeleteResult.GONE;
+    }
+    if (result == DeleteResult.GONE) {
+      // Someone else deleted it between the fresh read and the delete (a cancel, most likely):
+      // the job is gone, never report the outcome that was about to be decided.
+      throw new NoSuchJobException(
+          id, "the resource of job " + id + " disappeared before kubejobs could end the job", null);
+    }
+  }
+
+  private void deleteDriverPod(ExecutionId id, Mapped mapped) {
+    DriverPod pod = mapped.pod;
+    if (pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
+      pod = lookUpDriver(id, mapped.app);
+    }
+    Optional<ResourceSnapshot> found = pod.pod();
+    if (found.isEmpty() || found.get().isBeingDeleted()) {
+      if (pod.lookup() == DriverPod.Lookup.UNAVAILABLE) {
+        throw new JobRejectedException(
+            id, JobRejectedException.Reason.FORBIDDEN, 403, pod.reason(), null);
+      }
+      return;
+    }
+    try {
+      gateway.deletePod(id, id.namespace(), found.get().name(), found.get().uid());
+      LOG.info(
+          "Deleted driver pod {} of job '{}', which still ran after the job ended",
+          found.get().name(),
+          id);
+    } catch (ApiStatusException e) {
+      if (!e.isConflict()) {
+        throw e;
+      }
+      // Replaced by another pod of that name: the one that ran is gone.
+    }
+  }
+
+  private static String describe(FollowUp followUp) {
+    return switch (followUp.action()) {
+      case DELETE_APPLICATION -> "delete the job's resource";
+      case DELETE_DRIVER_POD -> "delete the driver pod that still runs";
+    };
+  }
+
+  /** A mapping with what it was made from. */
+  private record Mapped(ResourceSnapshot app, DriverPod pod, JobExecutionInfo info) {}
+
+  /** One namespace's list. */
+  private record Listing(Instant at, Map<String, ResourceSnapshot> byName, boolean forbidden) {}
+
+  /** The cache slot of one namespace: the last list and the list in flight. */
+  private static final class Slot {
+    private volatile Listing listing;
+    private CompletableFuture<Listing> inFlight;
+  }
+}

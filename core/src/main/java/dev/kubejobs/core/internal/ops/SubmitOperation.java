@@ -1,0 +1,341 @@
+package dev.kubejobs.core.internal.ops;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.InvalidJobSpecException;
+import dev.kubejobs.core.JobConflictException;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.kube.ApiStatusException;
+import dev.kubejobs.core.internal.kube.DeleteResult;
+import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.internal.kube.UnconfirmedException;
+import dev.kubejobs.core.submit.JobSubmitter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Submits jobs: validate, build through the {@link JobKind}, create; on 409 adopt the resource only
+ * if it is this job's; on a lost answer read back what landed. Not a published API; thread safe.
+ *
+ * @param <S> the job spec type
+ */
+public final class SubmitOperation<S> implements JobSubmitter<S> {
+  private static final Logger LOG = LoggerFactory.getLogger(SubmitOperation.class);
+
+  /** How many creates are tried when their answers are lost, each followed by a read. */
+  static final int MAX_CREATE_ATTEMPTS = 3;
+
+  private static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
+  private static final Pattern LABEL_NAME =
+      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  private static final Pattern LABEL_PREFIX =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern LABEL_VALUE =
+      Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
+
+  private final KubeJobsContext<S> ctx;
+  private final KubeGateway gateway;
+  private final JobKind<S> kind;
+  private final ResourceKind resourceKind;
+
+  /**
+   * Creates the operation.
+   *
+   * @param ctx the shared context
+   */
+  public SubmitOperation(KubeJobsContext<S> ctx) {
+    this.ctx = ctx;
+    this.gateway = ctx.gateway();
+    this.kind = ctx.jobKind();
+    this.resourceKind = kind.resourceKind();
+  }
+
+  /**
+   * Returns the identity a job gets, validating the job id and the spec's namespace.
+   *
+   * @param jobId the job id
+   * @param spec the spec
+   * @return the identity
+   * @throws InvalidJobSpecException naming the setting, the rule and the value
+   */
+  public JobIdentity identityOf(String jobId, S spec) {
+    if (jobId == null || jobId.isBlank() || jobId.length() > 1024) {
+      throw new InvalidJobSpecException(
+          "jobId must be non-blank text of at most 1024 characters, but was "
+              + (jobId == null ? "null" : "'" + abbreviate(jobId) + "'"));
+    }
+    if (spec == null) {
+      throw new InvalidJobSpecException("spec of job '" + jobId + "' must not be null");
+    }
+    String namespace;
+    try {
+      namespace = kind.namespaceOf(spec);
+    } catch (InvalidJobSpecException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new InvalidJobSpecException(
+          "the namespace of job '" + jobId + "' could not be determined from its spec: " + e);
+    }
+    try {
+      return JobIdentity.of(ctx.namePrefix(), ctx.deployment(), namespace, jobId);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidJobSpecException(
+          "job '" + abbreviate(jobId) + "' cannot be submitted: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public ExecutionId submit(String jobId, S spec) {
+    JobIdentity identity = identityOf(jobId, spec);
+    JsonObject manifest = manifestOf(spec, identity);
+    ExecutionId id =
+        ExecutionId.of(ctx.cluster(), resourceKind, identity.namespace(), identity.name());
+    ApiUnavailableException unconfirmed = null;
+    for (int attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
+      try {
+        gateway.create(id, resourceKind, identity.namespace(), manifest);
+        LOG.debug("Submitted job '{}' as '{}'", jobId, id);
+        return id;
+      } catch (ApiStatusException e) {
+        if (!e.isConflict()) {
+          throw e;
+        }
+        // Created by an earlier submit of this job (or its lost answer), or a name clash.
+        Optional<ResourceSnapshot> existing = read(id, identity);
+        if (existing.isPresent()) {
+          return adoptOrConflict(id, identity, existing.get());
+        }
+        LOG.debug("'{}' vanished after 409 AlreadyExists; creating it again", id);
+      } catch (UnconfirmedException e) {
+        // The create may have landed although its answer was lost: read before trying again.
+        unconfirmed = e;
+        LOG.debug("Create of '{}' unconfirmed (attempt {}): {}", id, attempt, e.getMessage());
+        try {
+          Optional<ResourceSnapshot> landed = read(id, identity);
+          if (landed.isPresent()) {
+            return adoptOrConflict(id, identity, landed.get());
+          }
+        } catch (ApiUnavailableException readFailure) {
+          e.addSuppressed(readFailure);
+        }
+      }
+    }
+    throw giveUp(id, identity, unconfirmed);
+  }
+
+  private Optional<ResourceSnapshot> read(ExecutionId id, JobIdentity identity) {
+    return gateway.get(id, resourceKind, identity.namespace(), identity.name());
+  }
+
+  private ExecutionId adoptOrConflict(
+      ExecutionId id, JobIdentity identity, ResourceSnapshot existing) {
+    if (identity.owns(existing) && !existing.isBeingDeleted()) {
+      LOG.debug("Adopted '{}', created by an earlier submit of job '{}'", id, identity.jobId());
+      return id;
+    }
+    String owner;
+    if (identity.owns(existing)) {
+      owner =
+          "a resource of this very job that is being deleted (wait until it is gone, then submit"
+              + " again)";
+    } else if (!JobIdentity.MANAGED_BY_VALUE.equals(
+        existing.labels().get(JobIdentity.LABEL_MANAGED_BY))) {
+      owner = "a resource not managed by kubejobs";
+    } else if (!ctx.deployment().equals(existing.labels().get(JobIdentity.LABEL_DEPLOYMENT))) {
+      owner =
+          "a resource of another deployment ('"
+              + existing.labels().getOrDefault(JobIdentity.LABEL_DEPLOYMENT, "")
+              + "')";
+    } else {
+      owner =
+          "another job ('"
+              + abbreviate(existing.annotations().getOrDefault(JobIdentity.ANNOTATION_JOB_ID, ""))
+              + "') of this deployment";
+    }
+    throw new JobConflictException(
+        id,
+        "cannot submit job '"
+            + abbreviate(identity.jobId())
+            + "': the name "
+            + identity.namespace()
+            + "/"
+            + identity.name()
+            + " is taken by "
+            + owner
+            + ". When two deployments share a namespace, give each its own 'deployment' setting"
+            + " and 'namePrefix' (this instance: deployment='"
+            + ctx.deployment()
+            + "', namePrefix='"
+            + ctx.namePrefix()
+            + "')",
+        null);
+  }
+
+  /** Every create went unanswered: delete what landed if it is this job's, then give up. */
+  private ApiUnavailableException giveUp(
+      ExecutionId id, JobIdentity identity, ApiUnavailableException cause) {
+    String cleanup;
+    try {
+      Optional<ResourceSnapshot> landed = read(id, identity);
+      if (landed.isEmpty()) {
+        cleanup = "nothing landed";
+      } else if (!identity.owns(landed.get())) {
+        cleanup = "the resource of that name is not this job's and was left alone";
+      } else if (landed.get().isBeingDeleted()) {
+        cleanup = "the resource that landed is being deleted";
+      } else {
+        DeleteResult result =
+            gateway.delete(
+                id, resourceKind, identity.namespace(), identity.name(), landed.get().uid());
+        cleanup =
+            result == DeleteResult.ACCEPTED
+                ? "the resource that landed was deleted"
+                : "the resource that landed is gone";
+      }
+    } catch (KubeJobsException e) {
+      if (cause != null) {
+        cause.addSuppressed(e);
+      }
+      cleanup = "whether it landed could not be checked (" + e.getMessage() + ")";
+    }
+    LOG.debug("Gave up submitting '{}': {}", id, cleanup);
+    return new ApiUnavailableException(
+        id,
+        "submit of job '"
+            + abbreviate(identity.jobId())
+            + "' as "
+            + id
+            + " could not be confirmed after "
+            + MAX_CREATE_ATTEMPTS
+            + " attempts: the API server's answers were lost; "
+            + cleanup
+            + ". The orphan sweeper reconciles anything left; submitting again is safe",
+        cause);
+  }
+
+  private JsonObject manifestOf(S spec, JobIdentity identity) {
+    JsonObject manifest;
+    try {
+      manifest = kind.manifest(spec, identity);
+    } catch (InvalidJobSpecException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new InvalidJobSpecException(
+          "the resource of job '"
+              + abbreviate(identity.jobId())
+              + "' could not be built from its spec: "
+              + e.getMessage());
+    }
+    if (manifest == null) {
+      throw new InvalidJobSpecException(
+          "the job kind built no resource for job '" + abbreviate(identity.jobId()) + "'");
+    }
+    manifest = manifest.deepCopy();
+    if (!manifest.has("apiVersion")) {
+      manifest.addProperty("apiVersion", resourceKind.apiVersion());
+    }
+    if (!manifest.has("kind")) {
+      manifest.addProperty("kind", resourceKind.kind());
+    }
+    JsonObject metadata = objectField(manifest, "metadata", identity);
+    metadata.addProperty("name", identity.name());
+    metadata.addProperty("namespace", identity.namespace());
+    // kubejobs owns its labels and annotations: they decide adoption, sweeping and cancel.
+    JsonObject labels = objectField(metadata, "labels", identity);
+    identity.labels().forEach(labels::addProperty);
+    JsonObject annotations = objectField(metadata, "annotations", identity);
+    identity.annotations().forEach(annotations::addProperty);
+    annotations.remove(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    validateLabels(identity, labels);
+    validateAnnotations(identity, annotations);
+    return manifest;
+  }
+
+  private static JsonObject objectField(JsonObject parent, String field, JobIdentity identity) {
+    JsonElement value = parent.get(field);
+    if (value == null || value.isJsonNull()) {
+      JsonObject created = new JsonObject();
+      parent.add(field, created);
+      return created;
+    }
+    if (!value.isJsonObject()) {
+      throw new InvalidJobSpecException(
+          "the resource of job '"
+              + abbreviate(identity.jobId())
+              + "' must have an object '"
+              + field
+              + "', but it was "
+              + (value.isJsonArray() ? "an array" : "a value"));
+    }
+    return value.getAsJsonObject();
+  }
+
+  private static void validateLabels(JobIdentity identity, JsonObject labels) {
+    for (Map.Entry<String, JsonElement> e : labels.entrySet()) {
+      String key = e.getKey();
+      String what = "label '" + key + "' of job '" + abbreviate(identity.jobId()) + "'";
+      int slash = key.indexOf('/');
+      String prefix = slash < 0 ? null : key.substring(0, slash);
+      String name = slash < 0 ? key : key.substring(slash + 1);
+      if ((prefix != null && (prefix.length() > 253 || !LABEL_PREFIX.matcher(prefix).matches()))
+          || !LABEL_NAME.matcher(name).matches()) {
+        throw new InvalidJobSpecException(
+            what
+                + ": a label key must be an optional DNS subdomain prefix and '/', then 1-63"
+                + " letters, digits, '-', '_' or '.' starting and ending with a letter or digit");
+      }
+      JsonElement value = e.getValue();
+      if (value == null || !value.isJsonPrimitive()) {
+        throw new InvalidJobSpecException(what + " must have a string value");
+      }
+      String text = value.getAsString();
+      if (text.length() > 63 || !LABEL_VALUE.matcher(text).matches()) {
+        throw new InvalidJobSpecException(
+            what
+                + " must have a value of at most 63 letters, digits, '-', '_' or '.' starting and"
+                + " ending with a letter or digit, but was '"
+                + abbreviate(text)
+                + "'");
+      }
+    }
+  }
+
+  private static void validateAnnotations(JobIdentity identity, JsonObject annotations) {
+    long size = 0;
+    for (Map.Entry<String, JsonElement> e : annotations.entrySet()) {
+      if (e.getValue() == null || !e.getValue().isJsonPrimitive()) {
+        throw new InvalidJobSpecException(
+            "annotation '"
+                + e.getKey()
+                + "' of job '"
+                + abbreviate(identity.jobId())
+                + "' must have a string value");
+      }
+      size += e.getKey().getBytes(StandardCharsets.UTF_8).length;
+      size += e.getValue().getAsString().getBytes(StandardCharsets.UTF_8).length;
+    }
+    if (size > MAX_ANNOTATIONS_BYTES) {
+      throw new InvalidJobSpecException(
+          "the annotations of job '"
+              + abbreviate(identity.jobId())
+              + "' must total at most 256 KiB, but were "
+              + size
+              + " bytes");
+    }
+  }
+
+  private static String abbreviate(String text) {
+    return text.length() <= 100 ? text : text.substring(0, 100) + "…";
+  }
+}

@@ -1,0 +1,2 @@
+/** Reading job statuses: {@link dev.kubejobs.core.status.JobStatusReader}. */
+package dev.kubejobs.core.status;

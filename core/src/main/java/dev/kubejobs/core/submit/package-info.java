@@ -1,0 +1,2 @@
+/** Submitting jobs: {@link dev.kubejobs.core.submit.JobSubmitter}. */
+package dev.kubejobs.core.submit;

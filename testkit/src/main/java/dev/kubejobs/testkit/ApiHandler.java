@@ -1,0 +1,935 @@
+package dev.kubejobs.testkit;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.kubejobs.testkit.internal.JsonPatch;
+import dev.kubejobs.testkit.internal.LabelSelector;
+import dev.kubejobs.testkit.internal.MergePatch;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Answers Kubernetes API requests from the {@link InMemoryStore}: routing, RBAC, CRUD, patches,
+ * lists, pod logs, discovery and access reviews. Independent of the HTTP layer. Thread safe: all
+ * state is in the store and the RBAC rules.
+ */
+final class ApiHandler {
+
+  static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+
+  /** An HTTP answer. */
+  record Answer(int status, String contentType, String body, Map<String, String> headers) {
+    static Answer json(int status, JsonElement body) {
+      return new Answer(status, "application/json", GSON.toJson(body), Map.of());
+    }
+
+    static Answer text(String body) {
+      return new Answer(200, "text/plain", body, Map.of());
+    }
+  }
+
+  /** An incoming request. */
+  record Call(
+      String method, String path, Map<String, String> query, String contentType, String body) {
+    String param(String name) {
+      return query.get(name);
+    }
+  }
+
+  private static final String AUTHZ_GROUP = "authorization.k8s.io";
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApiHandler.class);
+
+  private final InMemoryStore store;
+  private final Rbac rbac;
+
+  ApiHandler(InMemoryStore store, Rbac rbac) {
+    this.store = store;
+    this.rbac = rbac;
+  }
+
+  static Map<String, String> parseQuery(String query) {
+    Map<String, String> result = new HashMap<>();
+    if (query == null || query.isEmpty()) {
+      return result;
+    }
+    for (String pair : query.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+      String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+      result.putIfAbsent(key, value);
+    }
+    return result;
+  }
+
+  private static String decode(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+  }
+
+  Answer handle(Call call) {
+    try {
+      return route(call);
+    } catch (FakeApiException e) {
+      return Answer.json(e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), null));
+    } catch (RuntimeException e) {
+      LOG.warn("The fake API server failed on {} {}; answering 500", call.method(), call.path(), e);
+      return Answer.json(
+          500,
+          KubeStatus.failure(
+              500, "InternalError", "the fake API server failed: " + e, new JsonObject()));
+    }
+  }
+
+  private static long longParam(Call call, String name) {
+    try {
+      return Long.parseLong(call.param(name));
+    } catch (NumberFormatException e) {
+      throw KubeStatus.badRequest(
+          "invalid " + name + " \"" + call.param(name) + "\": must be an integer");
+    }
+  }
+
+  // ---- routing --------------------------------------------------------------------------------
+
+  private Answer route(Call call) {
+    List<String> segs = new ArrayList<>();
+    for (String s : call.path().split("/")) {
+      if (!s.isEmpty()) {
+        segs.add(decode(s));
+      }
+    }
+    if (segs.isEmpty()) {
+      return notFoundPath(call);
+    }
+    if (segs.size() == 1 && segs.get(0).equals("version") && isGet(call)) {
+      return version();
+    }
+    String group;
+    String version;
+    List<String> rest;
+    if (segs.get(0).equals("api")) {
+      if (segs.size() == 1) {
+        return isGet(call) ? apiVersions() : notFoundPath(call);
+      }
+      group = "";
+      version = segs.get(1);
+      rest = segs.subList(2, segs.size());
+    } else if (segs.get(0).equals("apis")) {
+      if (segs.size() == 1) {
+        return isGet(call) ? apiGroupList() : notFoundPath(call);
+      }
+      group = segs.get(1);
+      if (segs.size() == 2) {
+        Optional<JsonObject> g = apiGroup(group);
+        return g.isPresent() && isGet(call) ? Answer.json(200, g.get()) : notFoundPath(call);
+      }
+      version = segs.get(2);
+      rest = segs.subList(3, segs.size());
+      if (group.equals(AUTHZ_GROUP)
+          && version.equals("v1")
+          && rest.equals(List.of("selfsubjectaccessreviews"))) {
+        return call.method().equals("POST") ? selfSubjectAccessReview(call) : methodNotAllowed();
+      }
+    } else {
+      return notFoundPath(call);
+    }
+    if (!groupVersionKnown(group, version)) {
+      return notFoundPath(call);
+    }
+    if (rest.isEmpty()) {
+      return isGet(call) ? Answer.json(200, resourceList(group, version)) : notFoundPath(call);
+    }
+    String namespace = null;
+    String plural;
+    String name = null;
+    String sub = null;
+    if (rest.get(0).equals("namespaces") && rest.size() >= 3) {
+      namespace = rest.get(1);
+      plural = rest.get(2);
+      if (rest.size() >= 4) {
+        name = rest.get(3);
+      }
+      if (rest.size() == 5) {
+        sub = rest.get(4);
+      }
+      if (rest.size() > 5) {
+        return notFoundPath(call);
+      }
+    } else if (group.isEmpty() && rest.get(0).equals("namespaces") && rest.size() == 2) {
+      return namespace(call, rest.get(1));
+    } else if (rest.size() == 1) {
+      plural = rest.get(0);
+    } else {
+      return notFoundPath(call);
+    }
+    Optional<ResourceType> found = store.lookup(group, version, plural);
+    if (found.isEmpty()) {
+      return notFoundPath(call);
+    }
+    ResourceType type = found.get();
+    if (sub != null && !(sub.equals("status") || (sub.equals("log") && type.isCore()))) {
+      return notFoundPath(call);
+    }
+    String verb = verb(call, name);
+    if (verb == null) {
+      return methodNotAllowed();
+    }
+    String resource = sub == null ? plural : plural + "/" + sub;
+    if (!rbac.allows(verb, group, resource, namespace)) {
+      return forbidden(type, verb, resource, namespace, name);
+    }
+    try {
+      return dispatch(call, type, namespace, name, sub);
+    } catch (PatchFailed e) {
+      return Answer.json(
+          422,
+          KubeStatus.generic(
+              422,
+              "Invalid",
+              "the server rejected our request due to an error in our request",
+              e.getMessage()));
+    } catch (KubeStatus.Named e) {
+      return Answer.json(
+          e.code(), KubeStatus.failure(e, e.detailsType == null ? type : e.detailsType, e.name));
+    } catch (FakeApiException e) {
+      return Answer.json(e.code(), KubeStatus.failure(e, type, name));
+    }
+  }
+
+  private static boolean isGet(Call call) {
+    return call.method().equals("GET");
+  }
+
+  private static String verb(Call call, String name) {
+    boolean watch = "true".equals(call.param("watch")) || "1".equals(call.param("watch"));
+    return switch (call.method()) {
+      case "GET" -> name == null ? (watch ? "watch" : "list") : "get";
+      case "POST" -> name == null ? "create" : null;
+      case "PUT" -> name == null ? null : "update";
+      case "PATCH" -> name == null ? null : "patch";
+      case "DELETE" -> name == null ? "deletecollection" : "delete";
+      default -> null;
+    };
+  }
+
+  private Answer dispatch(Call call, ResourceType type, String ns, String name, String sub) {
+    if (call.param("dryRun") != null && !call.param("dryRun").isEmpty()) {
+      throw KubeStatus.badRequest("dryRun is not supported by the fake Kubernetes API server");
+    }
+    if (name == null) {
+      return switch (call.method()) {
+        case "GET" -> list(call, type, ns);
+        case "POST" -> ns == null ? methodNotAllowed() : create(call, type, ns);
+        case "DELETE" -> ns == null ? methodNotAllowed() : deleteCollection(call, type, ns);
+        default -> methodNotAllowed();
+      };
+    }
+    if ("log".equals(sub)) {
+      return isGet(call) ? podLog(call, ns, name) : methodNotAllowed();
+    }
+    InMemoryStore.Mode mode = sub == null ? InMemoryStore.Mode.MAIN : InMemoryStore.Mode.STATUS;
+    return switch (call.method()) {
+      case "GET" ->
+          Answer.json(
+              200, store.get(type, ns, name).orElseThrow(() -> KubeStatus.notFound(type, name)));
+      case "PUT" -> replace(call, type, ns, name, mode);
+      case "PATCH" -> patch(call, type, ns, name, mode);
+      case "DELETE" -> sub == null ? delete(call, type, ns, name) : methodNotAllowed();
+      default -> methodNotAllowed();
+    };
+  }
+
+  // ---- CRUD -----------------------------------------------------------------------------------
+
+  private Answer create(Call call, ResourceType type, String ns) {
+    JsonObject body = jsonBody(call);
+    checkKind(type, body);
+    String bodyNs = InMemoryStore.string(InMemoryStore.metadata(body), "namespace");
+    if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
+      throw KubeStatus.badRequest(
+          "the namespace of the provided object does not match the namespace sent on the request");
+    }
+    return Answer.json(201, store.create(type, ns, body, true));
+  }
+
+  private Answer replace(
+      Call call, ResourceType type, String ns, String name, InMemoryStore.Mode mode) {
+    JsonObject body = jsonBody(call);
+    checkKind(type, body);
+    JsonObject meta = InMemoryStore.metadata(body);
+    String bodyName = InMemoryStore.string(meta, "name");
+    if (bodyName != null && !bodyName.equals(name)) {
+      throw KubeStatus.badRequest(
+          "the name of the object ("
+              + bodyName
+              + ") does not match the name on the URL ("
+              + name
+              + ")");
+    }
+    String bodyNs = InMemoryStore.string(meta, "namespace");
+    if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
+      throw KubeStatus.badRequest(
+          "the namespace of the provided object does not match the namespace sent on the request");
+    }
+    String rv = InMemoryStore.string(meta, "resourceVersion");
+    if (store.get(type, ns, name).isEmpty()) {
+      throw KubeStatus.notFound(type, name);
+    }
+    if (rv == null || rv.isEmpty()) {
+      throw KubeStatus.invalid(
+          type,
+          name,
+          "metadata.resourceVersion: Invalid value: 0x0: must be specified for an update");
+    }
+    JsonObject result =
+        store.change(
+            type,
+            ns,
+            name,
+            current -> {
+              checkPreconditions(type, name, current, rv, InMemoryStore.string(meta, "uid"));
+              return body;
+            },
+            mode);
+    return Answer.json(200, result);
+  }
+
+  private Answer patch(
+      Call call, ResourceType type, String ns, String name, InMemoryStore.Mode mode) {
+    String contentType =
+        call.contentType() == null
+            ? ""
+            : call.contentType().split(";")[0].trim().toLowerCase(Locale.ROOT);
+    boolean merge =
+        contentType.equals("application/merge-patch+json")
+            || (contentType.equals("application/strategic-merge-patch+json") && type.isCore());
+    boolean json = contentType.equals("application/json-patch+json");
+    if (contentType.equals("application/apply-patch+yaml")) {
+      throw new FakeApiException(
+          415,
+          "UnsupportedMediaType",
+          "server-side apply (application/apply-patch+yaml) is not supported by the fake Kubernetes"
+              + " API server; use a merge or JSON patch");
+    }
+    if (!merge && !json) {
+      throw new FakeApiException(
+          415,
+          "UnsupportedMediaType",
+          "the body of the request was in an unknown format - accepted media types include:"
+              + " application/json-patch+json, application/merge-patch+json,"
+              + " application/apply-patch+yaml");
+    }
+    JsonElement patch;
+    try {
+      patch = JsonParser.parseString(call.body());
+    } catch (RuntimeException e) {
+      throw KubeStatus.badRequest("error decoding patch: " + e.getMessage());
+    }
+    if (merge && !patch.isJsonObject()) {
+      throw KubeStatus.badRequest("error decoding patch: a merge patch must be a JSON object");
+    }
+    if (json && !patch.isJsonArray()) {
+      throw KubeStatus.badRequest(
+          "error decoding patch: json: cannot unmarshal object into Go value of type"
+              + " jsonpatch.Patch");
+    }
+    JsonObject result =
+        store.change(
+            type,
+            ns,
+            name,
+            current -> {
+              if (merge) {
+                JsonObject pm = patch.getAsJsonObject().getAsJsonObject("metadata");
+                checkPreconditions(
+                    type,
+                    name,
+                    current,
+                    InMemoryStore.string(pm, "resourceVersion"),
+                    InMemoryStore.string(pm, "uid"));
+                return MergePatch.apply(current, patch).getAsJsonObject();
+              }
+              JsonElement patched;
+              try {
+                patched = JsonPatch.apply(current, patch.getAsJsonArray());
+              } catch (JsonPatch.PatchException e) {
+                throw new PatchFailed(e.getMessage());
+              }
+              if (!patched.isJsonObject()) {
+                throw new PatchFailed("the patched document is not an object");
+              }
+              return patched.getAsJsonObject();
+            },
+            mode);
+    return Answer.json(200, result);
+  }
+
+  /** A JSON patch that does not apply: answered 422 as a generic server response. */
+  private static final class PatchFailed extends FakeApiException {
+    private static final long serialVersionUID = 1L;
+
+    PatchFailed(String cause) {
+      super(422, "Invalid", cause);
+    }
+  }
+
+  private static void checkPreconditions(
+      ResourceType type, String name, JsonObject current, String rv, String uid) {
+    String currentUid = InMemoryStore.uid(current);
+    if (uid != null && !uid.isEmpty() && !uid.equals(currentUid)) {
+      throw KubeStatus.conflict(
+          type,
+          name,
+          "Precondition failed: UID in precondition: "
+              + uid
+              + ", UID in object meta: "
+              + currentUid);
+    }
+    String currentRv = InMemoryStore.string(InMemoryStore.metadata(current), "resourceVersion");
+    if (rv != null && !rv.isEmpty() && !rv.equals(currentRv)) {
+      throw KubeStatus.modified(type, name);
+    }
+  }
+
+  private Answer delete(Call call, ResourceType type, String ns, String name) {
+    JsonObject options = new JsonObject();
+    if (call.body() != null && !call.body().isBlank()) {
+      options = jsonBody(call);
+    }
+    JsonElement dryRun = options.get("dryRun");
+    if (dryRun != null && dryRun.isJsonArray() && dryRun.getAsJsonArray().size() > 0) {
+      throw KubeStatus.badRequest("dryRun is not supported by the fake Kubernetes API server");
+    }
+    JsonObject pre = options.get("preconditions") instanceof JsonObject p ? p : new JsonObject();
+    String policy = InMemoryStore.string(options, "propagationPolicy");
+    if (policy == null) {
+      policy = call.param("propagationPolicy");
+    }
+    if (policy != null && !Set.of("Orphan", "Background", "Foreground").contains(policy)) {
+      throw KubeStatus.badRequest(
+          "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \""
+              + policy
+              + "\": supported values: \"Foreground\", \"Background\", \"Orphan\"");
+    }
+    InMemoryStore.Deleted d =
+        store.delete(
+            type,
+            ns,
+            name,
+            InMemoryStore.string(pre, "uid"),
+            InMemoryStore.string(pre, "resourceVersion"),
+            policy == null ? "Background" : policy);
+    return Answer.json(d.removed() ? 200 : 202, d.object());
+  }
+
+  private Answer deleteCollection(Call call, ResourceType type, String ns) {
+    LabelSelector selector = selector(call);
+    JsonArray items = new JsonArray();
+    for (JsonObject o : store.list(type, ns)) {
+      if (selector.matches(InMemoryStore.labels(o)) && fieldsMatch(call, o)) {
+        String name = InMemoryStore.string(InMemoryStore.metadata(o), "name");
+        try {
+          items.add(store.delete(type, ns, name, null, null, "Background").object());
+        } catch (FakeApiException e) {
+          if (e.code() != 404) {
+            throw e;
+          }
+        }
+      }
+    }
+    return Answer.json(200, listBody(type, items, store.currentResourceVersion(), null, null));
+  }
+
+  // ---- list -----------------------------------------------------------------------------------
+
+  private Answer list(Call call, ResourceType type, String ns) {
+    if ("watch".equals(verb(call, null))) {
+      throw KubeStatus.badRequest("watch is not supported by the fake Kubernetes API server");
+    }
+    LabelSelector selector = selector(call);
+    InMemoryStore.Snapshot snapshot = store.snapshot(type, ns);
+    List<JsonObject> selected = new ArrayList<>();
+    for (JsonObject o : snapshot.items()) {
+      if (selector.matches(InMemoryStore.labels(o)) && fieldsMatch(call, o)) {
+        selected.add(o);
+      }
+    }
+    String listRv = snapshot.resourceVersion();
+    String cont = call.param("continue");
+    if (cont != null && !cont.isEmpty()) {
+      String[] token = decodeContinue(cont);
+      listRv = token[0];
+      String after = token[1];
+      selected.removeIf(o -> key(o).compareTo(after) <= 0);
+    }
+    int limit = 0;
+    if (call.param("limit") != null && !call.param("limit").isEmpty()) {
+      try {
+        limit = Integer.parseInt(call.param("limit"));
+      } catch (NumberFormatException e) {
+        throw KubeStatus.badRequest("invalid limit: " + call.param("limit"));
+      }
+    }
+    String next = null;
+    Long remaining = null;
+    if (limit > 0 && selected.size() > limit) {
+      remaining = (long) (selected.size() - limit);
+      selected = selected.subList(0, limit);
+      next = encodeContinue(listRv, key(selected.get(selected.size() - 1)));
+    }
+    JsonArray items = new JsonArray();
+    selected.forEach(items::add);
+    return Answer.json(200, listBody(type, items, listRv, next, remaining));
+  }
+
+  private static JsonObject listBody(
+      ResourceType type, JsonArray items, String rv, String cont, Long remaining) {
+    JsonObject list = new JsonObject();
+    list.addProperty("apiVersion", type.apiVersion());
+    list.addProperty("kind", type.listKind());
+    JsonObject meta = new JsonObject();
+    meta.addProperty("resourceVersion", rv);
+    if (cont != null) {
+      meta.addProperty("continue", cont);
+      meta.addProperty("remainingItemCount", remaining);
+    }
+    list.add("metadata", meta);
+    list.add("items", items);
+    return list;
+  }
+
+  private static String key(JsonObject o) {
+    JsonObject m = InMemoryStore.metadata(o);
+    return InMemoryStore.string(m, "namespace") + "\u0000" + InMemoryStore.string(m, "name");
+  }
+
+  private static String encodeContinue(String rv, String lastKey) {
+    JsonObject t = new JsonObject();
+    t.addProperty("v", "fake.k8s.io/v1");
+    t.addProperty("rv", rv);
+    t.addProperty("start", lastKey);
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(GSON.toJson(t).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String[] decodeContinue(String token) {
+    try {
+      JsonObject t =
+          JsonParser.parseString(
+                  new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8))
+              .getAsJsonObject();
+      return new String[] {t.get("rv").getAsString(), t.get("start").getAsString()};
+    } catch (RuntimeException e) {
+      throw KubeStatus.badRequest("continue key is not valid: " + e.getMessage());
+    }
+  }
+
+  private static LabelSelector selector(Call call) {
+    try {
+      return LabelSelector.parse(call.param("labelSelector"));
+    } catch (IllegalArgumentException e) {
+      throw KubeStatus.badRequest("unable to parse requirement: " + e.getMessage());
+    }
+  }
+
+  /** Field selectors: {@code a.b=v}, {@code a.b==v}, {@code a.b!=v}, comma-separated. */
+  private static boolean fieldsMatch(Call call, JsonObject o) {
+    String fs = call.param("fieldSelector");
+    if (fs == null || fs.isBlank()) {
+      return true;
+    }
+    for (String term : fs.split(",")) {
+      boolean negate = term.contains("!=");
+      String[] kv = term.split(negate ? "!=" : "==?", 2);
+      if (kv.length != 2) {
+        throw KubeStatus.badRequest(
+            "invalid selector: '" + fs + "'; can't understand '" + term + "'");
+      }
+      JsonElement current = o;
+      for (String part : kv[0].trim().split("\\.")) {
+        current =
+            current != null && current.isJsonObject() ? current.getAsJsonObject().get(part) : null;
+      }
+      String actual = current != null && current.isJsonPrimitive() ? current.getAsString() : "";
+      if (actual.equals(kv[1].trim()) == negate) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---- pod logs -------------------------------------------------------------------------------
+
+  private Answer podLog(Call call, String ns, String name) {
+    JsonObject pod =
+        store
+            .get(ResourceType.POD, ns, name)
+            .orElseThrow(() -> KubeStatus.notFound(ResourceType.POD, name));
+    Set<String> containers = new LinkedHashSet<>();
+    JsonObject spec = pod.get("spec") instanceof JsonObject s ? s : new JsonObject();
+    for (String list : List.of("containers", "initContainers")) {
+      if (spec.get(list) instanceof JsonArray a) {
+        for (JsonElement c : a) {
+          String cn = InMemoryStore.string(c.getAsJsonObject(), "name");
+          if (cn != null && list.equals("containers")) {
+            containers.add(cn);
+          }
+        }
+      }
+    }
+    if (containers.isEmpty()) {
+      containers.addAll(store.podLogContainers(ns, name));
+    }
+    String container = call.param("container");
+    if (container == null || container.isEmpty()) {
+      if (containers.size() > 1) {
+        throw KubeStatus.badRequest(
+            "a container name must be specified for pod "
+                + name
+                + ", choose one of: "
+                + "["
+                + String.join(" ", containers)
+                + "]");
+      }
+      container = containers.isEmpty() ? "" : containers.iterator().next();
+    } else if (!containers.contains(container) && !initContainers(spec).contains(container)) {
+      throw KubeStatus.badRequest("container " + container + " is not valid for pod " + name);
+    }
+    String log = store.podLog(ns, name, container);
+    String tail = call.param("tailLines");
+    if (tail != null && !tail.isEmpty()) {
+      log = tail(log, longParam(call, "tailLines"));
+    }
+    String limitBytes = call.param("limitBytes");
+    if (limitBytes != null && !limitBytes.isEmpty()) {
+      long limit = longParam(call, "limitBytes");
+      if (limit < 1) {
+        throw KubeStatus.badRequest("limitBytes must be greater than 0, but was " + limit);
+      }
+      byte[] bytes = log.getBytes(StandardCharsets.UTF_8);
+      if (limit < bytes.length) {
+        log = new String(Arrays.copyOf(bytes, (int) limit), StandardCharsets.UTF_8);
+      }
+    }
+    return Answer.text(log);
+  }
+
+  private static List<String> initContainers(JsonObject spec) {
+    List<String> result = new ArrayList<>();
+    if (spec.get("initContainers") instanceof JsonArray a) {
+      for (JsonElement c : a) {
+        result.add(InMemoryStore.string(c.getAsJsonObject(), "name"));
+      }
+    }
+    return result;
+  }
+
+  private static String tail(String log, long lines) {
+    if (lines < 0) {
+      return log;
+    }
+    if (lines == 0) {
+      return "";
+    }
+    int end = log.endsWith("\n") ? log.length() - 1 : log.length();
+    int pos = end;
+    long found = 0;
+    while (pos > 0) {
+      int nl = log.lastIndexOf('\n', pos - 1);
+      found++;
+      if (found == lines || nl < 0) {
+        return nl < 0 ? log : log.substring(nl + 1);
+      }
+      pos = nl;
+    }
+    return log;
+  }
+
+  // ---- namespaces, discovery, version ---------------------------------------------------------
+
+  private Answer namespace(Call call, String name) {
+    if (!isGet(call)) {
+      return methodNotAllowed();
+    }
+    if (!store.namespaceExists(name)) {
+      FakeApiException e = KubeStatus.namespaceNotFound(name);
+      return Answer.json(404, KubeStatus.failure(e, KubeStatus.NAMESPACES, name));
+    }
+    JsonObject ns = new JsonObject();
+    ns.addProperty("apiVersion", "v1");
+    ns.addProperty("kind", "Namespace");
+    JsonObject meta = new JsonObject();
+    meta.addProperty("name", name);
+    ns.add("metadata", meta);
+    JsonObject status = new JsonObject();
+    status.addProperty("phase", "Active");
+    ns.add("status", status);
+    return Answer.json(200, ns);
+  }
+
+  private boolean groupVersionKnown(String group, String version) {
+    for (ResourceType t : store.types()) {
+      if (t.group().equals(group) && t.version().equals(version)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private JsonObject resourceList(String group, String version) {
+    JsonObject list = new JsonObject();
+    list.addProperty("kind", "APIResourceList");
+    list.addProperty("apiVersion", "v1");
+    list.addProperty("groupVersion", group.isEmpty() ? version : group + "/" + version);
+    JsonArray resources = new JsonArray();
+    for (ResourceType t : store.types()) {
+      if (!t.group().equals(group) || !t.version().equals(version)) {
+        continue;
+      }
+      JsonObject r = new JsonObject();
+      r.addProperty("name", t.plural());
+      r.addProperty("singularName", t.singular());
+      r.addProperty("namespaced", true);
+      r.addProperty("kind", t.kind());
+      JsonArray verbs = new JsonArray();
+      for (String v :
+          List.of("delete", "deletecollection", "get", "list", "patch", "create", "update")) {
+        verbs.add(v);
+      }
+      r.add("verbs", verbs);
+      resources.add(r);
+      resources.add(subresource(t, "status", List.of("get", "patch", "update")));
+      if (t.equals(ResourceType.POD)) {
+        resources.add(subresource(t, "log", List.of("get")));
+      }
+    }
+    list.add("resources", resources);
+    return list;
+  }
+
+  private static JsonObject subresource(ResourceType t, String sub, List<String> verbs) {
+    JsonObject r = new JsonObject();
+    r.addProperty("name", t.plural() + "/" + sub);
+    r.addProperty("singularName", "");
+    r.addProperty("namespaced", true);
+    r.addProperty("kind", sub.equals("log") ? "Pod" : t.kind());
+    JsonArray v = new JsonArray();
+    verbs.forEach(v::add);
+    r.add("verbs", v);
+    return r;
+  }
+
+  private Optional<JsonObject> apiGroup(String group) {
+    if (group.equals(AUTHZ_GROUP)) {
+      return Optional.of(groupJson(group, List.of("v1")));
+    }
+    List<String> versions = new ArrayList<>();
+    for (ResourceType t : store.types()) {
+      if (t.group().equals(group) && !group.isEmpty() && !versions.contains(t.version())) {
+        versions.add(t.version());
+      }
+    }
+    return versions.isEmpty() ? Optional.empty() : Optional.of(groupJson(group, versions));
+  }
+
+  private static JsonObject groupJson(String group, List<String> versions) {
+    JsonObject g = new JsonObject();
+    g.addProperty("kind", "APIGroup");
+    g.addProperty("apiVersion", "v1");
+    g.addProperty("name", group);
+    JsonArray vs = new JsonArray();
+    for (String v : versions) {
+      JsonObject gv = new JsonObject();
+      gv.addProperty("groupVersion", group + "/" + v);
+      gv.addProperty("version", v);
+      vs.add(gv);
+    }
+    g.add("versions", vs);
+    g.add("preferredVersion", vs.get(0).deepCopy());
+    return g;
+  }
+
+  private Answer apiGroupList() {
+    Set<String> groups = new LinkedHashSet<>();
+    groups.add(AUTHZ_GROUP);
+    for (ResourceType t : store.types()) {
+      if (!t.isCore()) {
+        groups.add(t.group());
+      }
+    }
+    JsonObject list = new JsonObject();
+    list.addProperty("kind", "APIGroupList");
+    list.addProperty("apiVersion", "v1");
+    JsonArray gs = new JsonArray();
+    for (String g : groups) {
+      JsonObject json = apiGroup(g).orElseThrow();
+      json.remove("kind");
+      json.remove("apiVersion");
+      gs.add(json);
+    }
+    list.add("groups", gs);
+    return Answer.json(200, list);
+  }
+
+  private static Answer apiVersions() {
+    JsonObject v = new JsonObject();
+    v.addProperty("kind", "APIVersions");
+    JsonArray versions = new JsonArray();
+    versions.add("v1");
+    v.add("versions", versions);
+    v.add("serverAddressByClientCIDRs", new JsonArray());
+    return Answer.json(200, v);
+  }
+
+  private static Answer version() {
+    JsonObject v = new JsonObject();
+    v.addProperty("major", "1");
+    v.addProperty("minor", "33");
+    v.addProperty("gitVersion", "v1.33.0-kubejobs-fake");
+    v.addProperty("gitCommit", "0000000000000000000000000000000000000000");
+    v.addProperty("gitTreeState", "clean");
+    v.addProperty("buildDate", "2026-01-01T00:00:00Z");
+    v.addProperty("goVersion", "go1.24.0");
+    v.addProperty("compiler", "gc");
+    v.addProperty("platform", "linux/amd64");
+    return Answer.json(200, v);
+  }
+
+  // ---- authorization --------------------------------------------------------------------------
+
+  private Answer selfSubjectAccessReview(Call call) {
+    JsonObject review = jsonBody(call);
+    JsonObject spec = review.get("spec") instanceof JsonObject s ? s : new JsonObject();
+    boolean allowed = true;
+    if (spec.get("resourceAttributes") instanceof JsonObject ra) {
+      String resource = orEmpty(InMemoryStore.string(ra, "resource"));
+      String sub = InMemoryStore.string(ra, "subresource");
+      if (sub != null && !sub.isEmpty()) {
+        resource = resource + "/" + sub;
+      }
+      String ns = InMemoryStore.string(ra, "namespace");
+      allowed =
+          rbac.allows(
+              orEmpty(InMemoryStore.string(ra, "verb")),
+              orEmpty(InMemoryStore.string(ra, "group")),
+              resource,
+              ns == null || ns.isEmpty() ? null : ns);
+    }
+    JsonObject result = new JsonObject();
+    result.addProperty("kind", "SelfSubjectAccessReview");
+    result.addProperty("apiVersion", "authorization.k8s.io/v1");
+    JsonObject meta = new JsonObject();
+    meta.addProperty("creationTimestamp", (String) null);
+    result.add("metadata", meta);
+    result.add("spec", spec);
+    JsonObject status = new JsonObject();
+    status.addProperty("allowed", allowed);
+    if (allowed) {
+      status.addProperty("reason", "allowed by the fake API server's RBAC rules");
+    }
+    result.add("status", status);
+    return Answer.json(201, result);
+  }
+
+  private static String orEmpty(String s) {
+    return s == null ? "" : s;
+  }
+
+  private Answer forbidden(
+      ResourceType type, String verb, String resource, String namespace, String name) {
+    String message =
+        type.qualifiedPlural()
+            + (name == null ? "" : " \"" + name + "\"")
+            + " is forbidden: User \""
+            + rbac.user()
+            + "\" cannot "
+            + verb
+            + " resource \""
+            + resource
+            + "\" in API group \""
+            + type.group()
+            + "\""
+            + (namespace == null
+                ? " at the cluster scope"
+                : " in the namespace \"" + namespace + "\"");
+    return Answer.json(
+        403, KubeStatus.failure(403, "Forbidden", message, KubeStatus.details(type, name)));
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------
+
+  private static Answer notFoundPath(Call call) {
+    return Answer.json(
+        404,
+        KubeStatus.generic(
+            404,
+            "NotFound",
+            "the server could not find the requested resource",
+            "404 page not found"));
+  }
+
+  private static Answer methodNotAllowed() {
+    return Answer.json(
+        405,
+        KubeStatus.failure(
+            405,
+            "MethodNotAllowed",
+            "the server does not allow this method on the requested resource",
+            new JsonObject()));
+  }
+
+  private static JsonObject jsonBody(Call call) {
+    String ct =
+        call.contentType() == null ? "" : call.contentType().toLowerCase(Locale.ROOT).trim();
+    if (!ct.isEmpty() && !ct.startsWith("application/json") && !ct.startsWith("*/*")) {
+      throw new FakeApiException(
+          415,
+          "UnsupportedMediaType",
+          "the body of the request was in an unknown format - accepted media types include:"
+              + " application/json, application/yaml, application/vnd.kubernetes.protobuf");
+    }
+    try {
+      JsonElement e = JsonParser.parseString(call.body() == null ? "" : call.body());
+      if (!e.isJsonObject()) {
+        throw KubeStatus.badRequest("the request body must be a JSON object");
+      }
+      return e.getAsJsonObject();
+    } catch (com.google.gson.JsonParseException e) {
+      throw KubeStatus.badRequest("error decoding the request body: " + e.getMessage());
+    }
+  }
+
+  private static void checkKind(ResourceType type, JsonObject body) {
+    String kind = InMemoryStore.string(body, "kind");
+    String apiVersion = InMemoryStore.string(body, "apiVersion");
+    if ((kind != null && !kind.equals(type.kind()))
+        || (apiVersion != null && !apiVersion.equals(type.apiVersion()))) {
+      throw KubeStatus.badRequest(
+          "the API version in the data ("
+              + apiVersion
+              + ") does not match the expected API version ("
+              + type.apiVersion()
+              + ") or the kind ("
+              + kind
+              + ") is not "
+              + type.kind());
+    }
+  }
+}

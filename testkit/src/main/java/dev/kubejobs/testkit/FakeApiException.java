@@ -1,0 +1,48 @@
+package dev.kubejobs.testkit;
+
+/**
+ * Signals that the fake API server refused an operation, with the HTTP status code and the
+ * Kubernetes {@code Status} reason it would have answered over HTTP.
+ *
+ * <p>{@link ResourceStore} throws it for direct state changes, for example {@code 409
+ * AlreadyExists} when creating an object that exists, or {@code 404 NotFound} when updating one
+ * that does not. Instances are immutable and thread safe.
+ */
+public class FakeApiException extends RuntimeException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final int code;
+  private final String reason;
+
+  /**
+   * Creates an exception with the HTTP code, the Kubernetes reason and the server's message.
+   *
+   * @param code the HTTP status code, for example 409
+   * @param reason the Kubernetes {@code Status} reason, for example {@code AlreadyExists}
+   * @param message the message the server would answer
+   */
+  public FakeApiException(int code, String reason, String message) {
+    super(message);
+    this.code = code;
+    this.reason = reason;
+  }
+
+  /**
+   * Returns the HTTP status code the server would answer.
+   *
+   * @return the code, for example 404
+   */
+  public int code() {
+    return code;
+  }
+
+  /**
+   * Returns the Kubernetes {@code Status} reason the server would answer.
+   *
+   * @return the reason, for example {@code NotFound}
+   */
+  public String reason() {
+    return reason;
+  }
+}

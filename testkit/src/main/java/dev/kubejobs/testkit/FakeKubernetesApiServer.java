@@ -1,0 +1,334 @@
+package dev.kubejobs.testkit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A fake Kubernetes API server on a local port that any client-java {@link ApiClient} can talk to,
+ * with its objects in memory: custom resources that a test registers and core pods, with
+ * resourceVersions, optimistic concurrency, finalizers, garbage collection, merge and JSON patches,
+ * the status subresource, label selectors, paging, pod logs, discovery, RBAC with self-subject
+ * access reviews, injected {@link Fault faults} and a {@link RequestJournal}.
+ *
+ * <pre>{@code
+ * try (FakeKubernetesApiServer server = FakeKubernetesApiServer.start()) {
+ *   server.registerResource(new ResourceType("spark.apache.org", "v1", "sparkapplications",
+ *       "SparkApplication"));
+ *   ApiClient client = server.newClient();
+ *   // ... drive the code under test with client, then assert on server.store()
+ * }
+ * }</pre>
+ *
+ * <p>What it models and how it answers is described per behaviour in the testkit's README section
+ * and its tests; in short: every namespace exists, deletion is immediate unless finalizers hold the
+ * object (pods too: there is no kubelet), DELETE answers the object (200 when removed, 202 with
+ * {@code deletionTimestamp} when finalizers keep it), every custom resource has a status
+ * subresource, and watches, server-side apply and dry runs are not supported.
+ *
+ * <p>Thread safe: any number of clients and threads may use one server; all state sits behind one
+ * lock.
+ */
+public final class FakeKubernetesApiServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FakeKubernetesApiServer.class);
+
+  private final Clock clock;
+  private final InMemoryStore store;
+  private final Faults faults = new Faults();
+  private final RequestJournal journal = new RequestJournal();
+  private final Rbac rbac = new Rbac();
+  private final WireMockServer wireMock;
+
+  private FakeKubernetesApiServer(Builder builder) {
+    this.clock = builder.clock;
+    this.store = new InMemoryStore(clock);
+    ApiHandler handler = new ApiHandler(store, rbac);
+    WireMockConfiguration config =
+        WireMockConfiguration.options()
+            .bindAddress("127.0.0.1")
+            .containerThreads(builder.threads)
+            .jettyStopTimeout(0L)
+            .notifier(new WireMockLogging())
+            .disableRequestJournal()
+            .stubRequestLoggingDisabled(true)
+            .gzipDisabled(true)
+            .templatingEnabled(false)
+            .extensionScanningEnabled(false)
+            .extensions(new WireMockBridge(handler, faults, journal, clock));
+    if (builder.port == 0) {
+      config.dynamicPort();
+    } else {
+      config.port(builder.port);
+    }
+    this.wireMock = new WireMockServer(config);
+    wireMock.start();
+    wireMock.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200)));
+    LOG.debug("Fake Kubernetes API server started at '{}'", url());
+  }
+
+  /**
+   * Returns a builder for a server with a custom clock or port.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Starts a server on a free port with the system UTC clock.
+   *
+   * @return the started server; close it when done
+   */
+  public static FakeKubernetesApiServer start() {
+    return builder().build();
+  }
+
+  /**
+   * Returns the server's base URL, {@code http://localhost:PORT}.
+   *
+   * @return the URL without a trailing slash
+   */
+  public String url() {
+    return "http://localhost:" + port();
+  }
+
+  /**
+   * Returns the local port the server listens on.
+   *
+   * @return the port
+   */
+  public int port() {
+    return wireMock.port();
+  }
+
+  /**
+   * Creates a client-java {@link ApiClient} for this server: base path {@link #url()}, no
+   * authentication, a read timeout of 10 seconds and OkHttp's other defaults (including {@code
+   * retryOnConnectionFailure}, which silently re-sends a request whose connection was reset; derive
+   * a client with {@code client.getHttpClient().newBuilder().retryOnConnectionFailure(false)} to
+   * see such failures).
+   *
+   * @return a new client
+   */
+  public ApiClient newClient() {
+    ApiClient client = new ApiClient();
+    client.setBasePath(url());
+    client.setReadTimeout(10_000);
+    return client;
+  }
+
+  /**
+   * Serves a namespaced custom resource type from now on (discovery and CRUD); registering the same
+   * type again does nothing. {@link ResourceType#POD} is always served.
+   *
+   * @param type the resource type
+   * @return this server
+   * @throws IllegalArgumentException if another kind is registered under the same group, version
+   *     and plural
+   */
+  public FakeKubernetesApiServer registerResource(ResourceType type) {
+    store.register(Objects.requireNonNull(type, "type"));
+    return this;
+  }
+
+  /**
+   * Stops serving a custom resource type and drops its objects, as when its CRD is uninstalled: its
+   * discovery and every request for it then answer 404 {@code the server could not find the
+   * requested resource}.
+   *
+   * @param type the resource type
+   * @return this server
+   * @throws IllegalArgumentException for {@link ResourceType#POD}
+   */
+  public FakeKubernetesApiServer unregisterResource(ResourceType type) {
+    store.unregister(Objects.requireNonNull(type, "type"));
+    return this;
+  }
+
+  /**
+   * Makes namespaces real: from now on only these namespaces and those added with {@link
+   * #createNamespace(String)} exist, and creating an object in another one answers 404 {@code
+   * namespaces "x" not found} (details kind {@code namespaces}), as the real server's namespace
+   * admission does. Reads in a missing namespace still answer as if it were empty. By default (and
+   * after {@link #reset()}) every namespace exists.
+   *
+   * @param existing the namespaces that exist
+   * @return this server
+   */
+  public FakeKubernetesApiServer requireNamespaces(String... existing) {
+    store.requireNamespaces(List.of(existing));
+    return this;
+  }
+
+  /**
+   * Adds a namespace; it matters only after {@link #requireNamespaces(String...)}.
+   *
+   * @param namespace the namespace
+   * @return this server
+   */
+  public FakeKubernetesApiServer createNamespace(String namespace) {
+    store.createNamespace(Objects.requireNonNull(namespace, "namespace"));
+    return this;
+  }
+
+  /**
+   * Removes a namespace and, at once, every object and pod log in it (finalizers are not waited
+   * for).
+   *
+   * @param namespace the namespace
+   * @return this server
+   */
+  public FakeKubernetesApiServer deleteNamespace(String namespace) {
+    store.deleteNamespace(Objects.requireNonNull(namespace, "namespace"));
+    return this;
+  }
+
+  /**
+   * Returns direct access to the server's objects, bypassing HTTP, faults, RBAC and the journal.
+   *
+   * @return the store
+   */
+  public ResourceStore store() {
+    return store;
+  }
+
+  /**
+   * Returns the faults this server injects into matching requests.
+   *
+   * @return the faults
+   */
+  public Faults faults() {
+    return faults;
+  }
+
+  /**
+   * Returns the journal of requests that reached this server.
+   *
+   * @return the journal
+   */
+  public RequestJournal journal() {
+    return journal;
+  }
+
+  /**
+   * Returns the RBAC rules this server enforces (default: everything allowed).
+   *
+   * @return the RBAC rules
+   */
+  public Rbac rbac() {
+    return rbac;
+  }
+
+  /**
+   * Returns the clock that timestamps objects and journal entries.
+   *
+   * @return the clock
+   */
+  public Clock clock() {
+    return clock;
+  }
+
+  /**
+   * Removes every object and pod log, fault, journal entry and RBAC rule and makes every namespace
+   * exist again, keeping the registered resource types, the store's listeners and the
+   * resourceVersion counter (which never goes back).
+   */
+  public void reset() {
+    store.clear();
+    faults.clear();
+    journal.clear();
+    rbac.reset();
+  }
+
+  /** Returns a description with the server's URL. */
+  @Override
+  public String toString() {
+    return "FakeKubernetesApiServer[" + (wireMock.isRunning() ? url() : "stopped") + "]";
+  }
+
+  /** Stops the server and frees its port; calling it again does nothing. */
+  @Override
+  public void close() {
+    if (wireMock.isRunning()) {
+      int port = wireMock.port();
+      wireMock.stop();
+      LOG.debug("Fake Kubernetes API server at port {} stopped", port);
+    }
+  }
+
+  /**
+   * Configures a {@link FakeKubernetesApiServer}.
+   *
+   * <p>Not thread safe.
+   */
+  public static final class Builder {
+    private Clock clock = Clock.systemUTC();
+    private int port;
+    private int threads = 24;
+
+    private Builder() {}
+
+    /**
+     * Sets the clock for {@code creationTimestamp}, {@code deletionTimestamp} and the journal
+     * (default {@link Clock#systemUTC()}); a {@link MutableClock} makes them deterministic.
+     *
+     * @param clock the clock
+     * @return this builder
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Sets the port to listen on (default 0, a free port chosen at start).
+     *
+     * @param port the port, 0 to 65535
+     * @return this builder
+     * @throws IllegalArgumentException if the port is out of range
+     */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be between 0 and 65535, but was " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * Sets the number of HTTP worker threads (default 24), which bounds how many requests are
+     * served at once, delayed ones included.
+     *
+     * @param threads the number of threads, at least 8
+     * @return this builder
+     * @throws IllegalArgumentException if fewer than 8
+     */
+    public Builder threads(int threads) {
+      if (threads < 8) {
+        throw new IllegalArgumentException("threads must be at least 8, but was " + threads);
+      }
+      this.threads = threads;
+      return this;
+    }
+
+    /**
+     * Starts a server with these settings.
+     *
+     * @return the started server; close it when done
+     */
+    public FakeKubernetesApiServer build() {
+      return new FakeKubernetesApiServer(this);
+    }
+  }
+}

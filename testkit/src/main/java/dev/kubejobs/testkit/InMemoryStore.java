@@ -1,0 +1,667 @@
+package dev.kubejobs.testkit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fake API server's state: objects by type, namespace and name, pod logs, and the server-wide
+ * resourceVersion counter. Thread safe: one lock guards everything; listeners run outside it.
+ */
+final class InMemoryStore implements ResourceStore {
+
+  private static final Logger LOG = LoggerFactory.getLogger(InMemoryStore.class);
+  private static final Pattern DNS_SUBDOMAIN =
+      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  private static final Pattern LABEL_VALUE =
+      Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
+  private static final String NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789";
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** How a change may touch an object. */
+  enum Mode {
+    /** Direct store access: everything may change, including status. */
+    STORE,
+    /** A write to the main resource: status is kept as it was. */
+    MAIN,
+    /** A write to the status subresource: only status changes. */
+    STATUS
+  }
+
+  /** A key ordering objects by namespace, then name. */
+  private record Key(String namespace, String name) implements Comparable<Key> {
+    @Override
+    public int compareTo(Key o) {
+      int c = namespace.compareTo(o.namespace);
+      return c != 0 ? c : name.compareTo(o.name);
+    }
+  }
+
+  /** The objects of a list with the resourceVersion they were read at. */
+  record Snapshot(List<JsonObject> items, String resourceVersion) {}
+
+  /** The result of a delete: the object's last state and whether it is gone. */
+  record Deleted(JsonObject object, boolean removed) {}
+
+  private final Object lock = new Object();
+  private final Clock clock;
+  private final Map<String, ResourceType> types = new LinkedHashMap<>();
+  private final Map<ResourceType, TreeMap<Key, JsonObject>> objects = new HashMap<>();
+  private final Map<String, String> logs = new HashMap<>();
+  private final List<ResourceListener> listeners = new CopyOnWriteArrayList<>();
+  private final java.util.Set<String> namespaces = new java.util.TreeSet<>();
+  private boolean namespacesRequired;
+  private long resourceVersion = 1000;
+
+  InMemoryStore(Clock clock) {
+    this.clock = clock;
+    register(ResourceType.POD);
+  }
+
+  // ---- registry -------------------------------------------------------------------------------
+
+  void register(ResourceType type) {
+    synchronized (lock) {
+      String key = type.group() + "/" + type.version() + "/" + type.plural();
+      ResourceType existing = types.get(key);
+      if (existing != null && !existing.equals(type)) {
+        throw new IllegalArgumentException(
+            "resource " + key + " is already registered as " + existing + ", not " + type);
+      }
+      types.put(key, type);
+      objects.computeIfAbsent(type, t -> new TreeMap<>());
+    }
+  }
+
+  void unregister(ResourceType type) {
+    if (type.equals(ResourceType.POD)) {
+      throw new IllegalArgumentException("pods are always served and cannot be unregistered");
+    }
+    synchronized (lock) {
+      types.remove(type.group() + "/" + type.version() + "/" + type.plural(), type);
+      objects.remove(type);
+    }
+  }
+
+  Optional<ResourceType> lookup(String group, String version, String plural) {
+    synchronized (lock) {
+      return Optional.ofNullable(types.get(group + "/" + version + "/" + plural));
+    }
+  }
+
+  List<ResourceType> types() {
+    synchronized (lock) {
+      return List.copyOf(types.values());
+    }
+  }
+
+  private TreeMap<Key, JsonObject> objectsOf(ResourceType type) {
+    TreeMap<Key, JsonObject> map = objects.get(type);
+    if (map == null) {
+      throw new IllegalArgumentException(
+          "resource type "
+              + type
+              + " is not registered; call FakeKubernetesApiServer.registerResource(type) first");
+    }
+    return map;
+  }
+
+  void requireNamespaces(List<String> existing) {
+    synchronized (lock) {
+      namespacesRequired = true;
+      namespaces.addAll(existing);
+    }
+  }
+
+  void createNamespace(String namespace) {
+    synchronized (lock) {
+      namespaces.add(namespace);
+    }
+  }
+
+  boolean namespaceExists(String namespace) {
+    synchronized (lock) {
+      return !namespacesRequired || namespaces.contains(namespace);
+    }
+  }
+
+  void deleteNamespace(String namespace) {
+    List<ResourceEvent> events = new ArrayList<>();
+    synchronized (lock) {
+      namespaces.remove(namespace);
+      for (Map.Entry<ResourceType, TreeMap<Key, JsonObject>> e : objects.entrySet()) {
+        var it = e.getValue().entrySet().iterator();
+        while (it.hasNext()) {
+          Map.Entry<Key, JsonObject> o = it.next();
+          if (o.getKey().namespace().equals(namespace)) {
+            it.remove();
+            events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, e.getKey(), o.getValue()));
+          }
+        }
+      }
+      logs.keySet().removeIf(k -> k.startsWith(namespace + "/"));
+    }
+    fire(events);
+  }
+
+  void clear() {
+    synchronized (lock) {
+      namespaces.clear();
+      namespacesRequired = false;
+      for (TreeMap<Key, JsonObject> map : objects.values()) {
+        map.clear();
+      }
+      logs.clear();
+    }
+  }
+
+  String currentResourceVersion() {
+    synchronized (lock) {
+      return Long.toString(resourceVersion);
+    }
+  }
+
+  // ---- ResourceStore --------------------------------------------------------------------------
+
+  @Override
+  public Optional<JsonObject> get(ResourceType type, String namespace, String name) {
+    synchronized (lock) {
+      JsonObject o = objectsOf(type).get(new Key(namespace, name));
+      return Optional.ofNullable(o == null ? null : o.deepCopy());
+    }
+  }
+
+  @Override
+  public List<JsonObject> list(ResourceType type, String namespace) {
+    return snapshot(type, namespace).items();
+  }
+
+  Snapshot snapshot(ResourceType type, String namespace) {
+    synchronized (lock) {
+      List<JsonObject> result = new ArrayList<>();
+      for (Map.Entry<Key, JsonObject> e : objectsOf(type).entrySet()) {
+        if (namespace == null || namespace.equals(e.getKey().namespace())) {
+          result.add(e.getValue().deepCopy());
+        }
+      }
+      return new Snapshot(result, Long.toString(resourceVersion));
+    }
+  }
+
+  @Override
+  public JsonObject create(ResourceType type, String namespace, JsonObject object) {
+    return create(type, namespace, object, false);
+  }
+
+  /**
+   * Creates an object.
+   *
+   * @param fromApi true for a POST: status is dropped (custom resources) or reset to Pending (pods)
+   */
+  JsonObject create(ResourceType type, String namespace, JsonObject object, boolean fromApi) {
+    JsonObject o = object.deepCopy();
+    JsonObject meta = metadata(o);
+    String name = string(meta, "name");
+    if (name == null || name.isEmpty()) {
+      String generateName = string(meta, "generateName");
+      if (generateName == null || generateName.isEmpty()) {
+        throw KubeStatus.invalid(
+            type, "", "metadata.name: Required value: name or generateName is required");
+      }
+      StringBuilder sb = new StringBuilder(generateName);
+      for (int i = 0; i < 5; i++) {
+        sb.append(NAME_CHARS.charAt(RANDOM.nextInt(NAME_CHARS.length())));
+      }
+      name = sb.toString();
+    }
+    validate(type, name, o);
+    o.addProperty("apiVersion", type.apiVersion());
+    o.addProperty("kind", type.kind());
+    meta.addProperty("name", name);
+    meta.addProperty("namespace", namespace);
+    meta.addProperty("uid", UUID.randomUUID().toString());
+    meta.addProperty("generation", 1);
+    meta.addProperty("creationTimestamp", timestamp(clock.instant()));
+    meta.remove("deletionTimestamp");
+    meta.remove("deletionGracePeriodSeconds");
+    if (fromApi) {
+      if (type.equals(ResourceType.POD)) {
+        JsonObject status = new JsonObject();
+        status.addProperty("phase", "Pending");
+        o.add("status", status);
+      } else {
+        o.remove("status");
+      }
+    }
+    List<ResourceEvent> events = new ArrayList<>();
+    JsonObject result;
+    synchronized (lock) {
+      TreeMap<Key, JsonObject> map = objectsOf(type);
+      if (namespacesRequired && !namespaces.contains(namespace)) {
+        throw KubeStatus.namespaceNotFound(namespace);
+      }
+      Key key = new Key(namespace, name);
+      if (map.containsKey(key)) {
+        throw KubeStatus.alreadyExists(type, name);
+      }
+      meta.addProperty("resourceVersion", nextResourceVersion());
+      map.put(key, o);
+      result = o.deepCopy();
+      events.add(new ResourceEvent(ResourceEvent.Kind.ADDED, type, o.deepCopy()));
+    }
+    fire(events);
+    return result;
+  }
+
+  @Override
+  public JsonObject update(
+      ResourceType type, String namespace, String name, UnaryOperator<JsonObject> change) {
+    return change(type, namespace, name, change, Mode.STORE);
+  }
+
+  /**
+   * Changes an object atomically. {@code change} runs under the store's lock with a copy of the
+   * current object and may throw {@link FakeApiException} (for preconditions).
+   */
+  JsonObject change(
+      ResourceType type,
+      String namespace,
+      String name,
+      Function<JsonObject, JsonObject> change,
+      Mode mode) {
+    List<ResourceEvent> events = new ArrayList<>();
+    JsonObject result;
+    synchronized (lock) {
+      TreeMap<Key, JsonObject> map = objectsOf(type);
+      Key key = new Key(namespace, name);
+      JsonObject old = map.get(key);
+      if (old == null) {
+        throw KubeStatus.notFound(type, name);
+      }
+      JsonObject changed = change.apply(old.deepCopy());
+      if (changed == null) {
+        throw new IllegalArgumentException("the change must return the new object, not null");
+      }
+      JsonObject next = merge(type, old, changed, mode);
+      validate(type, name, next);
+      if (next.equals(old)) {
+        return old.deepCopy();
+      }
+      checkNoNewFinalizers(type, name, old, next);
+      metadata(next).addProperty("resourceVersion", nextResourceVersion());
+      if (metadata(next).has("deletionTimestamp") && finalizers(next).isEmpty()) {
+        map.remove(key);
+        logsRemoved(type, namespace, name);
+        events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, type, next.deepCopy()));
+        collectGarbage(uid(next), "Background", events);
+      } else {
+        map.put(key, next);
+        events.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
+      }
+      result = next.deepCopy();
+    }
+    fire(events);
+    return result;
+  }
+
+  @Override
+  public boolean delete(ResourceType type, String namespace, String name) {
+    try {
+      delete(type, namespace, name, null, null, "Background");
+      return true;
+    } catch (FakeApiException e) {
+      if (e.code() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** Deletes with preconditions and a propagation policy, as an HTTP DELETE does. */
+  Deleted delete(
+      ResourceType type,
+      String namespace,
+      String name,
+      String uidPrecondition,
+      String resourceVersionPrecondition,
+      String propagationPolicy) {
+    List<ResourceEvent> events = new ArrayList<>();
+    Deleted result;
+    synchronized (lock) {
+      JsonObject current = objectsOf(type).get(new Key(namespace, name));
+      if (current == null) {
+        throw KubeStatus.notFound(type, name);
+      }
+      if (uidPrecondition != null && !uidPrecondition.equals(uid(current))) {
+        throw KubeStatus.conflict(
+            type,
+            name,
+            "Precondition failed: UID in precondition: "
+                + uidPrecondition
+                + ", UID in object meta: "
+                + uid(current));
+      }
+      String rv = string(metadata(current), "resourceVersion");
+      if (resourceVersionPrecondition != null && !resourceVersionPrecondition.equals(rv)) {
+        throw KubeStatus.conflict(
+            type,
+            name,
+            "Precondition failed: ResourceVersion in precondition: "
+                + resourceVersionPrecondition
+                + ", ResourceVersion in object meta: "
+                + rv);
+      }
+      result = deleteLocked(type, new Key(namespace, name), propagationPolicy, events);
+    }
+    fire(events);
+    return result;
+  }
+
+  private Deleted deleteLocked(
+      ResourceType type, Key key, String propagationPolicy, List<ResourceEvent> events) {
+    TreeMap<Key, JsonObject> map = objectsOf(type);
+    JsonObject current = map.get(key);
+    if (!finalizers(current).isEmpty()) {
+      if (!metadata(current).has("deletionTimestamp")) {
+        JsonObject next = current.deepCopy();
+        metadata(next).addProperty("deletionTimestamp", timestamp(clock.instant()));
+        metadata(next).addProperty("deletionGracePeriodSeconds", 0);
+        metadata(next).addProperty("resourceVersion", nextResourceVersion());
+        map.put(key, next);
+        events.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
+        current = next;
+      }
+      return new Deleted(current.deepCopy(), false);
+    }
+    map.remove(key);
+    logsRemoved(type, key.namespace(), key.name());
+    events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, type, current.deepCopy()));
+    collectGarbage(uid(current), propagationPolicy, events);
+    return new Deleted(current.deepCopy(), true);
+  }
+
+  /** Deletes (or, for Orphan, releases) the dependents of a removed owner. */
+  private void collectGarbage(String ownerUid, String propagationPolicy, List<ResourceEvent> out) {
+    if (ownerUid == null) {
+      return;
+    }
+    for (Map.Entry<ResourceType, TreeMap<Key, JsonObject>> e : objects.entrySet()) {
+      for (Key key : new ArrayList<>(e.getValue().keySet())) {
+        JsonObject dependent = e.getValue().get(key);
+        if (dependent == null || !ownedBy(dependent, ownerUid)) {
+          continue;
+        }
+        if ("Orphan".equals(propagationPolicy)) {
+          JsonObject next = dependent.deepCopy();
+          JsonArray refs = new JsonArray();
+          for (JsonElement ref : metadata(next).getAsJsonArray("ownerReferences")) {
+            if (!ownerUid.equals(string(ref.getAsJsonObject(), "uid"))) {
+              refs.add(ref);
+            }
+          }
+          metadata(next).add("ownerReferences", refs);
+          metadata(next).addProperty("resourceVersion", nextResourceVersion());
+          e.getValue().put(key, next);
+          out.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, e.getKey(), next.deepCopy()));
+        } else if (!metadata(dependent).has("deletionTimestamp")) {
+          deleteLocked(e.getKey(), key, "Background", out);
+        }
+      }
+    }
+  }
+
+  private static boolean ownedBy(JsonObject o, String ownerUid) {
+    JsonElement refs = metadata(o).get("ownerReferences");
+    if (refs == null || !refs.isJsonArray()) {
+      return false;
+    }
+    for (JsonElement ref : refs.getAsJsonArray()) {
+      if (ref.isJsonObject() && ownerUid.equals(string(ref.getAsJsonObject(), "uid"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void setPodLog(String namespace, String pod, String container, String log) {
+    synchronized (lock) {
+      logs.put(namespace + "/" + pod + "/" + container, log);
+    }
+  }
+
+  String podLog(String namespace, String pod, String container) {
+    synchronized (lock) {
+      return logs.getOrDefault(namespace + "/" + pod + "/" + container, "");
+    }
+  }
+
+  List<String> podLogContainers(String namespace, String pod) {
+    synchronized (lock) {
+      String prefix = namespace + "/" + pod + "/";
+      List<String> result = new ArrayList<>();
+      for (String k : logs.keySet()) {
+        if (k.startsWith(prefix)) {
+          result.add(k.substring(prefix.length()));
+        }
+      }
+      result.sort(null);
+      return result;
+    }
+  }
+
+  private void logsRemoved(ResourceType type, String namespace, String name) {
+    if (type.equals(ResourceType.POD)) {
+      logs.keySet().removeIf(k -> k.startsWith(namespace + "/" + name + "/"));
+    }
+  }
+
+  @Override
+  public void addListener(ResourceListener listener) {
+    listeners.add(listener);
+  }
+
+  @Override
+  public void removeListener(ResourceListener listener) {
+    listeners.remove(listener);
+  }
+
+  private void fire(Collection<ResourceEvent> events) {
+    for (ResourceEvent event : events) {
+      for (ResourceListener l : listeners) {
+        try {
+          l.onEvent(event);
+        } catch (RuntimeException e) {
+          LOG.warn("Resource listener {} failed on {} of '{}'", l, event.kind(), event.name(), e);
+        }
+      }
+    }
+  }
+
+  // ---- rules ----------------------------------------------------------------------------------
+
+  /** Builds the next state of an object from its old state and a changed copy. */
+  private JsonObject merge(ResourceType type, JsonObject old, JsonObject changed, Mode mode) {
+    JsonObject next;
+    if (mode == Mode.STATUS) {
+      next = old.deepCopy();
+      putOrRemove(next, "status", changed.get("status"));
+    } else {
+      next = changed.deepCopy();
+      if (mode == Mode.MAIN) {
+        putOrRemove(next, "status", old.get("status"));
+      }
+      JsonObject meta = metadata(next);
+      JsonObject oldMeta = metadata(old);
+      for (String keep :
+          List.of(
+              "name",
+              "namespace",
+              "uid",
+              "creationTimestamp",
+              "deletionTimestamp",
+              "deletionGracePeriodSeconds",
+              "generation",
+              "resourceVersion")) {
+        putOrRemove(meta, keep, oldMeta.get(keep));
+      }
+    }
+    next.addProperty("apiVersion", type.apiVersion());
+    next.addProperty("kind", type.kind());
+    if (!withoutMetadataAndStatus(next).equals(withoutMetadataAndStatus(old))) {
+      JsonElement g = metadata(old).get("generation");
+      long generation = g == null ? 0 : g.getAsLong();
+      metadata(next).addProperty("generation", generation + 1);
+    }
+    return next;
+  }
+
+  private static JsonObject withoutMetadataAndStatus(JsonObject o) {
+    JsonObject copy = o.deepCopy();
+    copy.remove("metadata");
+    copy.remove("status");
+    return copy;
+  }
+
+  private static void checkNoNewFinalizers(
+      ResourceType type, String name, JsonObject old, JsonObject next) {
+    if (!metadata(old).has("deletionTimestamp")) {
+      return;
+    }
+    List<String> before = finalizers(old);
+    for (String f : finalizers(next)) {
+      if (!before.contains(f)) {
+        throw KubeStatus.invalid(
+            type,
+            name,
+            "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being"
+                + " deleted, found new finalizers []string{\""
+                + f
+                + "\"}");
+      }
+    }
+  }
+
+  private static void validate(ResourceType type, String name, JsonObject o) {
+    if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+      throw KubeStatus.invalid(
+          type,
+          name,
+          "metadata.name: Invalid value: \""
+              + name
+              + "\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric"
+              + " characters, '-' or '.', and must start and end with an alphanumeric character"
+              + " (e.g. 'example.com', regex used for validation is"
+              + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+    }
+    JsonElement labels = metadata(o).get("labels");
+    if (labels != null && labels.isJsonObject()) {
+      for (Map.Entry<String, JsonElement> e : labels.getAsJsonObject().entrySet()) {
+        if (!e.getValue().isJsonPrimitive()) {
+          throw KubeStatus.invalid(
+              type, name, "metadata.labels: Invalid value: label values must be strings");
+        }
+        String v = e.getValue().getAsString();
+        if (v.length() > 63) {
+          throw KubeStatus.invalid(
+              type,
+              name,
+              "metadata.labels: Invalid value: \"" + v + "\": must be no more than 63 characters");
+        }
+        if (!LABEL_VALUE.matcher(v).matches()) {
+          throw KubeStatus.invalid(
+              type,
+              name,
+              "metadata.labels: Invalid value: \""
+                  + v
+                  + "\": a valid label must be an empty string or consist of alphanumeric"
+                  + " characters, '-', '_' or '.', and must start and end with an alphanumeric"
+                  + " character");
+        }
+      }
+    }
+  }
+
+  private String nextResourceVersion() {
+    resourceVersion++;
+    return Long.toString(resourceVersion);
+  }
+
+  // ---- JSON helpers ---------------------------------------------------------------------------
+
+  static String timestamp(Instant t) {
+    return DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  static JsonObject metadata(JsonObject o) {
+    JsonElement m = o.get("metadata");
+    if (m == null || !m.isJsonObject()) {
+      JsonObject created = new JsonObject();
+      o.add("metadata", created);
+      return created;
+    }
+    return m.getAsJsonObject();
+  }
+
+  static String string(JsonObject o, String key) {
+    JsonElement e = o == null ? null : o.get(key);
+    return e == null || e.isJsonNull() || !e.isJsonPrimitive() ? null : e.getAsString();
+  }
+
+  static String uid(JsonObject o) {
+    return string(metadata(o), "uid");
+  }
+
+  static List<String> finalizers(JsonObject o) {
+    List<String> result = new ArrayList<>();
+    JsonElement f = metadata(o).get("finalizers");
+    if (f != null && f.isJsonArray()) {
+      for (JsonElement e : f.getAsJsonArray()) {
+        result.add(e.getAsString());
+      }
+    }
+    return result;
+  }
+
+  static Map<String, String> labels(JsonObject o) {
+    Map<String, String> result = new HashMap<>();
+    JsonElement l = metadata(o).get("labels");
+    if (l != null && l.isJsonObject()) {
+      for (Map.Entry<String, JsonElement> e : l.getAsJsonObject().entrySet()) {
+        if (e.getValue() instanceof JsonPrimitive p) {
+          result.put(e.getKey(), p.getAsString());
+        }
+      }
+    }
+    return result;
+  }
+
+  private static void putOrRemove(JsonObject o, String key, JsonElement value) {
+    if (value == null) {
+      o.remove(key);
+    } else {
+      o.add(key, value.deepCopy());
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package dev.kubejobs.testkit;
+
+import java.time.Instant;
+
+/**
+ * One request that reached the fake API server, as kept by the {@link RequestJournal}.
+ *
+ * <p>Immutable and thread safe.
+ *
+ * @param verb the HTTP method, upper case
+ * @param path the path, without the query string
+ * @param query the raw query string without {@code ?}, or {@code ""} if there was none
+ * @param time when it arrived, by the server's clock
+ * @param contentType the request's {@code Content-Type} header, or {@code ""}
+ * @param body the request body as text, or {@code ""}
+ */
+public record RecordedRequest(
+    String verb, String path, String query, Instant time, String contentType, String body) {
+
+  /**
+   * Returns the value of a query parameter, decoded, if the request had it.
+   *
+   * @param name the parameter's name, for example {@code labelSelector}
+   * @return the first value, or null if absent
+   */
+  public String queryParameter(String name) {
+    if (query.isEmpty()) {
+      return null;
+    }
+    for (String pair : query.split("&")) {
+      int eq = pair.indexOf('=');
+      String key = eq < 0 ? pair : pair.substring(0, eq);
+      if (decode(key).equals(name)) {
+        return eq < 0 ? "" : decode(pair.substring(eq + 1));
+      }
+    }
+    return null;
+  }
+
+  /** Returns {@code VERB path?query}. */
+  @Override
+  public String toString() {
+    return verb + " " + path + (query.isEmpty() ? "" : "?" + query);
+  }
+
+  private static String decode(String s) {
+    return java.net.URLDecoder.decode(s, java.nio.charset.StandardCharsets.UTF_8);
+  }
+}

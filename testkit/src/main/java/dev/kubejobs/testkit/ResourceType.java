@@ -1,0 +1,122 @@
+package dev.kubejobs.testkit;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Names a namespaced Kubernetes resource that the fake API server serves: its API group, version,
+ * plural and kind.
+ *
+ * <p>Use {@link #POD} for core pods, which every server serves, and register custom resources with
+ * {@link FakeKubernetesApiServer#registerResource(ResourceType)}. Every registered custom resource
+ * is namespaced and has a {@code status} subresource, as the CRDs of both Spark operators do.
+ *
+ * <p>Instances are immutable and thread safe.
+ *
+ * @param group the API group, {@code ""} for the core group
+ * @param version the API version, for example {@code v1beta2}
+ * @param plural the lower-case plural used in paths, for example {@code sparkapplications}
+ * @param kind the kind, for example {@code SparkApplication}
+ */
+public record ResourceType(String group, String version, String plural, String kind) {
+
+  /** Core pods: group {@code ""}, version {@code v1}, plural {@code pods}, kind {@code Pod}. */
+  public static final ResourceType POD = new ResourceType("", "v1", "pods", "Pod");
+
+  /**
+   * Creates a resource type after checking that every part is present.
+   *
+   * @throws IllegalArgumentException if version, plural or kind is blank, or group is null
+   */
+  public ResourceType {
+    Objects.requireNonNull(group, "group must not be null (use \"\" for the core group)");
+    if (version == null || version.isBlank()) {
+      throw new IllegalArgumentException("version must not be blank, but was " + version);
+    }
+    if (plural == null || plural.isBlank() || !plural.equals(plural.toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException(
+          "plural must be lower case and not blank, but was " + plural);
+    }
+    if (kind == null || kind.isBlank()) {
+      throw new IllegalArgumentException("kind must not be blank, but was " + kind);
+    }
+  }
+
+  /**
+   * Returns the {@code apiVersion} that objects of this type carry: {@code group/version}, or just
+   * the version for the core group.
+   *
+   * @return the apiVersion string, for example {@code spark.apache.org/v1} or {@code v1}
+   */
+  public String apiVersion() {
+    return group.isEmpty() ? version : group + "/" + version;
+  }
+
+  /**
+   * Returns the kind of this type's list responses, {@code kind + "List"}.
+   *
+   * @return the list kind, for example {@code SparkApplicationList}
+   */
+  public String listKind() {
+    return kind + "List";
+  }
+
+  /**
+   * Returns the lower-case singular name, the kind in lower case.
+   *
+   * @return the singular name, for example {@code sparkapplication}
+   */
+  public String singular() {
+    return kind.toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Returns the qualified resource name used in server messages: {@code plural.group}, or just the
+   * plural for the core group.
+   *
+   * @return for example {@code sparkapplications.spark.apache.org} or {@code pods}
+   */
+  public String qualifiedPlural() {
+    return group.isEmpty() ? plural : plural + "." + group;
+  }
+
+  /**
+   * Returns whether this is a core-group resource, served under {@code /api/v1}.
+   *
+   * @return true for the core group
+   */
+  public boolean isCore() {
+    return group.isEmpty();
+  }
+
+  /**
+   * Returns the path prefix of this type's group and version: {@code /api/v1} or {@code
+   * /apis/group/version}.
+   *
+   * @return the group-version path without a trailing slash
+   */
+  public String groupVersionPath() {
+    return group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
+  }
+
+  /**
+   * Returns the path of this type's collection in a namespace.
+   *
+   * @param namespace the namespace
+   * @return for example {@code /apis/spark.apache.org/v1/namespaces/ns/sparkapplications}
+   */
+  public String collectionPath(String namespace) {
+    return groupVersionPath() + "/namespaces/" + namespace + "/" + plural;
+  }
+
+  /**
+   * Returns the path of one object of this type.
+   *
+   * @param namespace the namespace
+   * @param name the object's name
+   * @return for example {@code /api/v1/namespaces/ns/pods/driver}
+   */
+  public String objectPath(String namespace, String name) {
+    return collectionPath(namespace) + "/" + name;
+  }
+}

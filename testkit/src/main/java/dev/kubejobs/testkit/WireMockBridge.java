@@ -1,0 +1,136 @@
+package dev.kubejobs.testkit;
+
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2;
+import com.github.tomakehurst.wiremock.http.Request;
+import com.github.tomakehurst.wiremock.http.ResponseDefinition;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The WireMock extension that answers every request: it records it in the journal, applies a
+ * matching fault, and otherwise asks the {@link ApiHandler}. Thread safe.
+ */
+final class WireMockBridge implements ResponseDefinitionTransformerV2 {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FakeKubernetesApiServer.class);
+
+  private final ApiHandler handler;
+  private final Faults faults;
+  private final RequestJournal journal;
+  private final Clock clock;
+
+  WireMockBridge(ApiHandler handler, Faults faults, RequestJournal journal, Clock clock) {
+    this.handler = handler;
+    this.faults = faults;
+    this.journal = journal;
+    this.clock = clock;
+  }
+
+  @Override
+  public String getName() {
+    return "kubejobs-fake-kubernetes-api";
+  }
+
+  @Override
+  public ResponseDefinition transform(ServeEvent serveEvent) {
+    Request request = serveEvent.getRequest();
+    String method = request.getMethod().getName().toUpperCase(Locale.ROOT);
+    String url = request.getUrl();
+    int q = url.indexOf('?');
+    String path = q < 0 ? url : url.substring(0, q);
+    String query = q < 0 ? "" : url.substring(q + 1);
+    String contentType = request.getHeader("Content-Type");
+    String body = request.getBodyAsString();
+    journal.record(
+        new RecordedRequest(
+            method,
+            path,
+            query,
+            clock.instant(),
+            contentType == null ? "" : contentType,
+            body == null ? "" : body));
+    Optional<Fault> fault = faults.take(method, path);
+    if (fault.isPresent()) {
+      LOG.debug("Answering {} {} with {}", method, path, fault.get());
+    }
+    if (fault.isPresent()) {
+      switch (fault.get().kind()) {
+        case CONNECTION_RESET:
+          return fault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER);
+        case EMPTY_RESPONSE:
+          return fault(com.github.tomakehurst.wiremock.http.Fault.EMPTY_RESPONSE);
+        case NON_JSON:
+          return nonJson(fault.get().status());
+        case STATUS:
+        case TOO_MANY_REQUESTS:
+          return status(fault.get());
+        default:
+          break;
+      }
+    }
+    ApiHandler.Answer answer =
+        handler.handle(
+            new ApiHandler.Call(
+                method, path, ApiHandler.parseQuery(query), contentType, body == null ? "" : body));
+    LOG.debug("{} {} -> {}", method, url, answer.status());
+    if (fault.isPresent() && fault.get().kind() == Fault.Kind.APPLIED_THEN_LOST) {
+      return fault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER);
+    }
+    ResponseDefinitionBuilder response =
+        new ResponseDefinitionBuilder()
+            .withStatus(answer.status())
+            .withHeader("Content-Type", answer.contentType())
+            .withHeader("Cache-Control", "no-cache, private")
+            .withBody(answer.body());
+    for (Map.Entry<String, String> h : answer.headers().entrySet()) {
+      response.withHeader(h.getKey(), h.getValue());
+    }
+    if (fault.isPresent() && fault.get().kind() == Fault.Kind.DELAY) {
+      response.withFixedDelay((int) fault.get().delay().toMillis());
+    }
+    return response.build();
+  }
+
+  private static ResponseDefinition fault(com.github.tomakehurst.wiremock.http.Fault fault) {
+    return new ResponseDefinitionBuilder().withFault(fault).build();
+  }
+
+  private static ResponseDefinition nonJson(int status) {
+    String title = status + (status == 200 ? " OK" : status == 502 ? " Bad Gateway" : " Error");
+    String html =
+        "<html>\r\n<head><title>"
+            + title
+            + "</title></head>\r\n<body>\r\n<center><h1>"
+            + title
+            + "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+    return new ResponseDefinitionBuilder()
+        .withStatus(status)
+        .withHeader("Content-Type", "text/html")
+        .withBody(html)
+        .build();
+  }
+
+  private static ResponseDefinition status(Fault fault) {
+    com.google.gson.JsonObject details = new com.google.gson.JsonObject();
+    if (fault.kind() == Fault.Kind.TOO_MANY_REQUESTS) {
+      details.addProperty("retryAfterSeconds", fault.retryAfterSeconds());
+    }
+    ResponseDefinitionBuilder b =
+        new ResponseDefinitionBuilder()
+            .withStatus(fault.status())
+            .withHeader("Content-Type", "application/json")
+            .withBody(
+                ApiHandler.GSON.toJson(
+                    KubeStatus.failure(fault.status(), fault.reason(), fault.message(), details)));
+    if (fault.kind() == Fault.Kind.TOO_MANY_REQUESTS) {
+      b.withHeader("Retry-After", Integer.toString(fault.retryAfterSeconds()));
+    }
+    return b.build();
+  }
+}

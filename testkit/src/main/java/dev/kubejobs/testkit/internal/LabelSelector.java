@@ -1,0 +1,141 @@
+package dev.kubejobs.testkit.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Parses and evaluates Kubernetes label selectors: {@code k=v}, {@code k==v}, {@code k!=v}, {@code
+ * k in (a,b)}, {@code k notin (a,b)}, {@code k}, {@code !k}, joined by commas. Not a published API.
+ *
+ * <p>Immutable and thread safe.
+ */
+public final class LabelSelector {
+
+  private enum Op {
+    EQ,
+    NEQ,
+    IN,
+    NOTIN,
+    EXISTS,
+    NOT_EXISTS
+  }
+
+  private record Requirement(String key, Op op, Set<String> values) {
+    boolean matches(Map<String, String> labels) {
+      String v = labels.get(key);
+      return switch (op) {
+        case EQ, IN -> v != null && values.contains(v);
+        case NEQ, NOTIN -> v == null || !values.contains(v);
+        case EXISTS -> v != null;
+        case NOT_EXISTS -> v == null;
+      };
+    }
+  }
+
+  private static final java.util.regex.Pattern SET =
+      java.util.regex.Pattern.compile("\\s*(\\S+)\\s+(in|notin)\\s*\\((.*)\\)\\s*");
+
+  private final List<Requirement> requirements;
+
+  private LabelSelector(List<Requirement> requirements) {
+    this.requirements = requirements;
+  }
+
+  /**
+   * Parses a selector; null or blank selects everything.
+   *
+   * @param selector the selector string, as in {@code ?labelSelector=}
+   * @return the parsed selector
+   * @throws IllegalArgumentException if the selector is malformed
+   */
+  public static LabelSelector parse(String selector) {
+    List<Requirement> result = new ArrayList<>();
+    if (selector == null || selector.isBlank()) {
+      return new LabelSelector(result);
+    }
+    for (String part : splitTopLevel(selector)) {
+      String p = part.trim();
+      if (p.isEmpty()) {
+        throw new IllegalArgumentException("found '', expected: identifier in " + selector);
+      }
+      java.util.regex.Matcher set = SET.matcher(p);
+      if (set.matches()) {
+        Op op = "in".equals(set.group(2)) ? Op.IN : Op.NOTIN;
+        result.add(new Requirement(key(set.group(1)), op, values(set.group(3))));
+      } else if (p.contains("!=")) {
+        int i = p.indexOf("!=");
+        result.add(
+            new Requirement(key(p.substring(0, i)), Op.NEQ, Set.of(p.substring(i + 2).trim())));
+      } else if (p.contains("==")) {
+        int i = p.indexOf("==");
+        result.add(
+            new Requirement(key(p.substring(0, i)), Op.EQ, Set.of(p.substring(i + 2).trim())));
+      } else if (p.contains("=")) {
+        int i = p.indexOf('=');
+        result.add(
+            new Requirement(key(p.substring(0, i)), Op.EQ, Set.of(p.substring(i + 1).trim())));
+      } else if (p.startsWith("!")) {
+        result.add(new Requirement(key(p.substring(1)), Op.NOT_EXISTS, Set.of()));
+      } else {
+        result.add(new Requirement(key(p), Op.EXISTS, Set.of()));
+      }
+    }
+    return new LabelSelector(List.copyOf(result));
+  }
+
+  /**
+   * Returns whether labels satisfy every requirement of this selector.
+   *
+   * @param labels the object's labels
+   * @return true if selected
+   */
+  public boolean matches(Map<String, String> labels) {
+    for (Requirement r : requirements) {
+      if (!r.matches(labels)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String key(String raw) {
+    String k = raw.trim();
+    if (k.isEmpty() || !k.matches("[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?")) {
+      throw new IllegalArgumentException("invalid label key \"" + k + "\"");
+    }
+    return k;
+  }
+
+  private static Set<String> values(String list) {
+    List<String> values = new ArrayList<>();
+    for (String v : list.split(",")) {
+      if (!v.trim().isEmpty()) {
+        values.add(v.trim());
+      }
+    }
+    return Set.copyOf(values);
+  }
+
+  private static List<String> splitTopLevel(String s) {
+    List<String> parts = new ArrayList<>();
+    int depth = 0;
+    StringBuilder current = new StringBuilder();
+    for (char c : s.toCharArray()) {
+      if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+      }
+      if (c == ',' && depth == 0) {
+        parts.add(current.toString());
+        current.setLength(0);
+      } else {
+        current.append(c);
+      }
+    }
+    parts.add(current.toString());
+    return parts;
+  }
+}
