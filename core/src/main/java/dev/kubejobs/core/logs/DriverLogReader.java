@@ -12,8 +12,8 @@ import dev.kubejobs.core.ExecutionId;
  * always named in the request, so a pod with sidecars (where the API server answers 400 to a
  * request without a container) works.
  *
- * <p>Best effort: reading never fails the caller. No pod yet, a container that has not started,
- * a pod that is gone: an empty {@link DriverLog} and a DEBUG log line. Anything else (403, an
+ * <p>Best effort: reading never fails the caller. No pod yet, a container that has not started, a
+ * pod that is gone: an empty {@link DriverLog} and a DEBUG log line. Anything else (403, an
  * unreachable API server): an empty {@link DriverLog} and a WARN log line naming the cause.
  *
  * <p>Memory stays bounded by the caps, whatever the log's size: the server is asked for the last

@@ -1,15 +1,15 @@
 package dev.kubejobs.core.preflight;
 
 import dev.kubejobs.core.ApiUnavailableException;
-import java.util.Collection;
 import java.util.Arrays;
+import java.util.Collection;
 
 /**
- * Checks, before the first job, that the cluster is ready for kubejobs: that the job resource's
- * CRD is served and that the caller's credentials hold every permission kubejobs uses, in each
- * namespace jobs will run in. Run it at start-up and log or fail on {@link PreflightReport#summary()}
- * when {@link PreflightReport#isOk()} is false, so a misconfigured deployment is told what to fix
- * before its first job fails.
+ * Checks, before the first job, that the cluster is ready for kubejobs: that the job resource's CRD
+ * is served and that the caller's credentials hold every permission kubejobs uses, in each
+ * namespace jobs will run in. Run it at start-up and log or fail on {@link
+ * PreflightReport#summary()} when {@link PreflightReport#isOk()} is false, so a misconfigured
+ * deployment is told what to fix before its first job fails.
  *
  * <p>Each permission is asked with one {@code SelfSubjectAccessReview}, which every authenticated
  * user may create; the CRD with one discovery request ({@code GET /apis/<group>/<version>}). The

@@ -8,15 +8,15 @@ import dev.kubejobs.core.ApiUnavailableException;
  * kubejobs.dev/job-id}) the caller does not know and that are older than a grace period.
  *
  * <p>Orphans appear when a submit's answer was lost and the library could not clean up because the
- * API server was unreachable, or when the caller lost its record of a job. Run a sweep now and
- * then (say every 10 minutes) from one scheduler node, or from all of them: two concurrent sweeps
- * are safe, each delete carries a {@code uid} precondition, so a resource that was replaced by a
- * new one of the same name since it was listed is never deleted.
+ * API server was unreachable, or when the caller lost its record of a job. Run a sweep now and then
+ * (say every 10 minutes) from one scheduler node, or from all of them: two concurrent sweeps are
+ * safe, each delete carries a {@code uid} precondition, so a resource that was replaced by a new
+ * one of the same name since it was listed is never deleted.
  *
  * <p>Resources of other deployments (another {@code kubejobs.dev/deployment} label) and resources
  * younger than the grace period ({@code metadata.creationTimestamp} against the instance's clock)
- * are never touched. Make the grace period longer than the time between a submit and the moment
- * the caller records the job id, so a job being submitted is not taken for an orphan.
+ * are never touched. Make the grace period longer than the time between a submit and the moment the
+ * caller records the job id, so a job being submitted is not taken for an orphan.
  *
  * <p>Implementations are thread safe.
  */

@@ -169,7 +169,10 @@ public final class SweepReport {
     failed().forEach(e -> problems.add(e.toString()));
     failedNamespaces.forEach((ns, why) -> problems.add("namespace " + ns + ": " + why));
     if (!problems.isEmpty()) {
-      s.append("; ").append(problems.size()).append(" failed: ").append(String.join("; ", problems));
+      s.append("; ")
+          .append(problems.size())
+          .append(" failed: ")
+          .append(String.join("; ", problems));
     }
     return s.toString();
   }

@@ -92,8 +92,7 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
   }
 
   private boolean isOurs(ResourceSnapshot resource) {
-    return JobIdentity.MANAGED_BY_VALUE.equals(
-            resource.labels().get(JobIdentity.LABEL_MANAGED_BY))
+    return JobIdentity.MANAGED_BY_VALUE.equals(resource.labels().get(JobIdentity.LABEL_MANAGED_BY))
         && context.deployment().equals(resource.labels().get(JobIdentity.LABEL_DEPLOYMENT));
   }
 
