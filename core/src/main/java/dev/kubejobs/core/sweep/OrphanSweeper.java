@@ -33,8 +33,9 @@ public interface OrphanSweeper {
    * @return what was deleted, what would be, what failed and why
    * @throws IllegalArgumentException if {@code request} is null
    * @throws SweepUnavailableException (an {@link ApiUnavailableException}) if the API server cannot
-   *     be reached; it carries the report of what was done before. A delete in flight at that
-   *     moment may have been applied; the next sweep settles it.
+   *     be reached (no answer, 429, or the circuit breaker is open); it carries the report of what
+   *     was done before. A delete in flight at that moment may have been applied; the next sweep
+   *     settles it. A 5xx answer to one delete is reported as that resource's failure instead.
    */
   SweepReport sweep(SweepRequest request);
 }

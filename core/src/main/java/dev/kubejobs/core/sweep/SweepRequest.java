@@ -191,7 +191,8 @@ public final class SweepRequest {
      * @throws IllegalArgumentException if null or holding null
      */
     public Builder knownJobIds(Collection<String> knownJobIds) {
-      if (knownJobIds == null || knownJobIds.contains(null)) {
+      // Not contains(null): immutable collections throw on it.
+      if (knownJobIds == null || knownJobIds.stream().anyMatch(java.util.Objects::isNull)) {
         throw new IllegalArgumentException(
             "knownJobIds must not be null nor hold null, but was " + knownJobIds);
       }

@@ -23,9 +23,9 @@ public final class SweepUnavailableException extends ApiUnavailableException {
   public SweepUnavailableException(SweepReport partialReport, ApiUnavailableException cause) {
     super(
         null,
-        "the orphan sweep stopped because the Kubernetes API server could not be reached ("
+        "the orphan sweep stopped, the Kubernetes API server could not be reached: "
             + cause.getMessage()
-            + "); retry later. Done before: "
+            + ". Done before: "
             + partialReport.summary(),
         cause);
     this.partialReport = Objects.requireNonNull(partialReport, "partialReport");

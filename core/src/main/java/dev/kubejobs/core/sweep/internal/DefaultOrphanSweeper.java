@@ -7,6 +7,7 @@ import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.DeleteResult;
+import dev.kubejobs.core.resilience.ApiCallFailure;
 import dev.kubejobs.core.sweep.OrphanSweeper;
 import dev.kubejobs.core.sweep.SweepEntry;
 import dev.kubejobs.core.sweep.SweepReport;
@@ -184,6 +185,12 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
           created);
       return entry(resource, jobId, created, SweepEntry.Outcome.DELETED, "unknown job");
     } catch (ApiUnavailableException e) {
+      if (e.getCause() instanceof ApiCallFailure f
+          && f.kind() == ApiCallFailure.Kind.SERVER_ERROR) {
+        // The server answered (5xx) for this resource: report it and go on with the others.
+        return failed(resource, jobId, created, e);
+      }
+      // No answer, throttled, breaker open: stop the sweep.
       throw e;
     } catch (ApiStatusException e) {
       if (e.isConflict()) {
