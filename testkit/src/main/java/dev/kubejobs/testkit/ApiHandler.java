@@ -51,6 +51,7 @@ final class ApiHandler {
   }
 
   private static final String AUTHZ_GROUP = "authorization.k8s.io";
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApiHandler.class);
 
   private final InMemoryStore store;
   private final Rbac rbac;
@@ -86,6 +87,21 @@ final class ApiHandler {
       return route(call);
     } catch (FakeApiException e) {
       return Answer.json(e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), null));
+    } catch (RuntimeException e) {
+      LOG.warn("The fake API server failed on {} {}; answering 500", call.method(), call.path(), e);
+      return Answer.json(
+          500,
+          KubeStatus.failure(
+              500, "InternalError", "the fake API server failed: " + e, new JsonObject()));
+    }
+  }
+
+  private static long longParam(Call call, String name) {
+    try {
+      return Long.parseLong(call.param(name));
+    } catch (NumberFormatException e) {
+      throw KubeStatus.badRequest(
+          "invalid " + name + " \"" + call.param(name) + "\": must be an integer");
     }
   }
 
@@ -189,7 +205,8 @@ final class ApiHandler {
               "the server rejected our request due to an error in our request",
               e.getMessage()));
     } catch (KubeStatus.Named e) {
-      return Answer.json(e.code(), KubeStatus.failure(e, type, e.name));
+      return Answer.json(
+          e.code(), KubeStatus.failure(e, e.detailsType == null ? type : e.detailsType, e.name));
     } catch (FakeApiException e) {
       return Answer.json(e.code(), KubeStatus.failure(e, type, name));
     }
@@ -591,11 +608,14 @@ final class ApiHandler {
     String log = store.podLog(ns, name, container);
     String tail = call.param("tailLines");
     if (tail != null && !tail.isEmpty()) {
-      log = tail(log, Long.parseLong(tail));
+      log = tail(log, longParam(call, "tailLines"));
     }
     String limitBytes = call.param("limitBytes");
     if (limitBytes != null && !limitBytes.isEmpty()) {
-      long limit = Long.parseLong(limitBytes);
+      long limit = longParam(call, "limitBytes");
+      if (limit < 1) {
+        throw KubeStatus.badRequest("limitBytes must be greater than 0, but was " + limit);
+      }
       byte[] bytes = log.getBytes(StandardCharsets.UTF_8);
       if (limit < bytes.length) {
         log = new String(Arrays.copyOf(bytes, (int) limit), StandardCharsets.UTF_8);
@@ -640,6 +660,10 @@ final class ApiHandler {
   private Answer namespace(Call call, String name) {
     if (!isGet(call)) {
       return methodNotAllowed();
+    }
+    if (!store.namespaceExists(name)) {
+      FakeApiException e = KubeStatus.namespaceNotFound(name);
+      return Answer.json(404, KubeStatus.failure(e, KubeStatus.NAMESPACES, name));
     }
     JsonObject ns = new JsonObject();
     ns.addProperty("apiVersion", "v1");

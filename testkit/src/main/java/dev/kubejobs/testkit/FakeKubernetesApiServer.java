@@ -8,6 +8,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,6 +142,58 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Stops serving a custom resource type and drops its objects, as when its CRD is uninstalled: its
+   * discovery and every request for it then answer 404 {@code the server could not find the
+   * requested resource}.
+   *
+   * @param type the resource type
+   * @return this server
+   * @throws IllegalArgumentException for {@link ResourceType#POD}
+   */
+  public FakeKubernetesApiServer unregisterResource(ResourceType type) {
+    store.unregister(Objects.requireNonNull(type, "type"));
+    return this;
+  }
+
+  /**
+   * Makes namespaces real: from now on only these namespaces and those added with {@link
+   * #createNamespace(String)} exist, and creating an object in another one answers 404 {@code
+   * namespaces "x" not found} (details kind {@code namespaces}), as the real server's namespace
+   * admission does. Reads in a missing namespace still answer as if it were empty. By default (and
+   * after {@link #reset()}) every namespace exists.
+   *
+   * @param existing the namespaces that exist
+   * @return this server
+   */
+  public FakeKubernetesApiServer requireNamespaces(String... existing) {
+    store.requireNamespaces(List.of(existing));
+    return this;
+  }
+
+  /**
+   * Adds a namespace; it matters only after {@link #requireNamespaces(String...)}.
+   *
+   * @param namespace the namespace
+   * @return this server
+   */
+  public FakeKubernetesApiServer createNamespace(String namespace) {
+    store.createNamespace(Objects.requireNonNull(namespace, "namespace"));
+    return this;
+  }
+
+  /**
+   * Removes a namespace and, at once, every object and pod log in it (finalizers are not waited
+   * for).
+   *
+   * @param namespace the namespace
+   * @return this server
+   */
+  public FakeKubernetesApiServer deleteNamespace(String namespace) {
+    store.deleteNamespace(Objects.requireNonNull(namespace, "namespace"));
+    return this;
+  }
+
+  /**
    * Returns direct access to the server's objects, bypassing HTTP, faults, RBAC and the journal.
    *
    * @return the store
@@ -186,14 +239,21 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Removes every object and pod log, fault, journal entry and RBAC rule, keeping the registered
-   * resource types, the store's listeners and the resourceVersion counter (which never goes back).
+   * Removes every object and pod log, fault, journal entry and RBAC rule and makes every namespace
+   * exist again, keeping the registered resource types, the store's listeners and the
+   * resourceVersion counter (which never goes back).
    */
   public void reset() {
     store.clear();
     faults.clear();
     journal.clear();
     rbac.reset();
+  }
+
+  /** Returns a description with the server's URL. */
+  @Override
+  public String toString() {
+    return "FakeKubernetesApiServer[" + (wireMock.isRunning() ? url() : "stopped") + "]";
   }
 
   /** Stops the server and frees its port; calling it again does nothing. */

@@ -1,6 +1,7 @@
 package dev.kubejobs.testkit;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,18 @@ public final class FakeKubernetesExtension
   public ApiClient client() {
     server();
     return client;
+  }
+
+  /**
+   * Returns a client-java dynamic API for a resource type on the running server, using {@link
+   * #client()}.
+   *
+   * @param type the resource type, for example {@link ResourceType#POD}
+   * @return a new dynamic API
+   * @throws IllegalStateException if the server is not running
+   */
+  public DynamicKubernetesApi api(ResourceType type) {
+    return new DynamicKubernetesApi(type.group(), type.version(), type.plural(), client());
   }
 
   /** Starts the server for the test class. */

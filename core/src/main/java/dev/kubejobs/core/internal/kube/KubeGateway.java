@@ -138,7 +138,7 @@ public final class KubeGateway {
               .json;
       return Optional.of(snapshot(about, op, json));
     } catch (ApiStatusException e) {
-      if (e.isNotFound()) {
+      if (e.isNotFound() && !isCrdMissing(e)) {
         return Optional.empty();
       }
       throw rejected(about, op, e, "get", kind, namespace);
@@ -236,7 +236,7 @@ public final class KubeGateway {
       if (e.isConflict()) {
         throw e;
       }
-      if (e.isNotFound() && "namespaces".equals(e.detailsKind())) {
+      if (isNamespaceMissing(e)) {
         throw new JobRejectedException(
             about,
             JobRejectedException.Reason.NAMESPACE_MISSING,
@@ -297,7 +297,7 @@ public final class KubeGateway {
               .json;
       return snapshot(about, op, json);
     } catch (ApiStatusException e) {
-      if ((e.isNotFound() && !e.detailsName().isEmpty()) || e.isConflict()) {
+      if ((e.isNotFound() && !isCrdMissing(e)) || e.isConflict()) {
         throw e;
       }
       throw rejected(about, op, e, "patch", kind, namespace);
@@ -755,10 +755,20 @@ public final class KubeGateway {
     return ResourceSnapshot.of(json);
   }
 
+  /**
+   * A 404 that names no object (the path itself is unknown): the resource kind or its version is
+   * not served. Real servers say {@code the server could not find the requested resource}.
+   */
   private static boolean isCrdMissing(ApiStatusException e) {
     return e.isNotFound()
-        && e.detailsName().isEmpty()
-        && e.serverMessage().startsWith(CRD_MISSING_MESSAGE);
+        && (e.serverMessage().startsWith(CRD_MISSING_MESSAGE)
+            || (e.detailsName().isEmpty() && !isNamespaceMissing(e)));
+  }
+
+  /** A 404 about a namespace: {@code namespaces "x" not found}. */
+  private static boolean isNamespaceMissing(ApiStatusException e) {
+    return e.isNotFound()
+        && ("namespaces".equals(e.detailsKind()) || e.serverMessage().startsWith("namespaces \""));
   }
 
   private static KubeJobsException rejected(
@@ -768,7 +778,7 @@ public final class KubeGateway {
       String verb,
       ResourceKind kind,
       String namespace) {
-    if (e.isNotFound() && (isCrdMissing(e) || e.detailsName().isEmpty())) {
+    if (isCrdMissing(e)) {
       return new JobRejectedException(
           about,
           JobRejectedException.Reason.CRD_NOT_INSTALLED,

@@ -1,0 +1,388 @@
+package dev.kubejobs.testkit.operator;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.kubejobs.testkit.FakeApiException;
+import dev.kubejobs.testkit.ResourceStore;
+import dev.kubejobs.testkit.ResourceType;
+import dev.kubejobs.testkit.fixtures.ApacheStatuses;
+import dev.kubejobs.testkit.fixtures.DriverLogs;
+import dev.kubejobs.testkit.fixtures.DriverPodBuilder;
+import dev.kubejobs.testkit.fixtures.KubeflowStatuses;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * One application's progress along its path, and the store operations its steps use. Not thread
+ * safe: the owning {@link FakeSparkOperator} calls it under its lock.
+ */
+final class AppRun {
+
+  /** One scripted transition. */
+  record Step(String name, Action action) {}
+
+  /** What a step does. */
+  @FunctionalInterface
+  interface Action {
+    void run(AppRun run);
+  }
+
+  final Settings settings;
+  final ResourceStore store;
+  final Clock clock;
+  final String namespace;
+  final String name;
+  final String uid;
+  final SparkAppPath path;
+  final List<Step> steps = new ArrayList<>();
+  final boolean sidecar;
+  int next;
+  String driverPod;
+  Instant driverStartedAt;
+  int submissions;
+  boolean deletionHandled;
+
+  AppRun(
+      Settings settings,
+      ResourceStore store,
+      Clock clock,
+      JsonObject app,
+      SparkAppPath path,
+      boolean sidecar) {
+    this.settings = settings;
+    this.store = store;
+    this.clock = clock;
+    this.namespace = meta(app, "namespace");
+    this.name = meta(app, "name");
+    this.uid = meta(app, "uid");
+    this.path = path;
+    this.sidecar = sidecar;
+  }
+
+  boolean apache() {
+    return settings.flavor() == FakeSparkOperator.Flavor.APACHE;
+  }
+
+  ResourceType type() {
+    return settings.type();
+  }
+
+  Instant now() {
+    return clock.instant();
+  }
+
+  Optional<JsonObject> app() {
+    return store.get(type(), namespace, name);
+  }
+
+  void updateApp(UnaryOperator<JsonObject> change) {
+    store.update(type(), namespace, name, change);
+  }
+
+  void updateStatus(UnaryOperator<JsonObject> change) {
+    updateApp(
+        a -> {
+          JsonElement s = a.get("status");
+          JsonObject status = s != null && s.isJsonObject() ? s.getAsJsonObject() : null;
+          a.add("status", change.apply(status));
+          return a;
+        });
+  }
+
+  void addFinalizer(String finalizer) {
+    updateApp(
+        a -> {
+          JsonObject meta = a.getAsJsonObject("metadata");
+          if (!hasFinalizer(a, finalizer)) {
+            com.google.gson.JsonArray f =
+                meta.has("finalizers")
+                    ? meta.getAsJsonArray("finalizers")
+                    : new com.google.gson.JsonArray();
+            f.add(finalizer);
+            meta.add("finalizers", f);
+          }
+          return a;
+        });
+  }
+
+  void removeFinalizer(String finalizer) {
+    updateApp(
+        a -> {
+          JsonObject meta = a.getAsJsonObject("metadata");
+          if (meta.has("finalizers")) {
+            com.google.gson.JsonArray kept = new com.google.gson.JsonArray();
+            meta.getAsJsonArray("finalizers")
+                .forEach(
+                    f -> {
+                      if (!finalizer.equals(f.getAsString())) {
+                        kept.add(f);
+                      }
+                    });
+            meta.add("finalizers", kept);
+          }
+          return a;
+        });
+  }
+
+  // ---- Apache status ----
+
+  void apacheSubmitted() {
+    Instant at = now();
+    updateStatus(s -> ApacheStatuses.newStatus(at, settings.version()));
+  }
+
+  void apacheAppend(String state, String message) {
+    Instant at = now();
+    updateStatus(s -> ApacheStatuses.append(orEmpty(s), state, message, at, null));
+  }
+
+  void apacheOutcome(String state) {
+    Instant at = now();
+    JsonObject driverStatus = driverPodStatus().orElse(null);
+    updateStatus(
+        s ->
+            ApacheStatuses.append(
+                orEmpty(s), state, ApacheStatuses.defaultMessage(state), at, driverStatus));
+  }
+
+  void apacheRestart() {
+    deleteDriverPod();
+    Instant at = now();
+    updateStatus(s -> ApacheStatuses.restart(orEmpty(s), at, settings.trim(), settings.version()));
+  }
+
+  void apacheRequestDriver() {
+    long attempt = ApacheStatuses.attemptId(status().orElse(null));
+    driverPod = ApacheStatuses.driverPodName(namespace, name, attempt);
+    createDriverPod(attempt, true);
+    apacheAppend("DriverRequested", ApacheStatuses.defaultMessage("DriverRequested"));
+  }
+
+  void apacheRelease() {
+    deleteDriverPod();
+    apacheAppend("ResourceReleased", null);
+  }
+
+  // ---- Kubeflow status ----
+
+  void kubeflowSubmit(boolean createPod) {
+    submissions++;
+    driverPod = KubeflowStatuses.driverPodName(name);
+    if (createPod) {
+      createDriverPod(0, true);
+    }
+    Instant at = now();
+    String submissionId = KubeflowStatuses.submissionId(uid, submissions);
+    String pod = driverPod;
+    updateStatus(
+        s ->
+            KubeflowStatuses.submitted(
+                s == null ? KubeflowStatuses.empty() : s, pod, submissionId, at));
+  }
+
+  void kubeflowRunning() {
+    driverRunning();
+    String appId = KubeflowStatuses.sparkAppId(namespace, name);
+    updateStatus(s -> KubeflowStatuses.running(orKubeflowEmpty(s), name, appId));
+  }
+
+  void kubeflowNoticeExit() {
+    Instant at = now();
+    int exitCode = driverExitCode().orElse(0);
+    updateStatus(s -> KubeflowStatuses.driverTerminated(orKubeflowEmpty(s), exitCode, at));
+  }
+
+  // ---- driver pod ----
+
+  void createDriverPod(long attempt, boolean pending) {
+    JsonObject app = app().orElseThrow(() -> notFound());
+    DriverPodBuilder b =
+        apache() ? DriverPodBuilder.apache(name, attempt) : DriverPodBuilder.kubeflow(name);
+    b.namespace(namespace).name(driverPod).ownedBy(app).createdAt(now());
+    JsonObject labels = app.getAsJsonObject("metadata").getAsJsonObject("labels");
+    if (labels != null) {
+      for (Map.Entry<String, JsonElement> e : labels.entrySet()) {
+        if (e.getKey().startsWith("kubejobs.dev/")
+            || e.getKey().equals("app.kubernetes.io/managed-by")) {
+          b.label(e.getKey(), e.getValue().getAsString());
+        }
+      }
+    }
+    if (!apache()) {
+      b.label(
+          KubeflowStatuses.SUBMISSION_ID_LABEL, KubeflowStatuses.submissionId(uid, submissions));
+    }
+    if (sidecar) {
+      b.withSidecar();
+    }
+    if (pending) {
+      b.pending();
+    } else {
+      driverStartedAt = now();
+      b.running(driverStartedAt);
+    }
+    JsonObject pod = b.build();
+    JsonObject meta = pod.getAsJsonObject("metadata");
+    meta.remove("uid");
+    meta.remove("resourceVersion");
+    meta.remove("creationTimestamp");
+    try {
+      store.create(ResourceType.POD, namespace, pod);
+    } catch (FakeApiException e) {
+      if (e.code() != 409) {
+        throw e;
+      }
+      store.delete(ResourceType.POD, namespace, driverPod);
+      store.create(ResourceType.POD, namespace, pod);
+    }
+    if (!pending) {
+      writeLogs(DriverLogs.running(name, driverStartedAt));
+    }
+  }
+
+  void driverRunning() {
+    driverStartedAt = now();
+    Instant started = driverStartedAt;
+    updatePodStatus(podBuilder().running(started).buildStatus());
+    writeLogs(DriverLogs.running(name, started));
+  }
+
+  void driverExited(int exitCode) {
+    Instant finished = now();
+    Instant started = driverStartedAt != null ? driverStartedAt : finished;
+    updatePodStatus(podBuilder().terminated(exitCode, started, finished).buildStatus());
+    writeLogs(
+        exitCode == 0
+            ? DriverLogs.succeeded(name, started, finished)
+            : DriverLogs.failed(name, started, finished));
+  }
+
+  boolean deleteDriverPod() {
+    return driverPod != null && store.delete(ResourceType.POD, namespace, driverPod);
+  }
+
+  Optional<JsonObject> driverPodStatus() {
+    if (driverPod == null) {
+      return Optional.empty();
+    }
+    return store
+        .get(ResourceType.POD, namespace, driverPod)
+        .map(p -> p.get("status"))
+        .filter(JsonElement::isJsonObject)
+        .map(JsonElement::getAsJsonObject);
+  }
+
+  private Optional<Integer> driverExitCode() {
+    return driverPodStatus()
+        .flatMap(
+            s -> {
+              if (!s.has("containerStatuses")) {
+                return Optional.empty();
+              }
+              for (JsonElement c : s.getAsJsonArray("containerStatuses")) {
+                JsonObject cs = c.getAsJsonObject();
+                if (DriverPodBuilder.DRIVER_CONTAINER.equals(cs.get("name").getAsString())
+                    && cs.getAsJsonObject("state").has("terminated")) {
+                  return Optional.of(
+                      cs.getAsJsonObject("state")
+                          .getAsJsonObject("terminated")
+                          .get("exitCode")
+                          .getAsInt());
+                }
+              }
+              return Optional.empty();
+            });
+  }
+
+  private DriverPodBuilder podBuilder() {
+    DriverPodBuilder b =
+        apache()
+            ? DriverPodBuilder.apache(name, ApacheStatuses.attemptId(status().orElse(null)))
+            : DriverPodBuilder.kubeflow(name);
+    b.namespace(namespace).name(driverPod);
+    if (sidecar) {
+      b.withSidecar();
+    }
+    return b;
+  }
+
+  private void updatePodStatus(JsonObject podStatus) {
+    if (driverPod == null) {
+      return;
+    }
+    try {
+      store.update(
+          ResourceType.POD,
+          namespace,
+          driverPod,
+          p -> {
+            p.add("status", podStatus);
+            return p;
+          });
+    } catch (FakeApiException e) {
+      if (e.code() != 404) {
+        throw e;
+      }
+      // someone deleted the driver pod; a real operator would notice on its next reconcile
+    }
+  }
+
+  private void writeLogs(String driverLog) {
+    store.setPodLog(namespace, driverPod, DriverPodBuilder.DRIVER_CONTAINER, driverLog);
+    if (sidecar) {
+      store.setPodLog(
+          namespace, driverPod, DriverPodBuilder.SIDECAR_CONTAINER, DriverLogs.sidecar());
+    }
+  }
+
+  Optional<JsonObject> status() {
+    return app()
+        .map(a -> a.get("status"))
+        .filter(JsonElement::isJsonObject)
+        .map(JsonElement::getAsJsonObject);
+  }
+
+  List<String> remaining() {
+    List<String> names = new ArrayList<>();
+    for (int i = next; i < steps.size(); i++) {
+      names.add(steps.get(i).name());
+    }
+    return names;
+  }
+
+  private FakeApiException notFound() {
+    return new FakeApiException(
+        404, "NotFound", type().qualifiedPlural() + " \"" + name + "\" not found");
+  }
+
+  private static JsonObject orEmpty(JsonObject status) {
+    return status != null ? status : new JsonObject();
+  }
+
+  private static JsonObject orKubeflowEmpty(JsonObject status) {
+    return status != null ? status : KubeflowStatuses.empty();
+  }
+
+  static boolean hasFinalizer(JsonObject app, String finalizer) {
+    JsonObject meta = app.getAsJsonObject("metadata");
+    if (meta == null || !meta.has("finalizers")) {
+      return false;
+    }
+    for (JsonElement f : meta.getAsJsonArray("finalizers")) {
+      if (finalizer.equals(f.getAsString())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String meta(JsonObject app, String key) {
+    JsonElement e = app.getAsJsonObject("metadata").get(key);
+    return e == null || e.isJsonNull() ? null : e.getAsString();
+  }
+}

@@ -1,0 +1,75 @@
+package dev.kubejobs.testkit.operator;
+
+import static dev.kubejobs.testkit.operator.OperatorTestSupport.NS;
+import static dev.kubejobs.testkit.operator.OperatorTestSupport.str;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.fixtures.ApacheFixtures;
+import dev.kubejobs.testkit.fixtures.KubeflowFixtures;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ClockModeTest {
+
+  private final FakeKubernetesApiServer server = FakeKubernetesApiServer.start();
+
+  @AfterEach
+  void tearDown() {
+    server.close();
+  }
+
+  @Test
+  void startedOperatorDrivesApplicationsToTheEndByItselfAndStopsOnClose() {
+    FakeSparkOperator apache = FakeSparkOperator.apache(server).start(Duration.ofMillis(5));
+    FakeSparkOperator kubeflow = FakeSparkOperator.kubeflow(server).start(Duration.ofMillis(5));
+    server
+        .store()
+        .create(
+            apache.resourceType(),
+            NS,
+            ApacheFixtures.noStatus().name("kj-a").namespace(NS).build());
+    server
+        .store()
+        .create(
+            kubeflow.resourceType(),
+            NS,
+            KubeflowFixtures.noStatus().name("kj-k").namespace(NS).build());
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              assertThat(
+                      str(
+                          server.store().get(apache.resourceType(), NS, "kj-a").orElseThrow(),
+                          "status",
+                          "currentState",
+                          "currentStateSummary"))
+                  .isEqualTo("ResourceReleased");
+              assertThat(
+                      str(
+                          server.store().get(kubeflow.resourceType(), NS, "kj-k").orElseThrow(),
+                          "status",
+                          "applicationState",
+                          "state"))
+                  .isEqualTo("COMPLETED");
+            });
+    apache.close();
+    kubeflow.close();
+
+    assertThat(Thread.getAllStackTraces().keySet())
+        .noneMatch(t -> t.getName().startsWith("fake-spark-operator-") && t.isAlive());
+  }
+
+  @Test
+  void startingTwiceIsRefused() {
+    try (FakeSparkOperator op = FakeSparkOperator.apache(server).start(Duration.ofSeconds(1))) {
+      assertThatThrownBy(() -> op.start(Duration.ofSeconds(1)))
+          .isInstanceOf(IllegalStateException.class);
+    }
+  }
+}
