@@ -183,7 +183,8 @@ final class ApiHandler {
       return notFoundPath(call);
     }
     ResourceType type = found.get();
-    if (sub != null && !(sub.equals("status") || (sub.equals("log") && type.isCore()))) {
+    if (sub != null
+        && !(sub.equals("status") || (sub.equals("log") && type.equals(ResourceType.POD)))) {
       return notFoundPath(call);
     }
     String verb = verb(call, name);
@@ -320,6 +321,13 @@ final class ApiHandler {
         contentType.equals("application/merge-patch+json")
             || (contentType.equals("application/strategic-merge-patch+json") && type.isCore());
     boolean json = contentType.equals("application/json-patch+json");
+    if (contentType.equals("application/apply-patch+yaml")) {
+      throw new FakeApiException(
+          415,
+          "UnsupportedMediaType",
+          "server-side apply (application/apply-patch+yaml) is not supported by the fake Kubernetes"
+              + " API server; use a merge or JSON patch");
+    }
     if (!merge && !json) {
       throw new FakeApiException(
           415,

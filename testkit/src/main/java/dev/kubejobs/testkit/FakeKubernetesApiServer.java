@@ -57,6 +57,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
         WireMockConfiguration.options()
             .bindAddress("127.0.0.1")
             .containerThreads(builder.threads)
+            .jettyStopTimeout(0L)
             .notifier(new WireMockLogging())
             .disableRequestJournal()
             .stubRequestLoggingDisabled(true)
