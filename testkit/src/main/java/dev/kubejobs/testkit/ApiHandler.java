@@ -51,13 +51,19 @@ final class ApiHandler {
   }
 
   private static final String AUTHZ_GROUP = "authorization.k8s.io";
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApiHandler.class);
 
   private final InMemoryStore store;
   private final Rbac rbac;
+  private volatile boolean deleteAnswersStatus;
 
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
+  }
+
+  void deleteAnswersStatus(boolean status) {
+    this.deleteAnswersStatus = status;
   }
 
   static Map<String, String> parseQuery(String query) {
@@ -86,6 +92,21 @@ final class ApiHandler {
       return route(call);
     } catch (FakeApiException e) {
       return Answer.json(e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), null));
+    } catch (RuntimeException e) {
+      LOG.warn("The fake API server failed on {} {}; answering 500", call.method(), call.path(), e);
+      return Answer.json(
+          500,
+          KubeStatus.failure(
+              500, "InternalError", "the fake API server failed: " + e, new JsonObject()));
+    }
+  }
+
+  private static long longParam(Call call, String name) {
+    try {
+      return Long.parseLong(call.param(name));
+    } catch (NumberFormatException e) {
+      throw KubeStatus.badRequest(
+          "invalid " + name + " \"" + call.param(name) + "\": must be an integer");
     }
   }
 
@@ -167,7 +188,8 @@ final class ApiHandler {
       return notFoundPath(call);
     }
     ResourceType type = found.get();
-    if (sub != null && !(sub.equals("status") || (sub.equals("log") && type.isCore()))) {
+    if (sub != null
+        && !(sub.equals("status") || (sub.equals("log") && type.equals(ResourceType.POD)))) {
       return notFoundPath(call);
     }
     String verb = verb(call, name);
@@ -189,7 +211,8 @@ final class ApiHandler {
               "the server rejected our request due to an error in our request",
               e.getMessage()));
     } catch (KubeStatus.Named e) {
-      return Answer.json(e.code(), KubeStatus.failure(e, type, e.name));
+      return Answer.json(
+          e.code(), KubeStatus.failure(e, e.detailsType == null ? type : e.detailsType, e.name));
     } catch (FakeApiException e) {
       return Answer.json(e.code(), KubeStatus.failure(e, type, name));
     }
@@ -303,6 +326,13 @@ final class ApiHandler {
         contentType.equals("application/merge-patch+json")
             || (contentType.equals("application/strategic-merge-patch+json") && type.isCore());
     boolean json = contentType.equals("application/json-patch+json");
+    if (contentType.equals("application/apply-patch+yaml")) {
+      throw new FakeApiException(
+          415,
+          "UnsupportedMediaType",
+          "server-side apply (application/apply-patch+yaml) is not supported by the fake Kubernetes"
+              + " API server; use a merge or JSON patch");
+    }
     if (!merge && !json) {
       throw new FakeApiException(
           415,
@@ -411,6 +441,17 @@ final class ApiHandler {
             InMemoryStore.string(pre, "uid"),
             InMemoryStore.string(pre, "resourceVersion"),
             policy == null ? "Background" : policy);
+    if (deleteAnswersStatus && d.removed()) {
+      JsonObject success = new JsonObject();
+      success.addProperty("kind", "Status");
+      success.addProperty("apiVersion", "v1");
+      success.add("metadata", new JsonObject());
+      success.addProperty("status", "Success");
+      JsonObject details = KubeStatus.details(type, name);
+      details.addProperty("uid", InMemoryStore.uid(d.object()));
+      success.add("details", details);
+      return Answer.json(200, success);
+    }
     return Answer.json(d.removed() ? 200 : 202, d.object());
   }
 
@@ -588,20 +629,54 @@ final class ApiHandler {
     } else if (!containers.contains(container) && !initContainers(spec).contains(container)) {
       throw KubeStatus.badRequest("container " + container + " is not valid for pod " + name);
     }
+    String waiting = waitingReason(pod, container);
+    if (waiting != null) {
+      throw KubeStatus.badRequest(
+          "container \""
+              + container
+              + "\" in pod \""
+              + name
+              + "\" is waiting to start: "
+              + waiting);
+    }
     String log = store.podLog(ns, name, container);
     String tail = call.param("tailLines");
     if (tail != null && !tail.isEmpty()) {
-      log = tail(log, Long.parseLong(tail));
+      log = tail(log, longParam(call, "tailLines"));
     }
     String limitBytes = call.param("limitBytes");
     if (limitBytes != null && !limitBytes.isEmpty()) {
-      long limit = Long.parseLong(limitBytes);
+      long limit = longParam(call, "limitBytes");
+      if (limit < 1) {
+        throw KubeStatus.badRequest("limitBytes must be greater than 0, but was " + limit);
+      }
       byte[] bytes = log.getBytes(StandardCharsets.UTF_8);
       if (limit < bytes.length) {
         log = new String(Arrays.copyOf(bytes, (int) limit), StandardCharsets.UTF_8);
       }
     }
     return Answer.text(log);
+  }
+
+  /** The reason a container is waiting, from {@code status.containerStatuses}, or null. */
+  private static String waitingReason(JsonObject pod, String container) {
+    if (!(pod.get("status") instanceof JsonObject status)) {
+      return null;
+    }
+    for (String list : List.of("containerStatuses", "initContainerStatuses")) {
+      if (status.get(list) instanceof JsonArray statuses) {
+        for (JsonElement e : statuses) {
+          if (e instanceof JsonObject cs
+              && container.equals(InMemoryStore.string(cs, "name"))
+              && cs.get("state") instanceof JsonObject state
+              && state.get("waiting") instanceof JsonObject w) {
+            String reason = InMemoryStore.string(w, "reason");
+            return reason == null ? "ContainerCreating" : reason;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   private static List<String> initContainers(JsonObject spec) {
@@ -640,6 +715,10 @@ final class ApiHandler {
   private Answer namespace(Call call, String name) {
     if (!isGet(call)) {
       return methodNotAllowed();
+    }
+    if (!store.namespaceExists(name)) {
+      FakeApiException e = KubeStatus.namespaceNotFound(name);
+      return Answer.json(404, KubeStatus.failure(e, KubeStatus.NAMESPACES, name));
     }
     JsonObject ns = new JsonObject();
     ns.addProperty("apiVersion", "v1");

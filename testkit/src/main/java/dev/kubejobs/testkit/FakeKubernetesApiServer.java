@@ -8,6 +8,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,15 +48,17 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   private final RequestJournal journal = new RequestJournal();
   private final Rbac rbac = new Rbac();
   private final WireMockServer wireMock;
+  private final ApiHandler handler;
 
   private FakeKubernetesApiServer(Builder builder) {
     this.clock = builder.clock;
     this.store = new InMemoryStore(clock);
-    ApiHandler handler = new ApiHandler(store, rbac);
+    this.handler = new ApiHandler(store, rbac);
     WireMockConfiguration config =
         WireMockConfiguration.options()
             .bindAddress("127.0.0.1")
             .containerThreads(builder.threads)
+            .jettyStopTimeout(0L)
             .notifier(new WireMockLogging())
             .disableRequestJournal()
             .stubRequestLoggingDisabled(true)
@@ -141,6 +144,73 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Stops serving a custom resource type and drops its objects, as when its CRD is uninstalled: its
+   * discovery and every request for it then answer 404 {@code the server could not find the
+   * requested resource}.
+   *
+   * @param type the resource type
+   * @return this server
+   * @throws IllegalArgumentException for {@link ResourceType#POD}
+   */
+  public FakeKubernetesApiServer unregisterResource(ResourceType type) {
+    store.unregister(Objects.requireNonNull(type, "type"));
+    return this;
+  }
+
+  /**
+   * Chooses what a DELETE that removes an object answers: the object (default, as the real server
+   * does for custom resources and pods) or a {@code Status} with {@code status: Success} and the
+   * object's name, group, kind and uid in {@code details}, as the real server does for some other
+   * resources. A delete that leaves the object in place (finalizers) always answers the object.
+   * {@link #reset()} restores the default.
+   *
+   * @param status true to answer a {@code Status}
+   * @return this server
+   */
+  public FakeKubernetesApiServer deleteAnswersStatus(boolean status) {
+    handler.deleteAnswersStatus(status);
+    return this;
+  }
+
+  /**
+   * Makes namespaces real: from now on only these namespaces and those added with {@link
+   * #createNamespace(String)} exist, and creating an object in another one answers 404 {@code
+   * namespaces "x" not found} (details kind {@code namespaces}), as the real server's namespace
+   * admission does. Reads in a missing namespace still answer as if it were empty. By default (and
+   * after {@link #reset()}) every namespace exists.
+   *
+   * @param existing the namespaces that exist
+   * @return this server
+   */
+  public FakeKubernetesApiServer requireNamespaces(String... existing) {
+    store.requireNamespaces(List.of(existing));
+    return this;
+  }
+
+  /**
+   * Adds a namespace; it matters only after {@link #requireNamespaces(String...)}.
+   *
+   * @param namespace the namespace
+   * @return this server
+   */
+  public FakeKubernetesApiServer createNamespace(String namespace) {
+    store.createNamespace(Objects.requireNonNull(namespace, "namespace"));
+    return this;
+  }
+
+  /**
+   * Removes a namespace and, at once, every object and pod log in it (finalizers are not waited
+   * for).
+   *
+   * @param namespace the namespace
+   * @return this server
+   */
+  public FakeKubernetesApiServer deleteNamespace(String namespace) {
+    store.deleteNamespace(Objects.requireNonNull(namespace, "namespace"));
+    return this;
+  }
+
+  /**
    * Returns direct access to the server's objects, bypassing HTTP, faults, RBAC and the journal.
    *
    * @return the store
@@ -186,14 +256,22 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Removes every object and pod log, fault, journal entry and RBAC rule, keeping the registered
-   * resource types, the store's listeners and the resourceVersion counter (which never goes back).
+   * Removes every object and pod log, fault, journal entry and RBAC rule, makes every namespace
+   * exist again and DELETE answer the object again, keeping the registered resource types, the
+   * store's listeners and the resourceVersion counter (which never goes back).
    */
   public void reset() {
     store.clear();
     faults.clear();
     journal.clear();
     rbac.reset();
+    handler.deleteAnswersStatus(false);
+  }
+
+  /** Returns a description with the server's URL. */
+  @Override
+  public String toString() {
+    return "FakeKubernetesApiServer[" + (wireMock.isRunning() ? url() : "stopped") + "]";
   }
 
   /** Stops the server and frees its port; calling it again does nothing. */

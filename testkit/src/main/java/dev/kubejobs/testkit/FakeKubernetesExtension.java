@@ -1,6 +1,7 @@
 package dev.kubejobs.testkit;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,7 @@ public final class FakeKubernetesExtension
   private final List<ResourceType> resources;
   private volatile FakeKubernetesApiServer server;
   private volatile ApiClient client;
+  private volatile String owner;
 
   private FakeKubernetesExtension(Builder builder) {
     this.clock = builder.clock;
@@ -84,10 +86,24 @@ public final class FakeKubernetesExtension
     return client;
   }
 
+  /**
+   * Returns a client-java dynamic API for a resource type on the running server, using {@link
+   * #client()}.
+   *
+   * @param type the resource type, for example {@link ResourceType#POD}
+   * @return a new dynamic API
+   * @throws IllegalStateException if the server is not running
+   */
+  public DynamicKubernetesApi api(ResourceType type) {
+    return new DynamicKubernetesApi(type.group(), type.version(), type.plural(), client());
+  }
+
   /** Starts the server for the test class. */
   @Override
   public void beforeAll(ExtensionContext context) {
-    start();
+    if (start()) {
+      owner = context.getUniqueId();
+    }
   }
 
   /** Starts the server if needed and resets its state. */
@@ -112,20 +128,23 @@ public final class FakeKubernetesExtension
     }
   }
 
-  /** Stops the server. */
+  /** Stops the server after the class that started it (not after its nested classes). */
   @Override
   public void afterAll(ExtensionContext context) {
-    stop();
+    if (context.getUniqueId().equals(owner)) {
+      stop();
+    }
   }
 
-  private synchronized void start() {
+  private synchronized boolean start() {
     if (server != null) {
-      return;
+      return false;
     }
     FakeKubernetesApiServer s = FakeKubernetesApiServer.builder().clock(clock).build();
     resources.forEach(s::registerResource);
     client = s.newClient();
     server = s;
+    return true;
   }
 
   private synchronized void stop() {
@@ -133,6 +152,7 @@ public final class FakeKubernetesExtension
       server.close();
       server = null;
       client = null;
+      owner = null;
     }
   }
 

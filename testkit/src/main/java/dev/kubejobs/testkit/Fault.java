@@ -52,6 +52,7 @@ public final class Fault {
   private final String pathRegex;
   private final Pattern pattern;
   private final int times;
+  private final int skip;
   private final Kind kind;
   private final int status;
   private final String reason;
@@ -64,6 +65,7 @@ public final class Fault {
     this.pathRegex = b.pathRegex;
     this.pattern = b.pattern;
     this.times = b.times;
+    this.skip = b.skip;
     this.kind = kind;
     this.status = status;
     this.reason = reason;
@@ -114,6 +116,15 @@ public final class Fault {
    */
   public int times() {
     return times;
+  }
+
+  /**
+   * Returns how many matching requests this fault lets through before it starts answering.
+   *
+   * @return the number of requests skipped, 0 by default
+   */
+  public int skip() {
+    return skip;
   }
 
   /**
@@ -203,6 +214,7 @@ public final class Fault {
         + verb
         + " "
         + pathRegex
+        + (skip > 0 ? " after " + skip : "")
         + (isForever() ? " forever" : " x" + times)
         + (status != 0 ? " status=" + status : "")
         + (kind == Kind.DELAY ? " delay=" + delay : "")
@@ -219,6 +231,7 @@ public final class Fault {
     private final String pathRegex;
     private final Pattern pattern;
     private int times = 1;
+    private int skip;
 
     private Builder(String verb, String pathRegex) {
       Objects.requireNonNull(verb, "verb");
@@ -240,6 +253,22 @@ public final class Fault {
         throw new IllegalArgumentException("times must be at least 1, but was " + n);
       }
       this.times = n;
+      return this;
+    }
+
+    /**
+     * Lets the first {@code n} matching requests through normally before the fault starts
+     * answering, for example to fail only the second page of a list (default 0).
+     *
+     * @param n the number of matching requests to let through, at least 0
+     * @return this builder
+     * @throws IllegalArgumentException if {@code n} is negative
+     */
+    public Builder skip(int n) {
+      if (n < 0) {
+        throw new IllegalArgumentException("skip must not be negative, but was " + n);
+      }
+      this.skip = n;
       return this;
     }
 

@@ -74,6 +74,10 @@ public final class Faults {
     while (it.hasNext()) {
       Entry e = it.next();
       if (e.fault.matches(method, path)) {
+        if (e.skipped < e.fault.skip()) {
+          e.skipped++;
+          continue;
+        }
         if (!e.fault.isForever()) {
           e.remaining--;
           if (e.remaining <= 0) {
@@ -89,6 +93,7 @@ public final class Faults {
   private static final class Entry {
     final Fault fault;
     int remaining;
+    int skipped;
 
     Entry(Fault fault) {
       this.fault = fault;

@@ -70,6 +70,8 @@ final class InMemoryStore implements ResourceStore {
   private final Map<ResourceType, TreeMap<Key, JsonObject>> objects = new HashMap<>();
   private final Map<String, String> logs = new HashMap<>();
   private final List<ResourceListener> listeners = new CopyOnWriteArrayList<>();
+  private final java.util.Set<String> namespaces = new java.util.TreeSet<>();
+  private boolean namespacesRequired;
   private long resourceVersion = 1000;
 
   InMemoryStore(Clock clock) {
@@ -89,6 +91,16 @@ final class InMemoryStore implements ResourceStore {
       }
       types.put(key, type);
       objects.computeIfAbsent(type, t -> new TreeMap<>());
+    }
+  }
+
+  void unregister(ResourceType type) {
+    if (type.equals(ResourceType.POD)) {
+      throw new IllegalArgumentException("pods are always served and cannot be unregistered");
+    }
+    synchronized (lock) {
+      types.remove(type.group() + "/" + type.version() + "/" + type.plural(), type);
+      objects.remove(type);
     }
   }
 
@@ -115,8 +127,48 @@ final class InMemoryStore implements ResourceStore {
     return map;
   }
 
+  void requireNamespaces(List<String> existing) {
+    synchronized (lock) {
+      namespacesRequired = true;
+      namespaces.addAll(existing);
+    }
+  }
+
+  void createNamespace(String namespace) {
+    synchronized (lock) {
+      namespaces.add(namespace);
+    }
+  }
+
+  boolean namespaceExists(String namespace) {
+    synchronized (lock) {
+      return !namespacesRequired || namespaces.contains(namespace);
+    }
+  }
+
+  void deleteNamespace(String namespace) {
+    List<ResourceEvent> events = new ArrayList<>();
+    synchronized (lock) {
+      namespaces.remove(namespace);
+      for (Map.Entry<ResourceType, TreeMap<Key, JsonObject>> e : objects.entrySet()) {
+        var it = e.getValue().entrySet().iterator();
+        while (it.hasNext()) {
+          Map.Entry<Key, JsonObject> o = it.next();
+          if (o.getKey().namespace().equals(namespace)) {
+            it.remove();
+            events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, e.getKey(), o.getValue()));
+          }
+        }
+      }
+      logs.keySet().removeIf(k -> k.startsWith(namespace + "/"));
+    }
+    fire(events);
+  }
+
   void clear() {
     synchronized (lock) {
+      namespaces.clear();
+      namespacesRequired = false;
       for (TreeMap<Key, JsonObject> map : objects.values()) {
         map.clear();
       }
@@ -206,6 +258,9 @@ final class InMemoryStore implements ResourceStore {
     JsonObject result;
     synchronized (lock) {
       TreeMap<Key, JsonObject> map = objectsOf(type);
+      if (namespacesRequired && !namespaces.contains(namespace)) {
+        throw KubeStatus.namespaceNotFound(namespace);
+      }
       Key key = new Key(namespace, name);
       if (map.containsKey(key)) {
         throw KubeStatus.alreadyExists(type, name);

@@ -53,11 +53,25 @@ final class KubeStatus {
   static final class Named extends FakeApiException {
     private static final long serialVersionUID = 1L;
     final String name;
+    final ResourceType detailsType;
 
     Named(int code, String reason, String message, String name) {
+      this(code, reason, message, name, null);
+    }
+
+    Named(int code, String reason, String message, String name, ResourceType detailsType) {
       super(code, reason, message);
       this.name = name;
+      this.detailsType = detailsType;
     }
+  }
+
+  /** The namespaces pseudo-type, for the details of a missing namespace. */
+  static final ResourceType NAMESPACES = new ResourceType("", "v1", "namespaces", "Namespace");
+
+  static FakeApiException namespaceNotFound(String namespace) {
+    return new Named(
+        404, "NotFound", "namespaces \"" + namespace + "\" not found", namespace, NAMESPACES);
   }
 
   static FakeApiException notFound(ResourceType type, String name) {

@@ -174,6 +174,42 @@ class FaultTest {
   }
 
   @Test
+  void appliedThenLostPatchWithAResourceVersionIsReplayedInto409() {
+    String rv =
+        kube.server()
+            .store()
+            .create(SPARK_APP, NS, Kube.appJson("pi"))
+            .getAsJsonObject("metadata")
+            .get("resourceVersion")
+            .getAsString();
+    kube.server().faults().add(Fault.on("PATCH", APPS + "/pi").appliedThenLost());
+
+    KubernetesApiResponse<DynamicKubernetesObject> response =
+        Kube.apps(kube.client())
+            .patch(
+                NS,
+                "pi",
+                io.kubernetes.client.custom.V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                new io.kubernetes.client.custom.V1Patch(
+                    "{\"metadata\":{\"resourceVersion\":\""
+                        + rv
+                        + "\",\"labels\":{\"cancel\":\"requested\"}}}"));
+
+    assertThat(response.getHttpStatusCode()).isEqualTo(409);
+    assertThat(response.getStatus().getReason()).isEqualTo("Conflict");
+    assertThat(
+            kube.server()
+                .store()
+                .get(SPARK_APP, NS, "pi")
+                .orElseThrow()
+                .getAsJsonObject("metadata")
+                .getAsJsonObject("labels")
+                .get("cancel")
+                .getAsString())
+        .isEqualTo("requested");
+  }
+
+  @Test
   void aFaultAnswersOnlyTheNextNMatchingRequestsOfItsVerb() {
     Fault twice = Fault.on("GET", APPS + "/pi").times(2).status(500, "InternalError", "boom");
     kube.server().faults().add(twice);
@@ -184,6 +220,23 @@ class FaultTest {
     assertThat(Kube.apps(kube.client()).get(NS, "pi").getHttpStatusCode()).isEqualTo(500);
     assertThat(Kube.apps(kube.client()).get(NS, "pi").getHttpStatusCode()).isEqualTo(200);
     assertThat(kube.server().faults().active()).isEmpty();
+  }
+
+  @Test
+  void skipLetsTheFirstMatchingRequestsThrough() {
+    kube.server().store().create(SPARK_APP, NS, Kube.appJson("a"));
+    kube.server().store().create(SPARK_APP, NS, Kube.appJson("b"));
+    kube.server().faults().add(Fault.on("GET", APPS).skip(1).status(500, "InternalError", "x"));
+    io.kubernetes.client.util.generic.options.ListOptions page =
+        new io.kubernetes.client.util.generic.options.ListOptions();
+    page.setLimit(1);
+
+    var first = Kube.apps(kube.client()).list(NS, page);
+    page.setContinue(first.getObject().getMetadata().getContinue());
+    var second = Kube.apps(kube.client()).list(NS, page);
+
+    assertThat(first.getHttpStatusCode()).isEqualTo(200);
+    assertThat(second.getHttpStatusCode()).isEqualTo(500);
   }
 
   @Test

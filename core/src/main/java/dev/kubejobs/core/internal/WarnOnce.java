@@ -21,10 +21,23 @@ public final class WarnOnce {
    * @return true if it was logged at WARN now
    */
   public boolean warn(Logger log, String text) {
+    return warn(log, text, text);
+  }
+
+  /**
+   * Logs {@code text} at WARN unless a warning with the same {@code key} was logged before, else at
+   * DEBUG. Use a key without the job id to warn once for a condition many jobs share.
+   *
+   * @param log the logger
+   * @param key what makes two warnings the same
+   * @param text the warning to log
+   * @return true if it was logged at WARN now
+   */
+  public boolean warn(Logger log, String key, String text) {
     if (seen.size() >= MAX) {
       seen.clear();
     }
-    if (seen.add(text)) {
+    if (seen.add(key)) {
       log.warn(text);
       return true;
     }

@@ -138,7 +138,7 @@ public final class KubeGateway {
               .json;
       return Optional.of(snapshot(about, op, json));
     } catch (ApiStatusException e) {
-      if (e.isNotFound()) {
+      if (e.isNotFound() && !isCrdMissing(e)) {
         return Optional.empty();
       }
       throw rejected(about, op, e, "get", kind, namespace);
@@ -236,7 +236,7 @@ public final class KubeGateway {
       if (e.isConflict()) {
         throw e;
       }
-      if (e.isNotFound() && "namespaces".equals(e.detailsKind())) {
+      if (isNamespaceMissing(e)) {
         throw new JobRejectedException(
             about,
             JobRejectedException.Reason.NAMESPACE_MISSING,
@@ -297,7 +297,7 @@ public final class KubeGateway {
               .json;
       return snapshot(about, op, json);
     } catch (ApiStatusException e) {
-      if ((e.isNotFound() && !e.detailsName().isEmpty()) || e.isConflict()) {
+      if ((e.isNotFound() && !isCrdMissing(e)) || e.isConflict()) {
         throw e;
       }
       throw rejected(about, op, e, "patch", kind, namespace);
@@ -604,6 +604,12 @@ public final class KubeGateway {
           });
     } catch (ApiCallFailure f) {
       throw unavailable(about, op, f);
+    } catch (ApiUnavailableException e) {
+      if (about != null && e.executionId().isEmpty()) {
+        // The policy refused to send (circuit open): name the job.
+        throw new ApiUnavailableException(about, e.getMessage(), e.getCause());
+      }
+      throw e;
     }
   }
 
@@ -755,10 +761,20 @@ public final class KubeGateway {
     return ResourceSnapshot.of(json);
   }
 
+  /**
+   * A 404 that names no object (the path itself is unknown): the resource kind or its version is
+   * not served. Real servers say {@code the server could not find the requested resource}.
+   */
   private static boolean isCrdMissing(ApiStatusException e) {
     return e.isNotFound()
-        && e.detailsName().isEmpty()
-        && e.serverMessage().startsWith(CRD_MISSING_MESSAGE);
+        && (e.serverMessage().startsWith(CRD_MISSING_MESSAGE)
+            || (e.detailsName().isEmpty() && !isNamespaceMissing(e)));
+  }
+
+  /** A 404 about a namespace: {@code namespaces "x" not found}. */
+  private static boolean isNamespaceMissing(ApiStatusException e) {
+    return e.isNotFound()
+        && ("namespaces".equals(e.detailsKind()) || e.serverMessage().startsWith("namespaces \""));
   }
 
   private static KubeJobsException rejected(
@@ -768,7 +784,7 @@ public final class KubeGateway {
       String verb,
       ResourceKind kind,
       String namespace) {
-    if (e.isNotFound() && (isCrdMissing(e) || e.detailsName().isEmpty())) {
+    if (isCrdMissing(e)) {
       return new JobRejectedException(
           about,
           JobRejectedException.Reason.CRD_NOT_INSTALLED,
@@ -803,7 +819,7 @@ public final class KubeGateway {
     return rejectedPlain(about, op, e);
   }
 
-  private static KubeJobsException rejectedPlain(
+  private static JobRejectedException rejectedPlain(
       ExecutionId about, String op, ApiStatusException e) {
     if (e.code() == 403 || e.code() == 401) {
       return new JobRejectedException(
@@ -813,15 +829,20 @@ public final class KubeGateway {
           "'" + op + "' was forbidden (server said: " + e.serverMessage() + ")",
           e);
     }
-    if (e.code() == 400 || e.code() == 422 || e.code() == 404) {
-      return new JobRejectedException(
-          about,
-          JobRejectedException.Reason.INVALID,
-          e.code(),
-          "'" + op + "' was rejected as invalid (server said: " + e.serverMessage() + ")",
-          e);
-    }
-    return e;
+    // 400, 422 and any other refusal of the request as it is (404 of a path, 405, 410, 413...).
+    return new JobRejectedException(
+        about,
+        JobRejectedException.Reason.INVALID,
+        e.code(),
+        "'"
+            + op
+            + "' was rejected with "
+            + e.code()
+            + (e.reason().isEmpty() ? "" : " " + e.reason())
+            + " (server said: "
+            + e.serverMessage()
+            + ")",
+        e);
   }
 
   private static Duration retryAfter(String header, JsonObject status) {

@@ -236,7 +236,14 @@ public final class StatusOperation<S> implements JobStatusReader {
       mapped = mapFully(id, fresh(id));
     }
     for (String warning : mapped.info.warnings()) {
-      ctx.warnings().warn(LOG, "job '" + id + "': " + warning);
+      if (mapped.pod.lookup() == DriverPod.Lookup.UNAVAILABLE
+          && warning.contains(mapped.pod.reason())) {
+        // Already warned once, naming the missing permission, when the lookup failed.
+        LOG.debug("Job '{}': {}", id, warning);
+        continue;
+      }
+      // Each distinct text once, whichever job shows it first (the text names no job).
+      ctx.warnings().warn(LOG, warning, "job '" + id + "': " + warning);
     }
     if (mapped.info.followUp().isPresent()) {
       return carryOut(id, mapped);

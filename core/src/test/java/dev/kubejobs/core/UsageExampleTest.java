@@ -1,0 +1,49 @@
+package dev.kubejobs.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The usage snippet quoted in core/README-core.md, compiled and run on the fake server. */
+class UsageExampleTest {
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).build();
+
+  @Test
+  void theReadmeSnippetRuns() {
+    assertThat(usage(KUBE.client(), new TestJobKind(), TestJobSpec.in("etl")))
+        .isEqualTo(CancelResult.REQUESTED);
+  }
+
+  // --8<-- [start:usage]
+  static <S> CancelResult usage(ApiClient apiClient, JobKind<S> jobKind, S spec) {
+    KubeJobs<S> jobs =
+        KubeJobs.builder(apiClient, jobKind) // your ApiClient: kubeconfig, in-cluster, token
+            .cluster("prod") // written into every ExecutionId; same on every node
+            .deployment("gravitino-a") // separates deployments sharing a namespace
+            .statusCacheTtl(Duration.ofSeconds(5)) // one LIST per namespace per 5 s
+            .build();
+
+    // Idempotent per job id: a retry after a lost answer returns the same id.
+    ExecutionId id = jobs.submitter().submit("job-42", spec);
+    String stored = id.toString(); // keep it; any node of the cluster can use it
+
+    JobExecutionInfo info = jobs.statusReader().get(stored);
+    System.out.println(info.status() + " " + info.message());
+    Map<ExecutionId, JobExecutionInfo> many = jobs.statusReader().getAll(List.of(id));
+
+    // Never waits for the job's end; a finished job keeps its outcome.
+    return many.containsKey(id) ? jobs.canceller().cancel(id) : CancelResult.ALREADY_FINISHED;
+  }
+  // --8<-- [end:usage]
+}

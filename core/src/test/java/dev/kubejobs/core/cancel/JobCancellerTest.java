@@ -1,0 +1,192 @@
+package dev.kubejobs.core.cancel;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.RecordedRequest;
+import io.kubernetes.client.openapi.ApiClient;
+import java.util.concurrent.atomic.AtomicBoolean;
+import okhttp3.OkHttpClient;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Issue 4, behaviour 4: cancel. */
+class JobCancellerTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> jobs;
+  private ExecutionId id;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    jobs = Fixture.builder(server, CLOCK, "gravitino-a").build();
+    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
+    server.journal().clear();
+  }
+
+  @Test
+  void cancelAfterSuccessKeepsSucceeded() {
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+
+    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+
+    assertThat(server.journal().count("PATCH", ".*")).isZero();
+    assertThat(server.journal().count("DELETE", ".*")).isZero();
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void cancelOfAResourceBeingDeletedIsDone() {
+    holdWithFinalizer();
+    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+
+    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_DELETING);
+    assertThat(server.journal().count("PATCH", ".*")).isZero();
+  }
+
+  @Test
+  void cancelPutsTheMarkWithALockedPatchThenDeletesWithAUidPrecondition() {
+    String uid = uid();
+
+    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
+    RecordedRequest patch = server.journal().requests("PATCH", OBJECT).get(0);
+    assertThat(patch.contentType()).startsWith("application/merge-patch+json");
+    assertThat(patch.body())
+        .contains("\"resourceVersion\"")
+        .contains(JobIdentity.ANNOTATION_CANCEL_REQUESTED)
+        .contains("2026-01-01T00:00:00Z");
+    RecordedRequest delete = server.journal().requests("DELETE", OBJECT).get(0);
+    assertThat(delete.body()).contains("\"uid\":\"" + uid + "\"");
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThatThrownBy(() -> jobs.canceller().cancel(id)).isInstanceOf(NoSuchJobException.class);
+  }
+
+  @Test
+  void jobSucceedingBetweenTheReadAndTheMarkEndsSucceededNotCancelled() {
+    // The race, scripted: the job succeeds just before the cancel's first PATCH reaches the server.
+    AtomicBoolean raced = new AtomicBoolean();
+    ApiClient racing = server.newClient();
+    OkHttpClient http =
+        racing
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(
+                chain -> {
+                  if (chain.request().method().equals("PATCH")
+                      && raced.compareAndSet(false, true)) {
+                    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+                  }
+                  return chain.proceed(chain.request());
+                })
+            .build();
+    racing.setHttpClient(http);
+    KubeJobs<TestJobSpec> b = Fixture.builder(racing, CLOCK, "gravitino-a").build();
+
+    assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+
+    assertThat(raced).isTrue();
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(1);
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void deleteAppliedButAnswerLostReportsSuccessAndKeepsTheMark() {
+    holdWithFinalizer();
+    // The delete lands but its answer is lost, and every retry gets no answer either.
+    server.faults().add(Fault.on("DELETE", OBJECT).appliedThenLost());
+    server.faults().add(Fault.on("DELETE", OBJECT).times(2).connectionReset());
+
+    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
+    JsonObject stored = server.store().get(TestJobKind.TYPE, "etl", "kj-job-1").orElseThrow();
+    assertThat(stored.getAsJsonObject("metadata").has("deletionTimestamp")).isTrue();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(3);
+  }
+
+  @Test
+  void deleteFailingForRealRemovesTheMarkAndThrows() {
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+
+    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.FORBIDDEN))
+        .hasMessageContaining("missing permission: delete testjobs.kubejobs.dev");
+
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(2);
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+  }
+
+  @Test
+  void deleteUnreachableWhileTheResourceStaysRemovesTheMarkAndThrowsUnavailable() {
+    server.faults().add(Fault.on("DELETE", OBJECT).forever().connectionReset());
+
+    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+        .isInstanceOf(ApiUnavailableException.class);
+
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+  }
+
+  private void holdWithFinalizer() {
+    server
+        .store()
+        .update(
+            TestJobKind.TYPE,
+            "etl",
+            "kj-job-1",
+            o -> {
+              JsonArray finalizers = new JsonArray();
+              finalizers.add(new JsonPrimitive("kubejobs.dev/hold"));
+              o.getAsJsonObject("metadata").add("finalizers", finalizers);
+              return o;
+            });
+  }
+
+  private String uid() {
+    return server
+        .store()
+        .get(TestJobKind.TYPE, "etl", "kj-job-1")
+        .orElseThrow()
+        .getAsJsonObject("metadata")
+        .get("uid")
+        .getAsString();
+  }
+}

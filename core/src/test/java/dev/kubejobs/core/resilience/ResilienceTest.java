@@ -1,0 +1,135 @@
+package dev.kubejobs.core.resilience;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Issue 4, behaviour 8 and the resilience rules: what is retried, when the breaker opens. */
+class ResilienceTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String ANY = "/apis/kubejobs.dev/.*";
+  private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> jobs;
+  private ExecutionId id;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    jobs = Fixture.builder(server, CLOCK, "gravitino-a").statusCacheTtl(Duration.ZERO).build();
+    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    server.journal().clear();
+  }
+
+  @Test
+  void unreachableApiServerOpensTheBreakerThenTenThousandQueriesFailFastAndRecover() {
+    server.faults().add(Fault.on("*", ANY).forever().connectionReset());
+    CircuitBreaker breaker = ((Resilience4jPolicy) jobs.resiliencePolicy()).circuitBreaker();
+
+    // 5 unreachable attempts open the breaker (3 of the first query, 2 of the second).
+    for (int i = 0; i < 2; i++) {
+      assertThatThrownBy(() -> jobs.statusReader().get(id))
+          .isInstanceOf(ApiUnavailableException.class);
+    }
+    assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    int sentBefore = server.journal().requests().size();
+    assertThat(sentBefore).isEqualTo(5);
+
+    for (int i = 0; i < 10_000; i++) {
+      assertThatThrownBy(() -> jobs.statusReader().get(id))
+          .isInstanceOf(ApiUnavailableException.class)
+          .hasMessageContaining("circuit breaker");
+    }
+    assertThat(server.journal().requests()).hasSize(sentBefore);
+
+    // The server is back; once the open period is over one probe closes the breaker again.
+    server.faults().clear();
+    CLOCK.advance(Duration.ofSeconds(11));
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+    assertThat(server.journal().requests()).hasSize(sentBefore + 1);
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+  }
+
+  @Test
+  void serverErrorsAreRetriedAndDoNotOpenTheBreaker() {
+    server
+        .faults()
+        .add(Fault.on("GET", OBJECT).times(2).status(503, "ServiceUnavailable", "etcd busy"));
+
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+
+    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(3);
+    CircuitBreaker breaker = ((Resilience4jPolicy) jobs.resiliencePolicy()).circuitBreaker();
+    assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
+  }
+
+  @Test
+  void clientErrorsAreNeverRetried() {
+    server.rbac().deny("get", "kubejobs.dev", "testjobs");
+
+    assertThatThrownBy(() -> jobs.statusReader().get(id))
+        .isInstanceOf(JobRejectedException.class)
+        .hasMessageContaining("missing permission: get testjobs.kubejobs.dev in namespace etl");
+
+    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(1);
+  }
+
+  @Test
+  void throttledRequestsWaitAsLongAsRetryAfterSays() {
+    server.faults().add(Fault.on("GET", OBJECT).times(1).tooManyRequests(1));
+
+    Instant before = Instant.now();
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+
+    assertThat(Duration.between(before, Instant.now()))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(2);
+  }
+
+  @Test
+  void aCreateIsNeverSentTwiceBlindly() {
+    server
+        .faults()
+        .add(
+            Fault.on("POST", "/apis/kubejobs.dev/v1/namespaces/etl/testjobs")
+                .times(1)
+                .status(500, "InternalError", "boom"));
+
+    // 500 may have applied the create: kubejobs reads before creating again.
+    ExecutionId second = jobs.submitter().submit("job-2", TestJobSpec.in("etl"));
+
+    assertThat(second.name()).isEqualTo("kj-job-2");
+    assertThat(server.journal().requests())
+        .extracting(r -> r.verb() + " " + r.path())
+        .containsExactly(
+            "POST /apis/kubejobs.dev/v1/namespaces/etl/testjobs",
+            "GET /apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-2",
+            "POST /apis/kubejobs.dev/v1/namespaces/etl/testjobs");
+  }
+}

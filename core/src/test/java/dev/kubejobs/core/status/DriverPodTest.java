@@ -1,0 +1,79 @@
+package dev.kubejobs.core.status;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.LogCapture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.ResourceType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Issue 4, behaviour 9: a failed job's live driver, and pods that cannot be looked up. */
+class DriverPodTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String PODS = "/api/v1/namespaces/etl/pods.*";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> jobs;
+  private ExecutionId id;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    jobs = Fixture.builder(server, CLOCK, "gravitino-a").build();
+    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"FAILED\"}");
+    server
+        .store()
+        .create(
+            ResourceType.POD, "etl", Fixture.driverPod("kj-job-1-driver", "kj-job-1", "Running"));
+    server.journal().clear();
+  }
+
+  @Test
+  void aFailedJobWhoseDriverStillRunsGetsThePodDeletedBeforeFailedIsReported() {
+    server.rbac().deny("delete", "", "pods");
+
+    // The pod cannot be deleted: the job is not reported FAILED yet.
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver")).isPresent();
+
+    server.rbac().reset();
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver")).isEmpty();
+    assertThat(server.journal().requests("DELETE", PODS).get(1).body()).contains("\"uid\"");
+  }
+
+  @Test
+  void aForbiddenPodLookupDoesNotKeepAFinishedJobUnfinishedAndWarnsOnce() {
+    server.rbac().deny("list", "", "pods");
+
+    try (LogCapture logs = LogCapture.start()) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
+      }
+      assertThat(logs.warnings())
+          .filteredOn(l -> l.contains("missing permission: list pods in namespace etl"))
+          .hasSize(1);
+    }
+    assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver")).isPresent();
+  }
+}

@@ -1,0 +1,71 @@
+package dev.kubejobs.core.status;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.MutableClock;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Issue 4, behaviour 3: no status vs unparseable status past the no-status timeout. */
+class NoStatusTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> jobs;
+  private ExecutionId id;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    jobs = Fixture.builder(server, CLOCK, "gravitino-a").build();
+    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+  }
+
+  @Test
+  void unparseableStatusPastTheTimeoutStaysUnfinishedAndTheResourceStays() {
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"phase\":\"Running\"}");
+    CLOCK.advance(Duration.ofSeconds(601));
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isIn(JobStatus.QUEUED, JobStatus.STARTED);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(server.journal().count("DELETE", ".*")).isZero();
+  }
+
+  @Test
+  void noStatusPastTheTimeoutIsFailedOnlyOnceTheDeleteIsConfirmed() {
+    CLOCK.advance(Duration.ofSeconds(601));
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+
+    // The delete is refused: the job is not failed yet, and its resource still exists.
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+
+    server.rbac().reset();
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.message()).contains("no status");
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThat(server.journal().requests("DELETE", OBJECT).get(1).body()).contains("\"uid\"");
+  }
+}

@@ -1,0 +1,157 @@
+package dev.kubejobs.core.status;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Issue 4, behaviour 7: many jobs cost one LIST per namespace per cache period. */
+class StatusCacheTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String LISTS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs";
+  private static final String GETS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs/[^/]+";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> jobs;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    jobs =
+        Fixture.builder(server, CLOCK, "gravitino-a").statusCacheTtl(Duration.ofSeconds(5)).build();
+  }
+
+  @Test
+  void getAllOfAThousandJobsInFourNamespacesMakesAtMostFourListsAndNoGet() {
+    List<ExecutionId> ids = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      String ns = "ns-" + (i % 4);
+      String name = "kj-job-" + i;
+      server
+          .store()
+          .create(
+              TestJobKind.TYPE, ns, Fixture.testJob(name, "gravitino-a", "job-" + i, "RUNNING"));
+      ids.add(ExecutionId.of("test", TestJobKind.KIND, ns, name));
+    }
+
+    Map<ExecutionId, JobExecutionInfo> all = jobs.statusReader().getAll(ids);
+
+    assertThat(all).hasSize(1000);
+    assertThat(all.values()).allMatch(i -> i.status() == JobStatus.STARTED);
+    assertThat(server.journal().count("GET", LISTS)).isLessThanOrEqualTo(4);
+    assertThat(server.journal().count("GET", GETS)).isZero();
+    assertThat(server.journal().requests("GET", LISTS).get(0).queryParameter("labelSelector"))
+        .isEqualTo("app.kubernetes.io/managed-by=kubejobs");
+  }
+
+  @Test
+  void aJobMissingFromTheListIsConfirmedWithOneGet() {
+    ExecutionId listed = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    jobs.statusReader().get(listed);
+    ExecutionId later = jobs.submitter().submit("job-2", TestJobSpec.in("etl"));
+    ExecutionId never = ExecutionId.of("test", TestJobKind.KIND, "etl", "kj-never");
+    server.journal().clear();
+
+    assertThat(jobs.statusReader().get(later).status()).isEqualTo(JobStatus.QUEUED);
+    assertThatThrownBy(() -> jobs.statusReader().get(never)).isInstanceOf(NoSuchJobException.class);
+    assertThat(jobs.statusReader().getAll(List.of(listed, never))).containsOnlyKeys(listed);
+
+    assertThat(server.journal().count("GET", LISTS)).isZero();
+    assertThat(server.journal().count("GET", GETS)).isEqualTo(3);
+  }
+
+  @Test
+  void aForbiddenListFallsBackToGets() {
+    ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    server.rbac().deny("list", "kubejobs.dev", "testjobs");
+    server.journal().clear();
+
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(jobs.statusReader().getAll(List.of(id))).containsKey(id);
+
+    // The forbidden LIST is remembered for the cache period: one LIST, then GETs.
+    assertThat(server.journal().count("GET", LISTS)).isEqualTo(1);
+    assertThat(server.journal().count("GET", GETS)).isEqualTo(2);
+  }
+
+  @Test
+  void theListIsRepeatedOnlyAfterTheCachePeriod() {
+    ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    server.journal().clear();
+
+    jobs.statusReader().get(id);
+    CLOCK.advance(Duration.ofSeconds(4));
+    jobs.statusReader().get(id);
+    assertThat(server.journal().count("GET", LISTS)).isEqualTo(1);
+
+    CLOCK.advance(Duration.ofSeconds(1));
+    jobs.statusReader().get(id);
+    assertThat(server.journal().count("GET", LISTS)).isEqualTo(2);
+  }
+
+  @Test
+  void concurrentCallersShareOneListPerNamespace() throws Exception {
+    List<ExecutionId> ids = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      ids.add(jobs.submitter().submit("job-" + i, TestJobSpec.in(i % 2 == 0 ? "a" : "b")));
+    }
+    server.journal().clear();
+    // Hold each namespace's LIST back so that all callers overlap with it.
+    server.faults().add(Fault.on("GET", LISTS).times(2).delay(Duration.ofMillis(300)));
+    int callers = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(callers);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<Map<ExecutionId, JobExecutionInfo>>> results = new ArrayList<>();
+      for (int i = 0; i < callers; i++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return jobs.statusReader().getAll(ids);
+                }));
+      }
+      start.countDown();
+      for (Future<Map<ExecutionId, JobExecutionInfo>> f : results) {
+        assertThat(f.get()).hasSize(20);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(server.journal().requests("GET", LISTS))
+        .extracting(r -> r.path())
+        .containsExactlyInAnyOrder(
+            "/apis/kubejobs.dev/v1/namespaces/a/testjobs",
+            "/apis/kubejobs.dev/v1/namespaces/b/testjobs");
+    assertThat(server.journal().count("GET", GETS)).isZero();
+  }
+}

@@ -1,0 +1,93 @@
+package dev.kubejobs.core.status;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubejobs.core.ClusterMismatchException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.MutableClock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Issue 4, behaviours 5 and 6: two scheduler nodes on one cluster; ids of another cluster. */
+class TwoSchedulersTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> nodeA;
+  private KubeJobs<TestJobSpec> nodeB;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    nodeA = Fixture.builder(server, CLOCK, "gravitino").build();
+    nodeB =
+        Fixture.builder(server, CLOCK, "gravitino").statusCacheTtl(Duration.ofSeconds(30)).build();
+  }
+
+  @Test
+  void nodeBCancelsWhatNodeASubmitted() {
+    ExecutionId id = nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
+
+    assertThat(nodeB.canceller().cancel(id.toString())).isEqualTo(CancelResult.REQUESTED);
+
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThatThrownBy(() -> nodeA.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+  }
+
+  @Test
+  void staleCachedNoStatusCopyOfAJobCancelledElsewhereIsNoSuchJobNeverFailed() {
+    ExecutionId id = nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
+    CLOCK.advance(Duration.ofSeconds(590));
+    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+
+    // A cancels; B's cached list (30 s) still holds the copy without status, which is now past
+    // the 600 s no-status timeout.
+    nodeA.canceller().cancel(id);
+    CLOCK.advance(Duration.ofSeconds(11));
+    server.journal().clear();
+
+    assertThatThrownBy(() -> nodeB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+    assertThat(nodeB.statusReader().getAll(List.of(id))).isEmpty();
+    assertThat(server.journal().count("GET", ".*/testjobs/kj-job-1")).isEqualTo(2);
+    assertThat(server.journal().count("DELETE", ".*")).isZero();
+  }
+
+  @Test
+  void anIdOfAnotherClusterIsAMismatchFromGetAndCancelNeverNoSuchJob() {
+    ExecutionId id = nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
+    ExecutionId other = ExecutionId.of("other", TestJobKind.KIND, "etl", id.name());
+    server.journal().clear();
+
+    assertThatThrownBy(() -> nodeB.statusReader().get(other))
+        .isInstanceOf(ClusterMismatchException.class)
+        .hasMessageContaining("cluster 'other'")
+        .hasMessageContaining("cluster 'test'");
+    assertThatThrownBy(() -> nodeB.canceller().cancel(other))
+        .isInstanceOf(ClusterMismatchException.class);
+    assertThatThrownBy(() -> nodeB.statusReader().getAll(List.of(id, other)))
+        .isInstanceOf(ClusterMismatchException.class);
+
+    assertThat(server.journal().requests()).isEmpty();
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", id.name())).isPresent();
+  }
+}

@@ -1,0 +1,181 @@
+package dev.kubejobs.core.submit;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonPrimitive;
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobConflictException;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.RecordedRequest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Issue 4, behaviours 1 and 2: idempotent submit, conflicts, rejections, lost answers. */
+class JobSubmitterTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String POSTS = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
+  private static final String OBJECTS = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/[^/]+";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> jobs;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    jobs = Fixture.builder(server, CLOCK, "gravitino-a").build();
+  }
+
+  @Test
+  void submittingTheSameJobTwiceCreatesOneResourceAndReturnsTheSameId() {
+    ExecutionId first = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    ExecutionId second = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+
+    assertThat(second).isEqualTo(first);
+    assertThat(first.toString()).isEqualTo("test/testjobs.kubejobs.dev/etl/kj-job-1");
+    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+  }
+
+  @Test
+  void submittingOverAnotherDeploymentsResourceThrowsConflictNamingTheSetting() {
+    server
+        .store()
+        .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-job-1", "gravitino-b", "job-1", null));
+
+    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOf(JobConflictException.class)
+        .hasMessageContaining("another deployment ('gravitino-b')")
+        .hasMessageContaining("'deployment' setting")
+        .hasMessageContaining("namePrefix");
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1").orElseThrow().toString())
+        .contains("gravitino-b");
+  }
+
+  @Test
+  void submittingOverAResourceOfThisJobBeingDeletedThrowsConflict() {
+    var object = Fixture.testJob("kj-job-1", "gravitino-a", "job-1", "RUNNING");
+    JsonArray finalizers = new JsonArray();
+    finalizers.add(new JsonPrimitive("kubejobs.dev/hold"));
+    object.getAsJsonObject("metadata").add("finalizers", finalizers);
+    server.store().create(TestJobKind.TYPE, "etl", object);
+    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+
+    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOf(JobConflictException.class)
+        .hasMessageContaining("being deleted");
+  }
+
+  @Test
+  void invalidResourceIsRejectedWithTheServersMessage() {
+    server
+        .faults()
+        .add(
+            Fault.on("POST", POSTS)
+                .status(
+                    422, "Invalid", "TestJob.kubejobs.dev \"kj-job-1\" is invalid: spec.image"));
+
+    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> {
+              assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.INVALID);
+              assertThat(e.code()).isEqualTo(422);
+            })
+        .hasMessageContaining("is invalid: spec.image");
+    assertThat(server.journal().count("POST", POSTS)).isEqualTo(1);
+  }
+
+  @Test
+  void missingCrdIsToldApartFromMissingNamespace() {
+    KubeJobs<TestJobSpec> unserved =
+        KubeJobs.builder(server.newClient(), new UnservedKind())
+            .cluster("test")
+            .deployment("gravitino-a")
+            .clock(CLOCK)
+            .retry(Fixture.fastRetry())
+            .build();
+    assertThatThrownBy(() -> unserved.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.CRD_NOT_INSTALLED))
+        .hasMessageContaining("install the operator's CRD");
+
+    server.requireNamespaces("etl");
+    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("nope")))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.NAMESPACE_MISSING))
+        .hasMessageContaining("namespace 'nope' does not exist");
+  }
+
+  @Test
+  void forbiddenCreateIsRejectedNamingThePermission() {
+    server.rbac().deny("create", "kubejobs.dev", "testjobs");
+
+    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.FORBIDDEN))
+        .hasMessageContaining("missing permission: create testjobs.kubejobs.dev in namespace etl");
+  }
+
+  @Test
+  void createAppliedThenLostIsReadBackAndAdoptedAsOneResource() {
+    server.faults().add(Fault.on("POST", POSTS).appliedThenLost());
+
+    ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+
+    assertThat(id.name()).isEqualTo("kj-job-1");
+    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+    // Never blindly re-sent: one POST, then a read to see whether it landed.
+    assertThat(server.journal().count("POST", POSTS)).isEqualTo(1);
+    assertThat(server.journal().count("GET", OBJECTS)).isEqualTo(1);
+    assertThat(jobs.submitter().submit("job-1", TestJobSpec.in("etl"))).isEqualTo(id);
+  }
+
+  @Test
+  void createNeverConfirmedDeletesWhatLandedAndSaysTheSweeperReconciles() {
+    KubeJobs<TestJobSpec> lenient =
+        Fixture.builder(server, CLOCK, "gravitino-a")
+            .circuitBreaker(Fixture.lenientBreaker(CLOCK))
+            .build();
+    server.faults().add(Fault.on("POST", POSTS).forever().appliedThenLost());
+    // Every read-back of every attempt fails (3 attempts x 3 tries); the final check gets through.
+    server.faults().add(Fault.on("GET", OBJECTS).times(9).connectionReset());
+
+    assertThatThrownBy(() -> lenient.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("could not be confirmed")
+        .hasMessageContaining("the resource that landed was deleted")
+        .hasMessageContaining("orphan sweeper");
+
+    assertThat(server.store().list(TestJobKind.TYPE, "etl")).isEmpty();
+    RecordedRequest delete = server.journal().requests("DELETE", OBJECTS).get(0);
+    assertThat(delete.body()).contains("\"preconditions\"").contains("\"uid\"");
+  }
+
+  /** The test kind under a group the server does not serve. */
+  private static final class UnservedKind extends TestJobKindWrapper {
+    UnservedKind() {
+      super(new ResourceKind("unserved.kubejobs.dev", "v1", "testjobs", "TestJob"));
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package dev.kubejobs.core.submit;
+
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import java.util.Optional;
+
+/** The test kind under another resource kind. */
+class TestJobKindWrapper implements JobKind<TestJobSpec> {
+  private final TestJobKind delegate = new TestJobKind();
+  private final ResourceKind kind;
+
+  TestJobKindWrapper(ResourceKind kind) {
+    this.kind = kind;
+  }
+
+  @Override
+  public ResourceKind resourceKind() {
+    return kind;
+  }
+
+  @Override
+  public String namespaceOf(TestJobSpec spec) {
+    return delegate.namespaceOf(spec);
+  }
+
+  @Override
+  public JsonObject manifest(TestJobSpec spec, JobIdentity identity) {
+    JsonObject m = delegate.manifest(spec, identity);
+    m.addProperty("apiVersion", kind.apiVersion());
+    return m;
+  }
+
+  @Override
+  public JobStatusMapper statusMapper() {
+    return delegate.statusMapper();
+  }
+
+  @Override
+  public Optional<String> driverPodName(ResourceSnapshot application) {
+    return delegate.driverPodName(application);
+  }
+
+  @Override
+  public String driverPodSelector(ResourceSnapshot application) {
+    return delegate.driverPodSelector(application);
+  }
+
+  @Override
+  public String driverContainerName(ResourceSnapshot application) {
+    return delegate.driverContainerName(application);
+  }
+}

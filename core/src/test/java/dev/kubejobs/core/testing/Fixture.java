@@ -1,0 +1,126 @@
+package dev.kubejobs.core.testing;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.MutableClock;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.retry.RetryConfig;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+/** Helpers shared by core's tests on the fake server. */
+public final class Fixture {
+  /** The cluster name of test instances. */
+  public static final String CLUSTER = "test";
+
+  /** When every test starts. */
+  public static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  private Fixture() {}
+
+  /** A retry with the default rules but 1 ms waits, so tests do not wait real seconds. */
+  public static RetryConfig fastRetry() {
+    return RetryConfig.from(dev.kubejobs.core.resilience.Resilience4jPolicy.defaultRetryConfig())
+        .intervalBiFunction(
+            dev.kubejobs.core.resilience.Resilience4jPolicy.retryAfterAware(
+                attempt -> 1L, Duration.ofSeconds(2)))
+        .build();
+  }
+
+  /** A builder over the server with the test kind, fast retries and the given clock. */
+  public static KubeJobs.Builder<TestJobSpec> builder(
+      FakeKubernetesApiServer server, MutableClock clock, String deployment) {
+    return builder(server.newClient(), clock, deployment);
+  }
+
+  /** A builder over a client with the test kind, fast retries and the given clock. */
+  public static KubeJobs.Builder<TestJobSpec> builder(
+      ApiClient client, MutableClock clock, String deployment) {
+    return KubeJobs.builder(client, new TestJobKind())
+        .cluster(CLUSTER)
+        .deployment(deployment)
+        .clock(clock)
+        .requestTimeout(Duration.ofSeconds(5))
+        .retry(fastRetry())
+        .circuitBreaker(
+            CircuitBreakerConfig.from(
+                    dev.kubejobs.core.resilience.Resilience4jPolicy.defaultCircuitBreakerConfig(
+                        clock))
+                .build());
+  }
+
+  /** A breaker config that never opens within a test. */
+  public static CircuitBreakerConfig lenientBreaker(MutableClock clock) {
+    return CircuitBreakerConfig.from(
+            dev.kubejobs.core.resilience.Resilience4jPolicy.defaultCircuitBreakerConfig(clock))
+        .minimumNumberOfCalls(1000)
+        .slidingWindowSize(1000)
+        .build();
+  }
+
+  /** A TestJob object as an operator would have left it, for {@code store().create}. */
+  public static JsonObject testJob(String name, String deployment, String jobId, String state) {
+    JsonObject o =
+        JsonParser.parseString(
+                "{\"apiVersion\":\"kubejobs.dev/v1\",\"kind\":\"TestJob\",\"metadata\":{\"name\":\""
+                    + name
+                    + "\",\"labels\":{\"app.kubernetes.io/managed-by\":\"kubejobs\","
+                    + "\"kubejobs.dev/deployment\":\""
+                    + deployment
+                    + "\",\"kubejobs.dev/job-id\":\""
+                    + jobId
+                    + "\"},\"annotations\":{\"kubejobs.dev/job-id\":\""
+                    + jobId
+                    + "\"}},\"spec\":{\"image\":\"busybox\"}}")
+            .getAsJsonObject();
+    if (state != null) {
+      o.add("status", JsonParser.parseString("{\"state\":\"" + state + "\"}"));
+    }
+    return o;
+  }
+
+  /** Sets {@code status} of a stored object. */
+  public static void setStatus(
+      FakeKubernetesApiServer server, String namespace, String name, String statusJson) {
+    server
+        .store()
+        .update(
+            TestJobKind.TYPE,
+            namespace,
+            name,
+            o -> {
+              o.add("status", JsonParser.parseString(statusJson));
+              return o;
+            });
+  }
+
+  /** A driver pod of a test job in a phase. */
+  public static JsonObject driverPod(String name, String app, String phase) {
+    return JsonParser.parseString(
+            "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\""
+                + name
+                + "\",\"labels\":{\"test-role\":\"driver\",\"test-app\":\""
+                + app
+                + "\"}},\"spec\":{\"containers\":[{\"name\":\"driver\",\"image\":\"x\"}]},"
+                + "\"status\":{\"phase\":\""
+                + phase
+                + "\"}}")
+        .getAsJsonObject();
+  }
+
+  /** Annotations of a stored object. */
+  public static Map<String, String> annotations(
+      FakeKubernetesApiServer server, String namespace, String name) {
+    JsonObject o = server.store().get(TestJobKind.TYPE, namespace, name).orElseThrow();
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    JsonObject a = o.getAsJsonObject("metadata").getAsJsonObject("annotations");
+    if (a != null) {
+      a.entrySet().forEach(e -> out.put(e.getKey(), e.getValue().getAsString()));
+    }
+    return out;
+  }
+}

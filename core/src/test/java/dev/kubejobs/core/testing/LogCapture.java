@@ -1,0 +1,41 @@
+package dev.kubejobs.core.testing;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Captures what slf4j-simple writes to {@code System.err} (it looks the stream up on each write)
+ * while a test runs. Tests in one JVM run one at a time here.
+ */
+public final class LogCapture implements AutoCloseable {
+  private final PrintStream original;
+  private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+
+  private LogCapture() {
+    original = System.err;
+    System.setErr(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+  }
+
+  /** Starts capturing. */
+  public static LogCapture start() {
+    return new LogCapture();
+  }
+
+  /** Returns every captured line. */
+  public List<String> lines() {
+    return Arrays.asList(buffer.toString(StandardCharsets.UTF_8).split("\\R"));
+  }
+
+  /** Returns the captured WARN lines. */
+  public List<String> warnings() {
+    return lines().stream().filter(l -> l.contains("WARN")).toList();
+  }
+
+  @Override
+  public void close() {
+    System.setErr(original);
+  }
+}

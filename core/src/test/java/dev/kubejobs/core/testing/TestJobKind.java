@@ -1,0 +1,170 @@
+package dev.kubejobs.core.testing;
+
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.FollowUp;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.testkit.ResourceType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * A made-up job kind for core's own tests: {@code testjobs.kubejobs.dev/v1} {@code TestJob}, whose
+ * operator writes {@code status.state} QUEUED, RUNNING, SUCCEEDED or FAILED. Its mapper follows the
+ * rules the Spark mappers follow (no status vs unparseable status, outcome beats cancel mark, live
+ * driver of a failed job, forbidden pod lookup), so core's handling of them can be tested.
+ */
+public final class TestJobKind implements JobKind<TestJobSpec> {
+  /** The resource kind. */
+  public static final ResourceKind KIND =
+      new ResourceKind("kubejobs.dev", "v1", "testjobs", "TestJob");
+
+  /** The same kind, for the fake server. */
+  public static final ResourceType TYPE =
+      new ResourceType("kubejobs.dev", "v1", "testjobs", "TestJob");
+
+  /** The no-status timeout of the mapper. */
+  public static final Duration NO_STATUS_TIMEOUT = Duration.ofSeconds(600);
+
+  /** The driver container. */
+  public static final String DRIVER_CONTAINER = "driver";
+
+  private final JobStatusMapper mapper = TestJobKind::map;
+
+  @Override
+  public ResourceKind resourceKind() {
+    return KIND;
+  }
+
+  @Override
+  public String namespaceOf(TestJobSpec spec) {
+    return spec.namespace();
+  }
+
+  @Override
+  public JsonObject manifest(TestJobSpec spec, JobIdentity identity) {
+    JsonObject labels = new JsonObject();
+    spec.labels().forEach(labels::addProperty);
+    identity.labels().forEach(labels::addProperty);
+    JsonObject annotations = new JsonObject();
+    identity.annotations().forEach(annotations::addProperty);
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("name", identity.name());
+    metadata.addProperty("namespace", identity.namespace());
+    metadata.add("labels", labels);
+    metadata.add("annotations", annotations);
+    JsonObject body = new JsonObject();
+    body.addProperty("image", spec.image());
+    JsonObject manifest = new JsonObject();
+    manifest.addProperty("apiVersion", KIND.apiVersion());
+    manifest.addProperty("kind", KIND.kind());
+    manifest.add("metadata", metadata);
+    manifest.add("spec", body);
+    return manifest;
+  }
+
+  @Override
+  public JobStatusMapper statusMapper() {
+    return mapper;
+  }
+
+  @Override
+  public Optional<String> driverPodName(ResourceSnapshot application) {
+    return Optional.empty();
+  }
+
+  @Override
+  public String driverPodSelector(ResourceSnapshot application) {
+    return "test-role=driver,test-app=" + application.name();
+  }
+
+  @Override
+  public String driverContainerName(ResourceSnapshot application) {
+    return DRIVER_CONTAINER;
+  }
+
+  static JobExecutionInfo map(ResourceSnapshot app, DriverPod pod, Instant now) {
+    boolean marked = app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    Optional<JsonObject> status = app.status();
+    if (status.isEmpty()) {
+      if (app.isBeingDeleted()) {
+        return JobExecutionInfo.builder(marked ? JobStatus.CANCELLED : JobStatus.FAILED).build();
+      }
+      Instant created = app.creationTimestamp().orElse(now);
+      if (Duration.between(created, now).compareTo(NO_STATUS_TIMEOUT) > 0) {
+        return JobExecutionInfo.builder(JobStatus.QUEUED)
+            .followUp(
+                new FollowUp(
+                    FollowUp.Action.DELETE_APPLICATION,
+                    JobStatus.FAILED,
+                    "no status from the operator within 600 s"))
+            .build();
+      }
+      return JobExecutionInfo.builder(marked ? JobStatus.CANCELLING : JobStatus.QUEUED).build();
+    }
+    String state =
+        status.get().has("state") && status.get().get("state").isJsonPrimitive()
+            ? status.get().get("state").getAsString()
+            : null;
+    if (state == null) {
+      return JobExecutionInfo.builder(JobStatus.QUEUED)
+          .warning("status without a state this version can parse: " + status.get().keySet())
+          .build();
+    }
+    switch (state) {
+      case "QUEUED":
+        return JobExecutionInfo.builder(marked ? JobStatus.CANCELLING : JobStatus.QUEUED)
+            .operatorState(state)
+            .build();
+      case "RUNNING":
+        return JobExecutionInfo.builder(marked ? JobStatus.CANCELLING : JobStatus.STARTED)
+            .operatorState(state)
+            .build();
+      case "SUCCEEDED":
+        return JobExecutionInfo.builder(JobStatus.SUCCEEDED).operatorState(state).build();
+      case "FAILED":
+        return failed(pod);
+      default:
+        return JobExecutionInfo.builder(JobStatus.STARTED)
+            .operatorState(state)
+            .warning("unknown state " + state)
+            .build();
+    }
+  }
+
+  private static JobExecutionInfo failed(DriverPod pod) {
+    JobExecutionInfo.Builder b = JobExecutionInfo.builder(JobStatus.FAILED).operatorState("FAILED");
+    switch (pod.lookup()) {
+      case NOT_LOOKED_UP:
+        return b.driverPodWanted(true).build();
+      case FOUND:
+        String phase =
+            pod.pod()
+                .flatMap(ResourceSnapshot::status)
+                .filter(s -> s.has("phase"))
+                .map(s -> s.get("phase").getAsString())
+                .orElse("Unknown");
+        if (phase.equals("Running") || phase.equals("Pending")) {
+          return b.status(JobStatus.STARTED)
+              .followUp(
+                  new FollowUp(
+                      FollowUp.Action.DELETE_DRIVER_POD,
+                      JobStatus.FAILED,
+                      "failed; its driver pod still ran and was deleted"))
+              .build();
+        }
+        return b.build();
+      case UNAVAILABLE:
+        return b.warning("driver pod not available (" + pod.reason() + ")").build();
+      default:
+        return b.build();
+    }
+  }
+}
