@@ -55,10 +55,15 @@ final class ApiHandler {
 
   private final InMemoryStore store;
   private final Rbac rbac;
+  private volatile boolean deleteAnswersStatus;
 
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
+  }
+
+  void deleteAnswersStatus(boolean status) {
+    this.deleteAnswersStatus = status;
   }
 
   static Map<String, String> parseQuery(String query) {
@@ -183,7 +188,8 @@ final class ApiHandler {
       return notFoundPath(call);
     }
     ResourceType type = found.get();
-    if (sub != null && !(sub.equals("status") || (sub.equals("log") && type.isCore()))) {
+    if (sub != null
+        && !(sub.equals("status") || (sub.equals("log") && type.equals(ResourceType.POD)))) {
       return notFoundPath(call);
     }
     String verb = verb(call, name);
@@ -435,6 +441,17 @@ final class ApiHandler {
             InMemoryStore.string(pre, "uid"),
             InMemoryStore.string(pre, "resourceVersion"),
             policy == null ? "Background" : policy);
+    if (deleteAnswersStatus && d.removed()) {
+      JsonObject success = new JsonObject();
+      success.addProperty("kind", "Status");
+      success.addProperty("apiVersion", "v1");
+      success.add("metadata", new JsonObject());
+      success.addProperty("status", "Success");
+      JsonObject details = KubeStatus.details(type, name);
+      details.addProperty("uid", InMemoryStore.uid(d.object()));
+      success.add("details", details);
+      return Answer.json(200, success);
+    }
     return Answer.json(d.removed() ? 200 : 202, d.object());
   }
 

@@ -144,10 +144,23 @@ final class AppRun {
   void apacheOutcome(String state) {
     Instant at = now();
     JsonObject driverStatus = driverPodStatus().orElse(null);
-    updateStatus(
-        s ->
-            ApacheStatuses.append(
-                orEmpty(s), state, ApacheStatuses.defaultMessage(state), at, driverStatus));
+    String message = ApacheStatuses.defaultMessage(state);
+    if ("Succeeded".equals(state)) {
+      // a pod that succeeded as a whole is reported without its status; a driver that exited 0
+      // beside a running sidecar is reported with it
+      boolean podSucceeded =
+          driverStatus != null
+              && driverStatus.has("phase")
+              && "Succeeded".equals(driverStatus.get("phase").getAsString());
+      if (podSucceeded) {
+        driverStatus = null;
+      } else {
+        message = ApacheStatuses.DRIVER_EXITED_ZERO_MESSAGE;
+      }
+    }
+    JsonObject observed = driverStatus;
+    String msg = message;
+    updateStatus(s -> ApacheStatuses.append(orEmpty(s), state, msg, at, observed));
   }
 
   void apacheRestart() {
