@@ -183,7 +183,8 @@ final class ApiHandler {
       return notFoundPath(call);
     }
     ResourceType type = found.get();
-    if (sub != null && !(sub.equals("status") || (sub.equals("log") && type.isCore()))) {
+    if (sub != null
+        && !(sub.equals("status") || (sub.equals("log") && type.equals(ResourceType.POD)))) {
       return notFoundPath(call);
     }
     String verb = verb(call, name);
