@@ -7,10 +7,16 @@ import dev.kubejobs.core.internal.kube.KubeGateway;
 import dev.kubejobs.core.internal.ops.CancelOperation;
 import dev.kubejobs.core.internal.ops.StatusOperation;
 import dev.kubejobs.core.internal.ops.SubmitOperation;
+import dev.kubejobs.core.logs.DriverLogReader;
+import dev.kubejobs.core.logs.internal.DefaultDriverLogReader;
+import dev.kubejobs.core.preflight.Preflight;
+import dev.kubejobs.core.preflight.internal.DefaultPreflight;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.status.JobStatusReader;
 import dev.kubejobs.core.submit.JobSubmitter;
+import dev.kubejobs.core.sweep.OrphanSweeper;
+import dev.kubejobs.core.sweep.internal.DefaultOrphanSweeper;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.retry.Retry;
@@ -147,10 +153,33 @@ public final class KubeJobs<S> {
     return canceller;
   }
 
-  // Hooks for the other operations (sweep, driver log, preflight): add them here as
-  //   public OrphanSweeper sweeper() { return new OrphanSweeperImpl<>(context); }
-  // building the implementation (in an internal package) from `context`, which holds the
-  // gateway, settings, clock and warn-once log. See dev.kubejobs.core.internal.KubeJobsContext.
+  /**
+   * Returns the orphan sweeper, which deletes this deployment's resources of jobs the caller no
+   * longer knows.
+   *
+   * @return a thread-safe, stateless sweeper over this instance's gateway and clock
+   */
+  public OrphanSweeper sweeper() {
+    return new DefaultOrphanSweeper(context);
+  }
+
+  /**
+   * Returns the driver log reader, which reads the end of a job's driver log and never throws.
+   *
+   * @return a thread-safe, stateless reader over this instance's gateway
+   */
+  public DriverLogReader driverLogs() {
+    return new DefaultDriverLogReader(context);
+  }
+
+  /**
+   * Returns the preflight check, which reports missing permissions and whether the CRD is served.
+   *
+   * @return a thread-safe, stateless check over this instance's gateway
+   */
+  public Preflight preflight() {
+    return new DefaultPreflight(context);
+  }
 
   /**
    * Returns the cluster name execution ids of this instance carry.

@@ -55,10 +55,15 @@ final class ApiHandler {
 
   private final InMemoryStore store;
   private final Rbac rbac;
+  private volatile boolean deleteAnswersStatus;
 
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
+  }
+
+  void deleteAnswersStatus(boolean status) {
+    this.deleteAnswersStatus = status;
   }
 
   static Map<String, String> parseQuery(String query) {
@@ -183,7 +188,8 @@ final class ApiHandler {
       return notFoundPath(call);
     }
     ResourceType type = found.get();
-    if (sub != null && !(sub.equals("status") || (sub.equals("log") && type.isCore()))) {
+    if (sub != null
+        && !(sub.equals("status") || (sub.equals("log") && type.equals(ResourceType.POD)))) {
       return notFoundPath(call);
     }
     String verb = verb(call, name);
@@ -320,6 +326,13 @@ final class ApiHandler {
         contentType.equals("application/merge-patch+json")
             || (contentType.equals("application/strategic-merge-patch+json") && type.isCore());
     boolean json = contentType.equals("application/json-patch+json");
+    if (contentType.equals("application/apply-patch+yaml")) {
+      throw new FakeApiException(
+          415,
+          "UnsupportedMediaType",
+          "server-side apply (application/apply-patch+yaml) is not supported by the fake Kubernetes"
+              + " API server; use a merge or JSON patch");
+    }
     if (!merge && !json) {
       throw new FakeApiException(
           415,
@@ -428,6 +441,17 @@ final class ApiHandler {
             InMemoryStore.string(pre, "uid"),
             InMemoryStore.string(pre, "resourceVersion"),
             policy == null ? "Background" : policy);
+    if (deleteAnswersStatus && d.removed()) {
+      JsonObject success = new JsonObject();
+      success.addProperty("kind", "Status");
+      success.addProperty("apiVersion", "v1");
+      success.add("metadata", new JsonObject());
+      success.addProperty("status", "Success");
+      JsonObject details = KubeStatus.details(type, name);
+      details.addProperty("uid", InMemoryStore.uid(d.object()));
+      success.add("details", details);
+      return Answer.json(200, success);
+    }
     return Answer.json(d.removed() ? 200 : 202, d.object());
   }
 
@@ -605,6 +629,16 @@ final class ApiHandler {
     } else if (!containers.contains(container) && !initContainers(spec).contains(container)) {
       throw KubeStatus.badRequest("container " + container + " is not valid for pod " + name);
     }
+    String waiting = waitingReason(pod, container);
+    if (waiting != null) {
+      throw KubeStatus.badRequest(
+          "container \""
+              + container
+              + "\" in pod \""
+              + name
+              + "\" is waiting to start: "
+              + waiting);
+    }
     String log = store.podLog(ns, name, container);
     String tail = call.param("tailLines");
     if (tail != null && !tail.isEmpty()) {
@@ -622,6 +656,27 @@ final class ApiHandler {
       }
     }
     return Answer.text(log);
+  }
+
+  /** The reason a container is waiting, from {@code status.containerStatuses}, or null. */
+  private static String waitingReason(JsonObject pod, String container) {
+    if (!(pod.get("status") instanceof JsonObject status)) {
+      return null;
+    }
+    for (String list : List.of("containerStatuses", "initContainerStatuses")) {
+      if (status.get(list) instanceof JsonArray statuses) {
+        for (JsonElement e : statuses) {
+          if (e instanceof JsonObject cs
+              && container.equals(InMemoryStore.string(cs, "name"))
+              && cs.get("state") instanceof JsonObject state
+              && state.get("waiting") instanceof JsonObject w) {
+            String reason = InMemoryStore.string(w, "reason");
+            return reason == null ? "ContainerCreating" : reason;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   private static List<String> initContainers(JsonObject spec) {

@@ -48,15 +48,17 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   private final RequestJournal journal = new RequestJournal();
   private final Rbac rbac = new Rbac();
   private final WireMockServer wireMock;
+  private final ApiHandler handler;
 
   private FakeKubernetesApiServer(Builder builder) {
     this.clock = builder.clock;
     this.store = new InMemoryStore(clock);
-    ApiHandler handler = new ApiHandler(store, rbac);
+    this.handler = new ApiHandler(store, rbac);
     WireMockConfiguration config =
         WireMockConfiguration.options()
             .bindAddress("127.0.0.1")
             .containerThreads(builder.threads)
+            .jettyStopTimeout(0L)
             .notifier(new WireMockLogging())
             .disableRequestJournal()
             .stubRequestLoggingDisabled(true)
@@ -156,6 +158,21 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Chooses what a DELETE that removes an object answers: the object (default, as the real server
+   * does for custom resources and pods) or a {@code Status} with {@code status: Success} and the
+   * object's name, group, kind and uid in {@code details}, as the real server does for some other
+   * resources. A delete that leaves the object in place (finalizers) always answers the object.
+   * {@link #reset()} restores the default.
+   *
+   * @param status true to answer a {@code Status}
+   * @return this server
+   */
+  public FakeKubernetesApiServer deleteAnswersStatus(boolean status) {
+    handler.deleteAnswersStatus(status);
+    return this;
+  }
+
+  /**
    * Makes namespaces real: from now on only these namespaces and those added with {@link
    * #createNamespace(String)} exist, and creating an object in another one answers 404 {@code
    * namespaces "x" not found} (details kind {@code namespaces}), as the real server's namespace
@@ -239,15 +256,16 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Removes every object and pod log, fault, journal entry and RBAC rule and makes every namespace
-   * exist again, keeping the registered resource types, the store's listeners and the
-   * resourceVersion counter (which never goes back).
+   * Removes every object and pod log, fault, journal entry and RBAC rule, makes every namespace
+   * exist again and DELETE answer the object again, keeping the registered resource types, the
+   * store's listeners and the resourceVersion counter (which never goes back).
    */
   public void reset() {
     store.clear();
     faults.clear();
     journal.clear();
     rbac.reset();
+    handler.deleteAnswersStatus(false);
   }
 
   /** Returns a description with the server's URL. */

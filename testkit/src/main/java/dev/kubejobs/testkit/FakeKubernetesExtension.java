@@ -42,6 +42,7 @@ public final class FakeKubernetesExtension
   private final List<ResourceType> resources;
   private volatile FakeKubernetesApiServer server;
   private volatile ApiClient client;
+  private volatile String owner;
 
   private FakeKubernetesExtension(Builder builder) {
     this.clock = builder.clock;
@@ -100,7 +101,9 @@ public final class FakeKubernetesExtension
   /** Starts the server for the test class. */
   @Override
   public void beforeAll(ExtensionContext context) {
-    start();
+    if (start()) {
+      owner = context.getUniqueId();
+    }
   }
 
   /** Starts the server if needed and resets its state. */
@@ -125,20 +128,23 @@ public final class FakeKubernetesExtension
     }
   }
 
-  /** Stops the server. */
+  /** Stops the server after the class that started it (not after its nested classes). */
   @Override
   public void afterAll(ExtensionContext context) {
-    stop();
+    if (context.getUniqueId().equals(owner)) {
+      stop();
+    }
   }
 
-  private synchronized void start() {
+  private synchronized boolean start() {
     if (server != null) {
-      return;
+      return false;
     }
     FakeKubernetesApiServer s = FakeKubernetesApiServer.builder().clock(clock).build();
     resources.forEach(s::registerResource);
     client = s.newClient();
     server = s;
+    return true;
   }
 
   private synchronized void stop() {
@@ -146,6 +152,7 @@ public final class FakeKubernetesExtension
       server.close();
       server = null;
       client = null;
+      owner = null;
     }
   }
 

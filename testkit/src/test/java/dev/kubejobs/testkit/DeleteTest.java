@@ -40,6 +40,22 @@ class DeleteTest {
   }
 
   @Test
+  void deleteCanAnswerAStatusSuccessInstead() {
+    // client-java's generic API then returns a KubernetesApiResponse with a Status and no object.
+    String uid = create(Kube.appJson("pi")).getAsJsonObject("metadata").get("uid").getAsString();
+    kube.server().deleteAnswersStatus(true);
+
+    KubernetesApiResponse<DynamicKubernetesObject> response =
+        Kube.apps(kube.client()).delete(NS, "pi");
+
+    assertThat(response.getHttpStatusCode()).isEqualTo(200);
+    assertThat(response.getObject()).isNull();
+    assertThat(response.getStatus().getStatus()).isEqualTo("Success");
+    assertThat(response.getStatus().getDetails().getUid()).isEqualTo(uid);
+    assertThat(kube.server().store().get(SPARK_APP, NS, "pi")).isEmpty();
+  }
+
+  @Test
   void deleteOfAMissingObjectAnswers404() {
     KubernetesApiResponse<DynamicKubernetesObject> response =
         Kube.apps(kube.client()).delete(NS, "zz");

@@ -32,6 +32,21 @@ class ExtensionTest {
     assertThat(kube.server().journal().requests()).hasSize(1);
   }
 
+  @org.junit.jupiter.api.Nested
+  @Order(3)
+  class Nested {
+    @Test
+    void nestedTestsShareTheOuterServer() {
+      assertThat(kube.server()).isSameAs(firstServer);
+    }
+  }
+
+  @Test
+  @Order(4)
+  void laterTestsKeepTheSameServer() {
+    assertThat(kube.server()).isSameAs(firstServer);
+  }
+
   @Test
   @Order(2)
   void secondTestStartsFromAnEmptyServerOfTheSameClass() {

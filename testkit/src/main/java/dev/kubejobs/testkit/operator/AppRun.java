@@ -1,5 +1,6 @@
 package dev.kubejobs.testkit.operator;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.testkit.FakeApiException;
@@ -99,10 +100,8 @@ final class AppRun {
         a -> {
           JsonObject meta = a.getAsJsonObject("metadata");
           if (!hasFinalizer(a, finalizer)) {
-            com.google.gson.JsonArray f =
-                meta.has("finalizers")
-                    ? meta.getAsJsonArray("finalizers")
-                    : new com.google.gson.JsonArray();
+            JsonArray f =
+                meta.has("finalizers") ? meta.getAsJsonArray("finalizers") : new JsonArray();
             f.add(finalizer);
             meta.add("finalizers", f);
           }
@@ -115,7 +114,7 @@ final class AppRun {
         a -> {
           JsonObject meta = a.getAsJsonObject("metadata");
           if (meta.has("finalizers")) {
-            com.google.gson.JsonArray kept = new com.google.gson.JsonArray();
+            JsonArray kept = new JsonArray();
             meta.getAsJsonArray("finalizers")
                 .forEach(
                     f -> {
@@ -144,10 +143,23 @@ final class AppRun {
   void apacheOutcome(String state) {
     Instant at = now();
     JsonObject driverStatus = driverPodStatus().orElse(null);
-    updateStatus(
-        s ->
-            ApacheStatuses.append(
-                orEmpty(s), state, ApacheStatuses.defaultMessage(state), at, driverStatus));
+    String message = ApacheStatuses.defaultMessage(state);
+    if ("Succeeded".equals(state)) {
+      // a pod that succeeded as a whole is reported without its status; a driver that exited 0
+      // beside a running sidecar is reported with it
+      boolean podSucceeded =
+          driverStatus != null
+              && driverStatus.has("phase")
+              && "Succeeded".equals(driverStatus.get("phase").getAsString());
+      if (podSucceeded) {
+        driverStatus = null;
+      } else {
+        message = ApacheStatuses.DRIVER_EXITED_ZERO_MESSAGE;
+      }
+    }
+    JsonObject observed = driverStatus;
+    String msg = message;
+    updateStatus(s -> ApacheStatuses.append(orEmpty(s), state, msg, at, observed));
   }
 
   void apacheRestart() {

@@ -46,13 +46,14 @@ import org.slf4j.LoggerFactory;
  * <p>The path of an application is read once, when the operator first sees it: the label {@value
  * #PATH_LABEL} (a {@link SparkAppPath} name, case-insensitive), else the operator's default. With
  * the label {@value #SIDECAR_LABEL}{@code =true} its driver pod gets a sidecar container. Only
- * applications that have no status when first seen (for Kubeflow also those in the empty state) are
- * driven; one that already has a status — a fixture put into the store — is left as it is, except
- * that deleting it gets the operator's reaction. Deletion: the Apache operator adds its finalizer
- * at first sight; when the application gets a {@code deletionTimestamp} it writes {@code
- * ResourceReleased} "shutdown as requested" and deletes the driver pod, then on the next step
- * removes its finalizer. The Kubeflow operator has no finalizer: deleting the application removes
- * it and the server garbage-collects the driver pod through its owner reference.
+ * applications that have no status (or an empty one) when first seen, for Kubeflow also those in
+ * the empty state, are driven; one that already has a status — a fixture put into the store — is
+ * left as it is, except that deleting it gets the operator's reaction. Deletion: the Apache
+ * operator adds its finalizer at first sight; when the application gets a {@code deletionTimestamp}
+ * it writes {@code ResourceReleased} "shutdown as requested" and deletes the driver pod, then on
+ * the next step removes its finalizer. The Kubeflow operator has no finalizer: deleting the
+ * application removes it and the server garbage-collects the driver pod through its owner
+ * reference.
  *
  * <p>Thread safe: steps run one at a time under one lock, whether called by tests or by the timer
  * thread; the store itself is thread safe, so tests may change objects through HTTP meanwhile.
@@ -422,7 +423,7 @@ public final class FakeSparkOperator implements AutoCloseable {
     if (app.has("status") && !app.get("status").isJsonNull() && status == null) {
       return false;
     }
-    if (status == null) {
+    if (status == null || status.size() == 0) {
       return true;
     }
     return settings.flavor() == Flavor.KUBEFLOW

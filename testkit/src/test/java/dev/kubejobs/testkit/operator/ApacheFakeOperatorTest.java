@@ -132,8 +132,10 @@ class ApacheFakeOperatorTest {
     assertThat(str(status, "stateTransitionHistory", "0", "message"))
         .isEqualTo("Spark application has been created on Kubernetes Cluster.");
     assertThat(str(status, "currentAttemptSummary", "attemptInfo", "id")).isEqualTo("0");
-    assertThat(str(status, "stateTransitionHistory", "5", "lastObservedDriverStatus", "phase"))
-        .isEqualTo("Succeeded");
+    assertThat(str(status, "stateTransitionHistory", "5", "message"))
+        .isEqualTo("Spark application completed successfully.");
+    assertThat(obj(status, "stateTransitionHistory", "5").has("lastObservedDriverStatus"))
+        .isFalse();
     assertThat(OperatorTestSupport.pod(server, "kj-happy-0-driver")).isEmpty();
     assertThat(finalizers(app("kj-happy"))).containsExactly(ApacheStatuses.FINALIZER);
   }
@@ -450,6 +452,11 @@ class ApacheFakeOperatorTest {
         .contains(DriverLogs.SIDECAR_LINE);
     assertThat(log("kj-side-0-driver", DriverPodBuilder.DRIVER_CONTAINER))
         .contains(DriverLogs.PI_LINE);
+    operator.advance(NS, "kj-side");
+    assertThat(str(app("kj-side"), "status", "currentState", "message"))
+        .isEqualTo(ApacheStatuses.DRIVER_EXITED_ZERO_MESSAGE);
+    assertThat(str(app("kj-side"), "status", "currentState", "lastObservedDriverStatus", "phase"))
+        .isEqualTo("Running");
   }
 
   @Test

@@ -604,6 +604,12 @@ public final class KubeGateway {
           });
     } catch (ApiCallFailure f) {
       throw unavailable(about, op, f);
+    } catch (ApiUnavailableException e) {
+      if (about != null && e.executionId().isEmpty()) {
+        // The policy refused to send (circuit open): name the job.
+        throw new ApiUnavailableException(about, e.getMessage(), e.getCause());
+      }
+      throw e;
     }
   }
 
@@ -813,7 +819,7 @@ public final class KubeGateway {
     return rejectedPlain(about, op, e);
   }
 
-  private static KubeJobsException rejectedPlain(
+  private static JobRejectedException rejectedPlain(
       ExecutionId about, String op, ApiStatusException e) {
     if (e.code() == 403 || e.code() == 401) {
       return new JobRejectedException(
@@ -823,15 +829,20 @@ public final class KubeGateway {
           "'" + op + "' was forbidden (server said: " + e.serverMessage() + ")",
           e);
     }
-    if (e.code() == 400 || e.code() == 422 || e.code() == 404) {
-      return new JobRejectedException(
-          about,
-          JobRejectedException.Reason.INVALID,
-          e.code(),
-          "'" + op + "' was rejected as invalid (server said: " + e.serverMessage() + ")",
-          e);
-    }
-    return e;
+    // 400, 422 and any other refusal of the request as it is (404 of a path, 405, 410, 413...).
+    return new JobRejectedException(
+        about,
+        JobRejectedException.Reason.INVALID,
+        e.code(),
+        "'"
+            + op
+            + "' was rejected with "
+            + e.code()
+            + (e.reason().isEmpty() ? "" : " " + e.reason())
+            + " (server said: "
+            + e.serverMessage()
+            + ")",
+        e);
   }
 
   private static Duration retryAfter(String header, JsonObject status) {

@@ -1,0 +1,168 @@
+package dev.kubejobs.core.preflight.internal;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.kube.AccessReview;
+import dev.kubejobs.core.preflight.Permission;
+import dev.kubejobs.core.preflight.Preflight;
+import dev.kubejobs.core.preflight.PreflightReport;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Preflight} of a {@code KubeJobs} instance: one discovery request for the CRD, then one
+ * SelfSubjectAccessReview per permission and namespace, all through the instance's gateway. Not a
+ * published API. Thread safe (stateless).
+ */
+public final class DefaultPreflight implements Preflight {
+  private static final Logger LOG = LoggerFactory.getLogger(DefaultPreflight.class);
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  private final KubeJobsContext<?> context;
+
+  /**
+   * Creates the check of an instance.
+   *
+   * @param context the instance's settings and gateway
+   */
+  public DefaultPreflight(KubeJobsContext<?> context) {
+    this.context = Objects.requireNonNull(context, "context");
+  }
+
+  /**
+   * Returns the permissions kubejobs uses in one namespace for a job resource kind: the kind's
+   * create/get/list/patch/delete, pods get/list/delete and pods/log get.
+   *
+   * @param kind the job resource kind
+   * @param namespace the namespace
+   * @return the permissions, in that order
+   */
+  public static List<Permission> requiredPermissions(ResourceKind kind, String namespace) {
+    List<Permission> required = new ArrayList<>();
+    for (String verb : List.of("create", "get", "list", "patch", "delete")) {
+      required.add(new Permission(verb, kind.group(), kind.plural(), namespace));
+    }
+    for (String verb : List.of("get", "list", "delete")) {
+      required.add(new Permission(verb, "", "pods", namespace));
+    }
+    required.add(new Permission("get", "", "pods/log", namespace));
+    return required;
+  }
+
+  @Override
+  public PreflightReport check(Collection<String> namespaces) {
+    List<String> checkedNamespaces = validate(namespaces);
+    ResourceKind kind = context.jobKind().resourceKind();
+    PreflightReport.Builder report = PreflightReport.builder(kind, checkedNamespaces);
+    checkCrd(kind, report);
+    for (String namespace : checkedNamespaces) {
+      for (Permission p : requiredPermissions(kind, namespace)) {
+        review(p, report);
+      }
+    }
+    PreflightReport done = report.build();
+    if (done.isOk()) {
+      LOG.debug("{}", done.summary());
+    } else {
+      LOG.warn("{}", done.summary());
+    }
+    return done;
+  }
+
+  private void checkCrd(ResourceKind kind, PreflightReport.Builder report) {
+    String what = kind.qualifiedPlural() + " version " + kind.version();
+    Optional<List<String>> served;
+    try {
+      served = context.gateway().servedResources(kind.group(), kind.version());
+    } catch (ApiUnavailableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      report.crdNotServed(
+          "could not tell whether "
+              + what
+              + " is served: API discovery of "
+              + kind.apiVersion()
+              + " failed ("
+              + e.getMessage()
+              + ")");
+      return;
+    }
+    if (served.isEmpty()) {
+      report.crdNotServed(
+          "CRD not installed: the API server does not serve "
+              + kind.apiVersion()
+              + ", so "
+              + what
+              + " cannot be created; install the operator's CRD (with version "
+              + kind.version()
+              + ")");
+    } else if (!served.get().contains(kind.plural())) {
+      report.crdNotServed(
+          "CRD not installed: the API server serves "
+              + kind.apiVersion()
+              + " but not "
+              + kind.plural()
+              + "; install the CRD of "
+              + kind.kind()
+              + " (with version "
+              + kind.version()
+              + ")");
+    } else {
+      report.crdServed();
+    }
+  }
+
+  private void review(Permission p, PreflightReport.Builder report) {
+    String resource = p.resource();
+    String subresource = null;
+    int slash = resource.indexOf('/');
+    if (slash >= 0) {
+      subresource = resource.substring(slash + 1);
+      resource = resource.substring(0, slash);
+    }
+    AccessReview answer;
+    try {
+      answer =
+          context
+              .gateway()
+              .selfSubjectAccessReview(p.verb(), p.group(), resource, subresource, p.namespace());
+    } catch (ApiUnavailableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      report.unverified(p, "the SelfSubjectAccessReview failed: " + e.getMessage());
+      return;
+    }
+    if (answer.allowed()) {
+      report.granted(p);
+    } else {
+      LOG.debug("Missing permission: {} ({})", p, answer.reason());
+      report.missing(p);
+    }
+  }
+
+  private static List<String> validate(Collection<String> namespaces) {
+    if (namespaces == null || namespaces.isEmpty()) {
+      throw new IllegalArgumentException(
+          "namespaces must name at least one namespace jobs run in, but was " + namespaces);
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (String ns : namespaces) {
+      if (ns == null || ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
+        throw new IllegalArgumentException(
+            "namespaces must be lower-case DNS labels of at most 63 characters, but one was "
+                + (ns == null ? "null" : "'" + ns + "'"));
+      }
+      out.add(ns);
+    }
+    return List.copyOf(out);
+  }
+}

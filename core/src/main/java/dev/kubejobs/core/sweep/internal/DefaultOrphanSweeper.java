@@ -1,0 +1,239 @@
+package dev.kubejobs.core.sweep.internal;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.kube.ApiStatusException;
+import dev.kubejobs.core.internal.kube.DeleteResult;
+import dev.kubejobs.core.resilience.ApiCallFailure;
+import dev.kubejobs.core.sweep.OrphanSweeper;
+import dev.kubejobs.core.sweep.SweepEntry;
+import dev.kubejobs.core.sweep.SweepReport;
+import dev.kubejobs.core.sweep.SweepRequest;
+import dev.kubejobs.core.sweep.SweepUnavailableException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link OrphanSweeper} of a {@code KubeJobs} instance: one labelled LIST per namespace, then
+ * one DELETE with a {@code uid} precondition per orphan, all through the instance's gateway. Not a
+ * published API. Thread safe (stateless).
+ */
+public final class DefaultOrphanSweeper implements OrphanSweeper {
+  private static final Logger LOG = LoggerFactory.getLogger(DefaultOrphanSweeper.class);
+
+  private final KubeJobsContext<?> context;
+
+  /**
+   * Creates the sweeper of an instance.
+   *
+   * @param context the instance's settings and gateway
+   */
+  public DefaultOrphanSweeper(KubeJobsContext<?> context) {
+    this.context = Objects.requireNonNull(context, "context");
+  }
+
+  @Override
+  public SweepReport sweep(SweepRequest request) {
+    if (request == null) {
+      throw new IllegalArgumentException("request must not be null");
+    }
+    ResourceKind kind = context.jobKind().resourceKind();
+    String selector =
+        JobIdentity.LABEL_MANAGED_BY
+            + "="
+            + JobIdentity.MANAGED_BY_VALUE
+            + ","
+            + JobIdentity.LABEL_DEPLOYMENT
+            + "="
+            + context.deployment();
+    Instant now = context.clock().instant();
+    SweepReport.Builder report = SweepReport.builder(request.dryRun());
+    try {
+      for (String namespace : request.namespaces()) {
+        List<ResourceSnapshot> resources;
+        try {
+          resources = context.gateway().list(null, kind, namespace, selector);
+        } catch (ApiUnavailableException e) {
+          if (!answeredWithServerError(e)) {
+            throw e;
+          }
+          report.failedNamespace(namespace, e.getMessage());
+          continue;
+        } catch (RuntimeException e) {
+          // For example a forbidden LIST in this namespace: the others are still swept.
+          String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+          context
+              .warnings()
+              .warn(LOG, "Orphan sweep could not list " + kind.qualifiedPlural() + ": " + why);
+          report.failedNamespace(namespace, why);
+          continue;
+        }
+        for (ResourceSnapshot resource : resources) {
+          if (!isOurs(resource)) {
+            // A server that ignored the selector: never touch another deployment's resources.
+            continue;
+          }
+          report.scanned();
+          consider(kind, resource, request, now, report);
+        }
+      }
+    } catch (ApiUnavailableException e) {
+      throw new SweepUnavailableException(report.build(), e);
+    }
+    SweepReport done = report.build();
+    if (done.entries().isEmpty() && done.failedNamespaces().isEmpty()) {
+      LOG.debug("{}", done.summary());
+    } else {
+      LOG.info("{}", done.summary());
+    }
+    return done;
+  }
+
+  private boolean isOurs(ResourceSnapshot resource) {
+    return JobIdentity.MANAGED_BY_VALUE.equals(resource.labels().get(JobIdentity.LABEL_MANAGED_BY))
+        && context.deployment().equals(resource.labels().get(JobIdentity.LABEL_DEPLOYMENT));
+  }
+
+  private void consider(
+      ResourceKind kind,
+      ResourceSnapshot resource,
+      SweepRequest request,
+      Instant now,
+      SweepReport.Builder report) {
+    String jobId = resource.annotations().getOrDefault(JobIdentity.ANNOTATION_JOB_ID, "");
+    Instant created = resource.creationTimestamp().orElse(null);
+    if (jobId.isEmpty()) {
+      // Without the raw id the caller cannot be asked; keep it and say so, never guess.
+      report.add(
+          entry(
+              resource,
+              jobId,
+              created,
+              SweepEntry.Outcome.FAILED,
+              "no " + JobIdentity.ANNOTATION_JOB_ID + " annotation: kept; delete it by hand"));
+      return;
+    }
+    boolean known;
+    try {
+      known = request.isKnown(jobId);
+    } catch (RuntimeException e) {
+      report.add(
+          entry(
+              resource,
+              jobId,
+              created,
+              SweepEntry.Outcome.FAILED,
+              "the knownJobs predicate threw " + e + ": kept"));
+      return;
+    }
+    if (known) {
+      report.keptKnown();
+      return;
+    }
+    if (created == null || Duration.between(created, now).compareTo(request.gracePeriod()) <= 0) {
+      report.keptYoung();
+      return;
+    }
+    if (resource.isBeingDeleted()) {
+      report.add(
+          entry(
+              resource,
+              jobId,
+              created,
+              SweepEntry.Outcome.ALREADY_DELETING,
+              "already being deleted since " + resource.deletionTimestamp().orElse(null)));
+      return;
+    }
+    if (request.dryRun()) {
+      report.add(
+          entry(
+              resource,
+              jobId,
+              created,
+              SweepEntry.Outcome.WOULD_DELETE,
+              "unknown job, created " + created));
+      return;
+    }
+    report.add(delete(kind, resource, jobId, created));
+  }
+
+  private SweepEntry delete(
+      ResourceKind kind, ResourceSnapshot resource, String jobId, Instant created) {
+    try {
+      DeleteResult result =
+          context
+              .gateway()
+              .delete(null, kind, resource.namespace(), resource.name(), resource.uid());
+      if (result == DeleteResult.GONE) {
+        LOG.debug(
+            "Orphan {}/{} of job '{}' was gone already",
+            resource.namespace(),
+            resource.name(),
+            jobId);
+        return entry(resource, jobId, created, SweepEntry.Outcome.ALREADY_GONE, "404: gone");
+      }
+      LOG.info(
+          "Deleted orphan {} {}/{} (uid {}) of unknown job '{}', created {}",
+          kind.qualifiedPlural(),
+          resource.namespace(),
+          resource.name(),
+          resource.uid(),
+          jobId,
+          created);
+      return entry(resource, jobId, created, SweepEntry.Outcome.DELETED, "unknown job");
+    } catch (ApiUnavailableException e) {
+      if (answeredWithServerError(e)) {
+        // The server answered (5xx) for this resource: report it and go on with the others.
+        return failed(resource, jobId, created, e);
+      }
+      // No answer, throttled, breaker open: stop the sweep.
+      throw e;
+    } catch (ApiStatusException e) {
+      if (e.isConflict()) {
+        LOG.debug(
+            "Orphan {}/{} was replaced since it was listed: left alone",
+            resource.namespace(),
+            resource.name());
+        return entry(
+            resource,
+            jobId,
+            created,
+            SweepEntry.Outcome.REPLACED,
+            "409: the name now belongs to another resource (uid precondition failed), left alone: "
+                + e.serverMessage());
+      }
+      return failed(resource, jobId, created, e);
+    } catch (RuntimeException e) {
+      return failed(resource, jobId, created, e);
+    }
+  }
+
+  /** A 5xx answer: the server is there, this one request failed; anything else means it is not. */
+  private static boolean answeredWithServerError(ApiUnavailableException e) {
+    return e.getCause() instanceof ApiCallFailure f && f.kind() == ApiCallFailure.Kind.SERVER_ERROR;
+  }
+
+  private SweepEntry failed(
+      ResourceSnapshot resource, String jobId, Instant created, RuntimeException e) {
+    String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+    context.warnings().warn(LOG, "Orphan sweep could not delete: " + why);
+    return entry(resource, jobId, created, SweepEntry.Outcome.FAILED, why);
+  }
+
+  private static SweepEntry entry(
+      ResourceSnapshot resource,
+      String jobId,
+      Instant created,
+      SweepEntry.Outcome outcome,
+      String detail) {
+    return new SweepEntry(
+        resource.namespace(), resource.name(), resource.uid(), jobId, created, outcome, detail);
+  }
+}

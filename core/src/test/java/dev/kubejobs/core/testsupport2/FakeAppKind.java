@@ -1,0 +1,69 @@
+package dev.kubejobs.core.testsupport2;
+
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.testkit.ResourceType;
+import java.util.Optional;
+
+/**
+ * A made-up job kind for the sweep, driver log and preflight tests: {@code
+ * fakeapps.apps.kubejobs.dev/v1} {@code FakeApp}, whose spec is just its namespace. Its status may
+ * name the driver pod ({@code status.driverPod}); its driver pods carry {@code role=driver} and
+ * {@code app=<name>}; the driver container is {@value #DRIVER_CONTAINER}.
+ */
+public final class FakeAppKind implements JobKind<String> {
+  /** The resource kind. */
+  public static final ResourceKind KIND =
+      new ResourceKind("apps.kubejobs.dev", "v1", "fakeapps", "FakeApp");
+
+  /** The same kind, for the fake server. */
+  public static final ResourceType TYPE =
+      new ResourceType("apps.kubejobs.dev", "v1", "fakeapps", "FakeApp");
+
+  /** The driver container's name. */
+  public static final String DRIVER_CONTAINER = "driver";
+
+  @Override
+  public ResourceKind resourceKind() {
+    return KIND;
+  }
+
+  @Override
+  public String namespaceOf(String spec) {
+    return spec;
+  }
+
+  @Override
+  public JsonObject manifest(String spec, JobIdentity identity) {
+    return Objects2.app(identity.name(), identity.labels(), identity.annotations());
+  }
+
+  @Override
+  public JobStatusMapper statusMapper() {
+    return (app, pod, now) -> JobExecutionInfo.builder(JobStatus.QUEUED).build();
+  }
+
+  @Override
+  public Optional<String> driverPodName(ResourceSnapshot application) {
+    return application
+        .status()
+        .filter(s -> s.has("driverPod"))
+        .map(s -> s.get("driverPod").getAsString());
+  }
+
+  @Override
+  public String driverPodSelector(ResourceSnapshot application) {
+    return "role=driver,app=" + application.name();
+  }
+
+  @Override
+  public String driverContainerName(ResourceSnapshot application) {
+    return DRIVER_CONTAINER;
+  }
+}

@@ -1,0 +1,58 @@
+package dev.kubejobs.spark;
+
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.spark.internal.ApacheJobKind;
+import dev.kubejobs.spark.internal.KubeflowJobKind;
+import java.util.Objects;
+
+/**
+ * The job kinds of the two Spark operators kubejobs speaks to: the Apache Spark Kubernetes Operator
+ * ({@code spark.apache.org/v1}) and the Kubeflow Spark operator ({@code
+ * sparkoperator.k8s.io/v1beta2}). Each kind builds the SparkApplication for a {@link SparkJobSpec},
+ * maps its status (DESIGN.md section 4) and finds its driver pod.
+ *
+ * <p>This class only holds factories. The kinds it returns are immutable and thread safe.
+ */
+public final class SparkOperators {
+  private SparkOperators() {}
+
+  /**
+   * Returns the Apache Spark Kubernetes Operator kind with the {@link ApacheOptions#ofDefaults()
+   * defaults}: API version {@code v1}, restart policy Never, no-status timeout 10 minutes.
+   *
+   * @return the job kind
+   */
+  public static JobKind<SparkJobSpec> apache() {
+    return apache(ApacheOptions.ofDefaults());
+  }
+
+  /**
+   * Returns the Apache Spark Kubernetes Operator kind with the given options.
+   *
+   * @param options the options
+   * @return the job kind
+   */
+  public static JobKind<SparkJobSpec> apache(ApacheOptions options) {
+    return new ApacheJobKind(Objects.requireNonNull(options, "options"));
+  }
+
+  /**
+   * Returns the Kubeflow Spark operator kind with the {@link KubeflowOptions#ofDefaults()
+   * defaults}: restart policy Never, no-status timeout 10 minutes.
+   *
+   * @return the job kind
+   */
+  public static JobKind<SparkJobSpec> kubeflow() {
+    return kubeflow(KubeflowOptions.ofDefaults());
+  }
+
+  /**
+   * Returns the Kubeflow Spark operator kind with the given options.
+   *
+   * @param options the options
+   * @return the job kind
+   */
+  public static JobKind<SparkJobSpec> kubeflow(KubeflowOptions options) {
+    return new KubeflowJobKind(Objects.requireNonNull(options, "options"));
+  }
+}

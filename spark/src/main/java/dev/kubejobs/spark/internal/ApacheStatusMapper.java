@@ -1,0 +1,353 @@
+package dev.kubejobs.spark.internal;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.ResourceSnapshot;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Maps an Apache Spark Kubernetes Operator SparkApplication ({@code spark.apache.org} v1 or
+ * v1beta1) to a job status, following DESIGN.md section 4. Pure and thread safe. Not a published
+ * API; obtain it from {@code SparkOperators.apache().statusMapper()}.
+ */
+public final class ApacheStatusMapper implements JobStatusMapper {
+  static final String OPERATOR = "Apache Spark operator";
+
+  /** States before the driver runs: QUEUED, or STARTED when an earlier attempt started. */
+  static final Set<String> WAITING = Set.of("Submitted", "ScheduledToRestart", "DriverRequested");
+
+  /** States in which the driver runs. */
+  static final Set<String> RUNNING =
+      Set.of(
+          "DriverStarted",
+          "DriverReady",
+          "InitializedBelowThresholdExecutors",
+          "RunningHealthy",
+          "RunningWithPartialCapacity",
+          "RunningWithBelowThresholdExecutors");
+
+  /** Failed outcomes of an attempt. */
+  static final Set<String> FAILURES =
+      Set.of(
+          "Failed",
+          "SchedulingFailure",
+          "DriverEvicted",
+          "DriverStartTimedOut",
+          "ExecutorsStartTimedOut",
+          "DriverReadyTimedOut");
+
+  static final String SUCCEEDED = "Succeeded";
+
+  /** States after the operator stopped the application for good. */
+  static final Set<String> TERMINATED =
+      Set.of("ResourceReleased", "TerminatedWithoutReleaseResources");
+
+  /** States that show the driver started (an outcome other than scheduling or start failures). */
+  private static final Set<String> SHOW_STARTED =
+      Set.of(
+          "DriverStarted",
+          "DriverReady",
+          "InitializedBelowThresholdExecutors",
+          "RunningHealthy",
+          "RunningWithPartialCapacity",
+          "RunningWithBelowThresholdExecutors",
+          "Succeeded",
+          "ExecutorsStartTimedOut",
+          "DriverReadyTimedOut");
+
+  /** Longest {@code <name>-<attempt>} the operator uses as is; longer ids are hashed. */
+  private static final int APP_ID_LIMIT = 46;
+
+  private final StatusRules rules;
+
+  /**
+   * Creates the mapper.
+   *
+   * @param noStatusTimeout how long a SparkApplication may have no status
+   */
+  public ApacheStatusMapper(Duration noStatusTimeout) {
+    this.rules = new StatusRules(OPERATOR, noStatusTimeout);
+  }
+
+  @Override
+  public JobExecutionInfo map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
+    return rules.decide(application, observe(application), driverPod, now);
+  }
+
+  /**
+   * Returns the driver pod name of the current attempt, {@code <name>-<attempt>-driver}, when the
+   * operator does not shorten it with a hash.
+   *
+   * @param application the SparkApplication
+   * @return the name, or empty
+   */
+  public static Optional<String> driverPodName(ResourceSnapshot application) {
+    long attempt =
+        application
+            .status()
+            .flatMap(s -> Json.number(s, "currentAttemptSummary", "attemptInfo", "id"))
+            .orElse(0L);
+    String appId = application.name() + "-" + attempt;
+    return application.name().isEmpty() || appId.length() > APP_ID_LIMIT
+        ? Optional.empty()
+        : Optional.of(appId + "-driver");
+  }
+
+  private record Entry(BigInteger key, String state, Instant at, String message) {}
+
+  Observation observe(ResourceSnapshot app) {
+    String podName = driverPodName(app).orElse(null);
+    JsonElement raw = app.json().get("status");
+    if (raw == null
+        || raw.isJsonNull()
+        || (raw.isJsonObject() && raw.getAsJsonObject().size() == 0)) {
+      return new Observation(
+          Observation.Kind.NO_STATUS,
+          "",
+          JobStatus.QUEUED,
+          null,
+          false,
+          null,
+          null,
+          "No status from the " + OPERATOR + " yet.",
+          null,
+          podName,
+          null);
+    }
+    if (!raw.isJsonObject()) {
+      return unparseable(podName);
+    }
+    JsonObject status = raw.getAsJsonObject();
+    List<Entry> history = history(status.get("stateTransitionHistory"));
+    JsonElement currentState = status.get("currentState");
+    Entry current;
+    if (currentState != null && !currentState.isJsonNull()) {
+      if (!currentState.isJsonObject()) {
+        return unparseable(podName);
+      }
+      JsonObject cs = currentState.getAsJsonObject();
+      JsonElement summary = cs.get("currentStateSummary");
+      if (summary == null
+          || !summary.isJsonPrimitive()
+          || !summary.getAsJsonPrimitive().isString()
+          || summary.getAsString().isEmpty()) {
+        return unparseable(podName);
+      }
+      current =
+          new Entry(
+              null,
+              summary.getAsString(),
+              Json.time(cs, "lastTransitionTime").orElse(null),
+              Json.string(cs, "message").orElse(""));
+    } else if (!history.isEmpty()) {
+      current = history.get(history.size() - 1);
+    } else {
+      return unparseable(podName);
+    }
+    List<Entry> seq = new ArrayList<>(history);
+    if (seq.isEmpty() || !seq.get(seq.size() - 1).state().equals(current.state())) {
+      seq.add(current);
+    }
+    List<Entry> all = new ArrayList<>(seq);
+    Json.object(status, "previousAttemptSummary")
+        .ifPresent(p -> all.addAll(history(p.get("stateTransitionHistory"))));
+    Instant startedAt =
+        all.stream()
+            .filter(e -> SHOW_STARTED.contains(e.state()) && e.at() != null)
+            .map(Entry::at)
+            .min(Comparator.naturalOrder())
+            .orElse(null);
+    boolean everStarted = all.stream().anyMatch(e -> SHOW_STARTED.contains(e.state()));
+    JobStatus unfinished = everStarted ? JobStatus.STARTED : JobStatus.QUEUED;
+    String state = current.state();
+    String described = describe(current);
+
+    if (TERMINATED.contains(state)) {
+      Entry outcome = outcomeBefore(seq);
+      if (outcome != null) {
+        return known(state, unfinished, outcomeOf(outcome, app), startedAt, described, podName);
+      }
+      return new Observation(
+          Observation.Kind.KNOWN,
+          state,
+          unfinished,
+          null,
+          true,
+          current.at(),
+          startedAt,
+          described,
+          null,
+          podName,
+          null);
+    }
+    if (state.equals(SUCCEEDED) || FAILURES.contains(state)) {
+      String policy =
+          app.spec()
+              .flatMap(
+                  s -> Json.string(s, "applicationTolerations", "restartConfig", "restartPolicy"))
+              .orElse("Never");
+      if (policy.equals("Never") || app.isBeingDeleted()) {
+        return known(state, unfinished, outcomeOf(current, app), startedAt, described, podName);
+      }
+      return known(
+          state,
+          unfinished,
+          null,
+          startedAt,
+          described
+              + " The operator may restart the application (restart policy "
+              + policy
+              + "); the outcome is final once it records ResourceReleased or"
+              + " TerminatedWithoutReleaseResources.",
+          podName);
+    }
+    if (RUNNING.contains(state)) {
+      return known(state, JobStatus.STARTED, null, startedAt, described, podName);
+    }
+    if (WAITING.contains(state)) {
+      return known(state, unfinished, null, startedAt, described, podName);
+    }
+    return new Observation(
+        Observation.Kind.UNKNOWN_STATE,
+        state,
+        unfinished,
+        null,
+        false,
+        null,
+        startedAt,
+        described + " This kubejobs version does not know the state; the job stays unfinished.",
+        "The "
+            + OPERATOR
+            + " reports state '"
+            + state
+            + "', which this kubejobs version does not know; such jobs stay "
+            + unfinished
+            + " until the operator reports a known state. Upgrade kubejobs to match the"
+            + " operator.",
+        podName,
+        null);
+  }
+
+  private static Observation known(
+      String state,
+      JobStatus unfinished,
+      Observation.Outcome outcome,
+      Instant startedAt,
+      String message,
+      String podName) {
+    return new Observation(
+        Observation.Kind.KNOWN,
+        state,
+        unfinished,
+        outcome,
+        false,
+        null,
+        startedAt,
+        message,
+        null,
+        podName,
+        null);
+  }
+
+  private static Observation unparseable(String podName) {
+    return new Observation(
+        Observation.Kind.UNPARSEABLE,
+        "",
+        JobStatus.QUEUED,
+        null,
+        false,
+        null,
+        null,
+        "The " + OPERATOR + "'s status has no state this kubejobs version can read.",
+        "The "
+            + OPERATOR
+            + " wrote a status without a readable status.currentState.currentStateSummary"
+            + " (a newer operator?); kubejobs keeps such jobs unfinished, never deletes them,"
+            + " and decides their outcome from the driver container's exit code.",
+        podName,
+        null);
+  }
+
+  /** The nearest outcome before the last (terminated) entry, within the same attempt. */
+  private static Entry outcomeBefore(List<Entry> seq) {
+    for (int i = seq.size() - 2; i >= 0; i--) {
+      String s = seq.get(i).state();
+      if (s.equals("ScheduledToRestart")) {
+        return null;
+      }
+      if (s.equals(SUCCEEDED) || FAILURES.contains(s)) {
+        return seq.get(i);
+      }
+    }
+    return null;
+  }
+
+  private static Observation.Outcome outcomeOf(Entry e, ResourceSnapshot app) {
+    if (e.state().equals(SUCCEEDED)) {
+      return new Observation.Outcome(
+          JobStatus.SUCCEEDED, e.at(), "The Spark application succeeded." + detail(e));
+    }
+    return new Observation.Outcome(
+        JobStatus.FAILED,
+        e.at(),
+        "The Spark application failed with state "
+            + e.state()
+            + detail(e)
+            + " Check the driver log and `kubectl describe sparkapplication "
+            + app.name()
+            + " -n "
+            + app.namespace()
+            + "`.");
+  }
+
+  private static String detail(Entry e) {
+    return e.message().isEmpty() ? "" : " Operator message: " + e.message().strip() + ".";
+  }
+
+  private static String describe(Entry e) {
+    return "Apache Spark operator state " + e.state() + "." + detail(e);
+  }
+
+  private static List<Entry> history(JsonElement raw) {
+    List<Entry> out = new ArrayList<>();
+    if (raw == null || !raw.isJsonObject()) {
+      return out;
+    }
+    for (Map.Entry<String, JsonElement> e : raw.getAsJsonObject().entrySet()) {
+      BigInteger key;
+      try {
+        key = new BigInteger(e.getKey().trim());
+      } catch (NumberFormatException ex) {
+        continue;
+      }
+      if (!e.getValue().isJsonObject()) {
+        continue;
+      }
+      JsonObject v = e.getValue().getAsJsonObject();
+      Optional<String> state = Json.string(v, "currentStateSummary");
+      if (state.isEmpty() || state.get().isEmpty()) {
+        continue;
+      }
+      out.add(
+          new Entry(
+              key,
+              state.get(),
+              Json.time(v, "lastTransitionTime").orElse(null),
+              Json.string(v, "message").orElse("")));
+    }
+    out.sort(Comparator.comparing(Entry::key));
+    return out;
+  }
+}

@@ -1,0 +1,51 @@
+package dev.kubejobs.spark.internal;
+
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.InvalidJobSpecException;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.spark.SparkJobSpec;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The metadata both operators' SparkApplications share. Not a published API. */
+final class Manifests {
+  private Manifests() {}
+
+  /** Returns the identity's labels followed by the spec's own. */
+  static Map<String, String> labels(SparkJobSpec spec, JobIdentity identity) {
+    Map<String, String> labels = new LinkedHashMap<>(identity.labels());
+    spec.labels().forEach(labels::putIfAbsent);
+    return labels;
+  }
+
+  /** Returns apiVersion, kind and metadata (name, namespace, labels, annotations). */
+  static JsonObject skeleton(ResourceKind kind, SparkJobSpec spec, JobIdentity identity) {
+    if (!identity.namespace().equals(spec.namespace())) {
+      throw Checks.invalid(
+          "namespace",
+          "be the same in the spec and the job identity ('" + identity.namespace() + "')",
+          spec.namespace());
+    }
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("name", identity.name());
+    metadata.addProperty("namespace", identity.namespace());
+    metadata.add("labels", Json.strings(labels(spec, identity)));
+    Map<String, String> annotations = new LinkedHashMap<>(spec.annotations());
+    annotations.putAll(identity.annotations());
+    metadata.add("annotations", Json.strings(annotations));
+    JsonObject o = new JsonObject();
+    o.addProperty("apiVersion", kind.apiVersion());
+    o.addProperty("kind", kind.kind());
+    o.add("metadata", metadata);
+    return o;
+  }
+
+  /** Fails unless the spec is not null. */
+  static SparkJobSpec require(SparkJobSpec spec) {
+    if (spec == null) {
+      throw new InvalidJobSpecException("spec must not be null");
+    }
+    return spec;
+  }
+}

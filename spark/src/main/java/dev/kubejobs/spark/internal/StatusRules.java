@@ -1,0 +1,254 @@
+package dev.kubejobs.spark.internal;
+
+import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.FollowUp;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.ResourceSnapshot;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The rules of DESIGN.md section 4 that hold for both operators, applied to what an
+ * operator-specific reader observed: the cancel mark and deletion (rule 2), the no-status timeout
+ * and unparseable statuses (rule 1), times (rule 4), the live driver of a failed job (rule 5) and
+ * unavailable pod lookups (rule 6). Pure and thread safe. Not a published API.
+ */
+final class StatusRules {
+  /** The driver container's name in both operators' driver pods. */
+  static final String DRIVER_CONTAINER = "spark-kubernetes-driver";
+
+  private final String operator;
+  private final Duration noStatusTimeout;
+
+  /**
+   * Creates the rules.
+   *
+   * @param operator the operator's name for messages, for example {@code Apache Spark operator}
+   * @param noStatusTimeout how long a resource may have no status
+   */
+  StatusRules(String operator, Duration noStatusTimeout) {
+    this.operator = operator;
+    this.noStatusTimeout = noStatusTimeout;
+  }
+
+  JobExecutionInfo decide(ResourceSnapshot app, Observation obs, DriverPod pod, Instant now) {
+    JobExecutionInfo.Builder b =
+        JobExecutionInfo.builder(JobStatus.QUEUED)
+            .operatorState(obs.operatorState())
+            .webUi(obs.webUi());
+    PodFacts facts =
+        pod.lookup() == DriverPod.Lookup.FOUND
+            ? PodFacts.of(pod.pod().orElseThrow(), DRIVER_CONTAINER)
+            : null;
+    b.driverPod(facts != null ? facts.name() : obs.driverPodName());
+    if (obs.warning() != null) {
+      b.warning(obs.warning());
+    }
+    if (pod.lookup() == DriverPod.Lookup.UNAVAILABLE) {
+      b.warning(
+          "Cannot look up driver pods ("
+              + pod.reason()
+              + "); kubejobs reports jobs from the SparkApplication alone and cannot stop a"
+              + " failed job's driver. Grant the service account get, list and delete on pods.");
+    }
+    boolean unparseable = obs.kind() == Observation.Kind.UNPARSEABLE;
+    if (unparseable && pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
+      // Rule 1: only the driver pod can tell the outcome of a status this version cannot read.
+      b.driverPodWanted(true);
+    }
+    Instant startedAt =
+        facts != null && facts.startedAt() != null ? facts.startedAt() : obs.startedAt();
+    String mark = app.annotations().get(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    Optional<Instant> deletedAt = app.deletionTimestamp();
+    boolean deleting = app.isBeingDeleted();
+
+    Observation.Outcome outcome = obs.outcome();
+    boolean fromPod = false;
+    if (outcome == null && unparseable && facts != null && facts.terminated()) {
+      fromPod = true;
+      outcome =
+          facts.exitCode() == 0
+              ? new Observation.Outcome(
+                  JobStatus.SUCCEEDED,
+                  facts.finishedAt(),
+                  "The driver container of pod "
+                      + facts.name()
+                      + " exited with code 0; the "
+                      + operator
+                      + "'s status could not be read.")
+              : new Observation.Outcome(
+                  JobStatus.FAILED,
+                  facts.finishedAt(),
+                  "The driver container of pod "
+                      + facts.name()
+                      + " exited with code "
+                      + facts.exitCode()
+                      + (facts.reason().isEmpty() ? "" : " (" + facts.reason() + ")")
+                      + "; the "
+                      + operator
+                      + "'s status could not be read. Check the driver log.");
+    }
+
+    // Rule 2: an outcome recorded before the deletion (or with no deletion) beats the cancel mark.
+    if (outcome != null) {
+      boolean cancelledFirst =
+          mark != null
+              && deletedAt.isPresent()
+              && outcome.at() != null
+              && outcome.at().isAfter(deletedAt.get());
+      if (!cancelledFirst) {
+        return reportOutcome(b, obs, outcome, fromPod, pod, facts, startedAt);
+      }
+      return cancelled(b, mark, startedAt, outcome.at());
+    }
+    if (deleting || obs.released()) {
+      Instant endedAt = obs.releasedAt() != null ? obs.releasedAt() : deletedAt.orElse(null);
+      if (mark != null) {
+        return cancelled(b, mark, startedAt, endedAt);
+      }
+      return b.status(JobStatus.FAILED)
+          .startedAt(startedAt)
+          .finishedAt(endedAt)
+          .message(
+              "The SparkApplication was deleted outside kubejobs (no cancel was requested)"
+                  + " before the job recorded an outcome"
+                  + (obs.message().isEmpty() ? "" : " (" + obs.message() + ")")
+                  + "; check who deleted it in the cluster's audit log or events.")
+          .build();
+    }
+    if (mark != null) {
+      return b.status(JobStatus.CANCELLING)
+          .startedAt(startedAt)
+          .message(
+              "Cancel requested at "
+                  + mark
+                  + "; waiting for the SparkApplication to be deleted. Last state: "
+                  + obs.message())
+          .build();
+    }
+    switch (obs.kind()) {
+      case NO_STATUS:
+        return noStatus(b, app, now);
+      case UNPARSEABLE:
+        {
+          boolean started = startedAt != null || obs.unfinished() == JobStatus.STARTED;
+          return b.status(started ? JobStatus.STARTED : JobStatus.QUEUED)
+              .startedAt(started ? startedAt : null)
+              .message(obs.message())
+              .build();
+        }
+      default:
+        {
+          JobStatus status = obs.unfinished();
+          return b.status(status)
+              .startedAt(status == JobStatus.STARTED ? startedAt : null)
+              .message(obs.message())
+              .build();
+        }
+    }
+  }
+
+  private JobExecutionInfo reportOutcome(
+      JobExecutionInfo.Builder b,
+      Observation obs,
+      Observation.Outcome outcome,
+      boolean fromPod,
+      DriverPod pod,
+      PodFacts facts,
+      Instant startedAt) {
+    Instant finishedAt =
+        facts != null && facts.finishedAt() != null ? facts.finishedAt() : outcome.at();
+    b.startedAt(startedAt).finishedAt(finishedAt).message(outcome.message());
+    if (outcome.status() != JobStatus.FAILED || fromPod) {
+      return b.status(outcome.status()).build();
+    }
+    // Rule 5: a failed application whose driver pod still runs gets the pod deleted first.
+    JobStatus waiting = startedAt != null ? JobStatus.STARTED : obs.unfinished();
+    switch (pod.lookup()) {
+      case NOT_LOOKED_UP:
+        return b.status(waiting)
+            .finishedAt(null)
+            .driverPodWanted(true)
+            .message(
+                outcome.message()
+                    + " (FAILED is reported once the driver pod is known to have stopped.)")
+            .build();
+      case FOUND:
+        if (facts.stillRuns()) {
+          return b.status(waiting)
+              .finishedAt(null)
+              .followUp(
+                  new FollowUp(
+                      FollowUp.Action.DELETE_DRIVER_POD,
+                      JobStatus.FAILED,
+                      outcome.message()
+                          + " Its driver pod "
+                          + facts.name()
+                          + " was still running and has been deleted."))
+              .build();
+        }
+        return b.status(JobStatus.FAILED).build();
+      default:
+        return b.status(JobStatus.FAILED).build();
+    }
+  }
+
+  private JobExecutionInfo cancelled(
+      JobExecutionInfo.Builder b, String mark, Instant startedAt, Instant endedAt) {
+    return b.status(JobStatus.CANCELLED)
+        .startedAt(startedAt)
+        .finishedAt(endedAt)
+        .message(
+            "Cancelled by kubejobs (requested at " + mark + ") before the job recorded an outcome.")
+        .build();
+  }
+
+  private JobExecutionInfo noStatus(JobExecutionInfo.Builder b, ResourceSnapshot app, Instant now) {
+    Optional<Instant> created = app.creationTimestamp();
+    if (created.isEmpty()) {
+      return b.message("Waiting for the " + operator + " to pick up the SparkApplication.").build();
+    }
+    Duration age = Duration.between(created.get(), now);
+    if (age.compareTo(noStatusTimeout) < 0) {
+      return b.message(
+              "Waiting for the "
+                  + operator
+                  + " to pick up the SparkApplication (no status "
+                  + describe(age.isNegative() ? Duration.ZERO : age)
+                  + " after creation).")
+          .build();
+    }
+    return b.message(
+            "The "
+                + operator
+                + " wrote no status within "
+                + describe(noStatusTimeout)
+                + " of creation; deleting the SparkApplication before failing the job.")
+        .followUp(
+            new FollowUp(
+                FollowUp.Action.DELETE_APPLICATION,
+                JobStatus.FAILED,
+                "The "
+                    + operator
+                    + " wrote no status within the no-status timeout of "
+                    + describe(noStatusTimeout)
+                    + " after the SparkApplication was created, so kubejobs deleted it to keep"
+                    + " the operator from starting it later. Check that the operator is running"
+                    + " and watches namespace '"
+                    + app.namespace()
+                    + "'."))
+        .build();
+  }
+
+  /** Describes a duration for people: {@code 10 min}, {@code 90 s}. */
+  static String describe(Duration d) {
+    long seconds = d.getSeconds();
+    if (seconds % 60 == 0 && seconds > 0) {
+      return (seconds / 60) + " min";
+    }
+    return seconds + " s";
+  }
+}

@@ -1,0 +1,735 @@
+package dev.kubejobs.spark;
+
+import static dev.kubejobs.spark.Fixtures.T0;
+import static dev.kubejobs.spark.Fixtures.at;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.FollowUp;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.spark.Fixtures.App;
+import dev.kubejobs.spark.Fixtures.Pod;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The Apache Spark operator's status mapping: every state and every DESIGN.md section 4 rule. */
+class ApacheStatusMapperTest {
+  private static final JobKind<SparkJobSpec> KIND = SparkOperators.apache();
+  private static final JobStatusMapper MAPPER = KIND.statusMapper();
+  private static final Instant NOW = at(30);
+
+  private static JobExecutionInfo map(App app) {
+    return MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), NOW);
+  }
+
+  private static JobExecutionInfo map(App app, DriverPod pod) {
+    return MAPPER.map(app.snapshot(), pod, NOW);
+  }
+
+  /**
+   * Every one of the 18 states, reached along a realistic path with restart policy Never. Columns:
+   * the path (the last state is current), the status with the driver pod not looked up, whether the
+   * pod is wanted, and the status once the pod is known to be absent.
+   */
+  @ParameterizedTest(name = "{0} -> {1} (pod wanted {2}), with pod absent {3}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "Submitted | QUEUED | false | QUEUED",
+        "Submitted DriverRequested | QUEUED | false | QUEUED",
+        "Submitted DriverRequested SchedulingFailure ScheduledToRestart | QUEUED | false | QUEUED",
+        "Submitted DriverRequested DriverStarted | STARTED | false | STARTED",
+        "Submitted DriverRequested DriverStarted DriverReady | STARTED | false | STARTED",
+        "Submitted DriverRequested DriverStarted DriverReady InitializedBelowThresholdExecutors"
+            + " | STARTED | false | STARTED",
+        "Submitted DriverRequested DriverStarted DriverReady RunningHealthy | STARTED | false"
+            + " | STARTED",
+        "Submitted DriverRequested DriverStarted DriverReady RunningWithPartialCapacity | STARTED"
+            + " | false | STARTED",
+        "Submitted DriverRequested DriverStarted DriverReady RunningWithBelowThresholdExecutors"
+            + " | STARTED | false | STARTED",
+        "Submitted DriverRequested DriverStarted DriverReady RunningHealthy Succeeded | SUCCEEDED"
+            + " | false | SUCCEEDED",
+        "Submitted DriverRequested DriverStarted DriverReady RunningHealthy Failed | STARTED"
+            + " | true | FAILED",
+        "Submitted DriverRequested SchedulingFailure | QUEUED | true | FAILED",
+        "Submitted DriverRequested DriverStarted DriverReady RunningHealthy DriverEvicted"
+            + " | STARTED | true | FAILED",
+        "Submitted DriverRequested DriverStartTimedOut | QUEUED | true | FAILED",
+        "Submitted DriverRequested DriverStarted DriverReady ExecutorsStartTimedOut | STARTED"
+            + " | true | FAILED",
+        "Submitted DriverRequested DriverStarted DriverReadyTimedOut | STARTED | true | FAILED",
+        "Submitted DriverRequested DriverStarted RunningHealthy Succeeded ResourceReleased"
+            + " | SUCCEEDED | false | SUCCEEDED",
+        "Submitted DriverRequested DriverStarted RunningHealthy Failed"
+            + " TerminatedWithoutReleaseResources | STARTED | true | FAILED",
+      })
+  void everyStateMapsPerTheTable(
+      String path, JobStatus withoutPod, boolean podWanted, JobStatus withPodAbsent) {
+    String[] states = path.trim().split("\\s+");
+    App app = App.apache().states(states);
+
+    JobExecutionInfo info = map(app);
+    JobExecutionInfo absent = map(app, DriverPod.absent());
+
+    assertThat(info.status()).isEqualTo(withoutPod);
+    assertThat(info.driverPodWanted()).isEqualTo(podWanted);
+    assertThat(info.followUp()).isEmpty();
+    assertThat(info.warnings()).isEmpty();
+    assertThat(info.operatorState()).isEqualTo(states[states.length - 1]);
+    assertThat(absent.status()).isEqualTo(withPodAbsent);
+    assertThat(absent.driverPodWanted()).isFalse();
+  }
+
+  @Test
+  void tableCoversAllEighteenStatesOfTheV1Crd() {
+    Set<String> covered =
+        Set.of(
+            "Submitted",
+            "ScheduledToRestart",
+            "DriverRequested",
+            "DriverStarted",
+            "DriverReady",
+            "InitializedBelowThresholdExecutors",
+            "RunningHealthy",
+            "RunningWithPartialCapacity",
+            "RunningWithBelowThresholdExecutors",
+            "Succeeded",
+            "Failed",
+            "SchedulingFailure",
+            "DriverEvicted",
+            "DriverStartTimedOut",
+            "ExecutorsStartTimedOut",
+            "DriverReadyTimedOut",
+            "ResourceReleased",
+            "TerminatedWithoutReleaseResources");
+    assertThat(covered).containsExactlyInAnyOrderElementsOf(CrdSchemas.apacheStates());
+    for (String state : covered) {
+      assertThat(map(App.apache().states(state)).warnings()).as(state).isEmpty();
+    }
+  }
+
+  @Test
+  void runningAndQueuedJobsNeverAskForTheDriverPod() {
+    for (String state :
+        List.of(
+            "Submitted",
+            "DriverRequested",
+            "ScheduledToRestart",
+            "DriverStarted",
+            "DriverReady",
+            "InitializedBelowThresholdExecutors",
+            "RunningHealthy",
+            "RunningWithPartialCapacity",
+            "RunningWithBelowThresholdExecutors")) {
+      JobExecutionInfo info = map(App.apache().states("Submitted", state));
+      assertThat(info.driverPodWanted()).as(state).isFalse();
+      assertThat(info.status().isTerminal()).as(state).isFalse();
+    }
+  }
+
+  @Nested
+  class HistoryOrder {
+    @Test
+    void historyKeysAreSortedNumericallySoTenComesAfterTwo() {
+      String[] states = {
+        "Submitted", "DriverRequested", "DriverStarted", "RunningHealthy", "Failed",
+        "ScheduledToRestart", "Submitted", "DriverRequested", "DriverStarted", "RunningHealthy",
+        "Succeeded", "ResourceReleased"
+      };
+      JsonObject history = new JsonObject();
+      List<Integer> keys = new ArrayList<>();
+      for (int i = 0; i < states.length; i++) {
+        keys.add(i);
+      }
+      // The server may return keys in string order: "0", "1", "10", "11", "2", ...
+      List<String> order = keys.stream().map(String::valueOf).sorted().collect(Collectors.toList());
+      for (String key : order) {
+        int i = Integer.parseInt(key);
+        history.add(key, Fixtures.state(states[i], at(i + 1), ""));
+      }
+      JsonObject status = new JsonObject();
+      status.add("currentState", Fixtures.state("ResourceReleased", at(12), ""));
+      status.add("stateTransitionHistory", history);
+      App app = App.apache().restartPolicy("OnFailure").status(status.toString());
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(info.finishedAt()).contains(at(11));
+      assertThat(info.startedAt()).contains(at(3));
+    }
+
+    @Test
+    void historyInReverseOrderWithoutCurrentStateUsesTheHighestKey() {
+      JsonObject history = new JsonObject();
+      List<String> states = List.of("Submitted", "DriverRequested", "DriverStarted", "Succeeded");
+      List<Integer> keys = new ArrayList<>(List.of(0, 1, 2, 3));
+      Collections.reverse(keys);
+      for (int i : keys) {
+        history.add(Integer.toString(i), Fixtures.state(states.get(i), at(i + 1), ""));
+      }
+      App app = App.apache().status("{\"stateTransitionHistory\":" + history + "}");
+
+      assertThat(map(app).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(map(app).operatorState()).isEqualTo("Succeeded");
+    }
+  }
+
+  @Nested
+  class Restarts {
+    @Test
+    void outcomeIsFoundBehindResourceReleased() {
+      App app =
+          App.apache()
+              .states("Submitted", "DriverRequested", "DriverStarted", "Failed", "ResourceReleased")
+              .stateMessage("Application resources released");
+
+      JobExecutionInfo info = map(app, DriverPod.absent());
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.operatorState()).isEqualTo("ResourceReleased");
+      assertThat(info.finishedAt()).contains(at(4));
+      assertThat(info.message()).contains("Failed");
+    }
+
+    @Test
+    void outcomeIsFoundBehindTerminatedWithoutReleaseResources() {
+      App app =
+          App.apache()
+              .states(
+                  "Submitted",
+                  "DriverRequested",
+                  "DriverStarted",
+                  "Succeeded",
+                  "TerminatedWithoutReleaseResources");
+
+      assertThat(map(app).status()).isEqualTo(JobStatus.SUCCEEDED);
+    }
+
+    @Test
+    void outcomeOfAnEarlierRestartedAttemptDoesNotCountBehindResourceReleased() {
+      App app =
+          App.apache()
+              .restartPolicy("OnFailure")
+              .states(
+                  "Submitted",
+                  "DriverRequested",
+                  "DriverStarted",
+                  "Failed",
+                  "ScheduledToRestart",
+                  "Submitted",
+                  "DriverRequested",
+                  "DriverStarted",
+                  "RunningHealthy",
+                  "ResourceReleased");
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.message()).contains("deleted outside kubejobs");
+    }
+
+    @Test
+    void failedAttemptThatMayRestartIsNotAnOutcome() {
+      App app =
+          App.apache()
+              .restartPolicy("OnFailure")
+              .states("Submitted", "DriverRequested", "DriverStarted", "RunningHealthy", "Failed");
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.message()).contains("may restart");
+    }
+
+    @Test
+    void succeededAttemptWithRestartPolicyAlwaysWaitsForTheTerminatedState() {
+      App running =
+          App.apache()
+              .restartPolicy("Always")
+              .states("Submitted", "DriverRequested", "DriverStarted", "Succeeded");
+      App released =
+          App.apache()
+              .restartPolicy("Always")
+              .states(
+                  "Submitted", "DriverRequested", "DriverStarted", "Succeeded", "ResourceReleased");
+
+      assertThat(map(running).status()).isEqualTo(JobStatus.STARTED);
+      assertThat(map(released).status()).isEqualTo(JobStatus.SUCCEEDED);
+    }
+
+    @Test
+    void restartInProgressAfterAnAttemptThatStartedStaysStarted() {
+      String[] attempt1 = {"Submitted", "DriverRequested", "DriverStarted", "RunningHealthy"};
+      List<String> path = new ArrayList<>(List.of(attempt1));
+      path.add("Failed");
+      path.add("ScheduledToRestart");
+      App scheduled = App.apache().restartPolicy("OnFailure").states(path.toArray(String[]::new));
+      path.add("Submitted");
+      App submitted = App.apache().restartPolicy("OnFailure").states(path.toArray(String[]::new));
+      path.add("DriverRequested");
+      App requested = App.apache().restartPolicy("OnFailure").states(path.toArray(String[]::new));
+
+      for (App app : List.of(scheduled, submitted, requested)) {
+        JobExecutionInfo info = map(app);
+        assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+        assertThat(info.startedAt()).contains(at(3));
+        assertThat(info.driverPodWanted()).isFalse();
+      }
+    }
+
+    @Test
+    void restartAfterAnAttemptThatNeverStartedIsQueued() {
+      App app =
+          App.apache()
+              .restartPolicy("OnInfrastructureFailure")
+              .states(
+                  "Submitted",
+                  "DriverRequested",
+                  "SchedulingFailure",
+                  "ScheduledToRestart",
+                  "Submitted");
+
+      assertThat(map(app).status()).isEqualTo(JobStatus.QUEUED);
+    }
+
+    @Test
+    void trimmedHistoryStillKnowsThePreviousAttemptStarted() {
+      JsonObject previous = new JsonObject();
+      JsonObject prevHistory = new JsonObject();
+      prevHistory.add("0", Fixtures.state("Submitted", at(1), ""));
+      prevHistory.add("1", Fixtures.state("DriverStarted", at(2), ""));
+      prevHistory.add("2", Fixtures.state("Failed", at(3), ""));
+      previous.add("stateTransitionHistory", prevHistory);
+      JsonObject history = new JsonObject();
+      history.add("3", Fixtures.state("ScheduledToRestart", at(4), ""));
+      JsonObject status = new JsonObject();
+      status.add("currentState", Fixtures.state("ScheduledToRestart", at(4), ""));
+      status.add("stateTransitionHistory", history);
+      status.add("previousAttemptSummary", previous);
+      App app = App.apache().restartPolicy("OnFailure").status(status.toString()).attempt(1);
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.startedAt()).contains(at(2));
+      assertThat(info.driverPod()).contains(Fixtures.NAME + "-1-driver");
+    }
+  }
+
+  @Nested
+  class UnknownAndUnparseable {
+    @Test
+    void stateNeverSeenBeforeIsUnfinishedWithAStableWarning() {
+      App fresh = App.apache().states("Submitted", "DriverWarmingUp");
+      App started = App.apache().states("Submitted", "DriverStarted", "DriverWarmingUp");
+
+      JobExecutionInfo a = map(fresh);
+      JobExecutionInfo b = map(started.name("kj-other"));
+
+      assertThat(a.status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(b.status()).isEqualTo(JobStatus.STARTED);
+      assertThat(a.warnings()).hasSize(1);
+      assertThat(a.warnings().get(0)).contains("DriverWarmingUp");
+      assertThat(a.driverPodWanted()).isFalse();
+      assertThat(a.followUp()).isEmpty();
+      assertThat(b.warnings().get(0)).contains("DriverWarmingUp").doesNotContain("kj-other");
+    }
+
+    @Test
+    void phaseOnlyStatusStaysQueuedAsksForThePodAndIsNeverDeleted() {
+      App app = App.apache().status("{\"phase\":\"Running\"}");
+
+      JobExecutionInfo info =
+          MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), T0.plusSeconds(86_400));
+
+      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(info.driverPodWanted()).isTrue();
+      assertThat(info.followUp()).isEmpty();
+      assertThat(info.warnings()).singleElement().asString().contains("currentStateSummary");
+    }
+
+    @Test
+    void phaseOnlyStatusWithDriverExitCodeZeroSucceedsWithTheContainerTimes() {
+      App app = App.apache().status("{\"phase\":\"Running\"}");
+      ResourceSnapshot pod =
+          Pod.named(Fixtures.NAME + "-0-driver").terminated(0, at(2), at(9)).snapshot();
+
+      JobExecutionInfo info = map(app, DriverPod.found(pod));
+
+      assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(info.startedAt()).contains(at(2));
+      assertThat(info.finishedAt()).contains(at(9));
+      assertThat(info.followUp()).isEmpty();
+      assertThat(info.driverPodWanted()).isFalse();
+    }
+
+    @Test
+    void phaseOnlyStatusWithDriverExitCodeOneFails() {
+      App app = App.apache().status("{\"phase\":\"Running\"}");
+      ResourceSnapshot pod =
+          Pod.named(Fixtures.NAME + "-0-driver").terminated(1, at(2), at(9)).snapshot();
+
+      JobExecutionInfo info = map(app, DriverPod.found(pod));
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.message()).contains("exited with code 1");
+      assertThat(info.finishedAt()).contains(at(9));
+    }
+
+    @Test
+    void phaseOnlyStatusWithRunningDriverIsStarted() {
+      App app = App.apache().status("{\"phase\":\"Running\"}");
+      ResourceSnapshot pod = Pod.named(Fixtures.NAME + "-0-driver").running(at(2)).snapshot();
+
+      JobExecutionInfo info = map(app, DriverPod.found(pod));
+
+      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.startedAt()).contains(at(2));
+      assertThat(info.followUp()).isEmpty();
+    }
+
+    @Test
+    void phaseOnlyStatusWithAbsentPodStaysQueued() {
+      JobExecutionInfo info =
+          map(App.apache().status("{\"phase\":\"Running\"}"), DriverPod.absent());
+
+      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.followUp()).isEmpty();
+    }
+
+    @Test
+    void stateFieldsOfTheWrongTypeAreUnparseableNotMissing() {
+      for (String status :
+          List.of(
+              "{\"currentState\":{\"currentStateSummary\":3}}",
+              "{\"currentState\":\"RunningHealthy\"}",
+              "{\"currentState\":{\"currentStateSummary\":{\"name\":\"RunningHealthy\"}}}",
+              "\"Running\"")) {
+        JobExecutionInfo info =
+            MAPPER.map(App.apache().status(status).snapshot(), DriverPod.notLookedUp(), at(600));
+        assertThat(info.status()).as(status).isEqualTo(JobStatus.QUEUED);
+        assertThat(info.followUp()).as(status).isEmpty();
+        assertThat(info.warnings()).as(status).hasSize(1);
+        assertThat(info.driverPodWanted()).as(status).isTrue();
+      }
+    }
+  }
+
+  @Nested
+  class NoStatus {
+    @Test
+    void noStatusYoungerThanTheTimeoutIsQueued() {
+      JobExecutionInfo info = MAPPER.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(9));
+
+      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(info.followUp()).isEmpty();
+      assertThat(info.driverPodWanted()).isFalse();
+    }
+
+    @Test
+    void noStatusPastTheTimeoutAsksToDeleteTheApplicationBeforeFailing() {
+      JobExecutionInfo info = MAPPER.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(10));
+
+      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+      FollowUp followUp = info.followUp().orElseThrow();
+      assertThat(followUp.action()).isEqualTo(FollowUp.Action.DELETE_APPLICATION);
+      assertThat(followUp.outcome()).isEqualTo(JobStatus.FAILED);
+      assertThat(followUp.message()).contains("Apache Spark operator").contains("10 min");
+    }
+
+    @Test
+    void emptyStatusObjectCountsAsNoStatus() {
+      JobExecutionInfo info =
+          MAPPER.map(App.apache().status("{}").snapshot(), DriverPod.notLookedUp(), at(11));
+
+      assertThat(info.followUp())
+          .map(FollowUp::action)
+          .contains(FollowUp.Action.DELETE_APPLICATION);
+    }
+
+    @Test
+    void noStatusTimeoutIsASetting() {
+      JobStatusMapper mapper =
+          SparkOperators.apache(
+                  ApacheOptions.builder().noStatusTimeout(Duration.ofMinutes(2)).build())
+              .statusMapper();
+
+      assertThat(mapper.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(1)).followUp())
+          .isEmpty();
+      assertThat(mapper.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(3)).followUp())
+          .get()
+          .extracting(FollowUp::message)
+          .asString()
+          .contains("2 min");
+    }
+
+    @Test
+    void noStatusBeingDeletedWithTheCancelMarkIsCancelledNotTimedOut() {
+      App app = App.apache().cancelMark(at(12)).deleting(at(12));
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(info.followUp()).isEmpty();
+    }
+  }
+
+  @Nested
+  class CancelAndDeletion {
+    private final String[] succeeded = {
+      "Submitted", "DriverRequested", "DriverStarted", "RunningHealthy", "Succeeded"
+    };
+    private final String[] running = {
+      "Submitted", "DriverRequested", "DriverStarted", "RunningHealthy"
+    };
+
+    @Test
+    void outcomeRecordedBeforeTheCancelAndDeletionStands() {
+      App app = App.apache().states(succeeded).cancelMark(at(6)).deleting(at(6));
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(info.finishedAt()).contains(at(5));
+    }
+
+    @Test
+    void outcomeThenCancelThenResourceReleasedStays() {
+      List<String> path = new ArrayList<>(List.of(succeeded));
+      path.add("ResourceReleased");
+      App app = App.apache().states(path.toArray(String[]::new)).cancelMark(at(7)).deleting(at(7));
+
+      assertThat(map(app).status()).isEqualTo(JobStatus.SUCCEEDED);
+    }
+
+    @Test
+    void outcomeRecordedAfterTheCancelledDeletionIsCancelled() {
+      App app = App.apache().states(succeeded).cancelMark(at(4)).deleting(at(4));
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
+    }
+
+    @Test
+    void cancelMarkWithoutDeletionOrOutcomeIsCancelling() {
+      App app = App.apache().states(running).cancelMark(at(5));
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.CANCELLING);
+      assertThat(info.driverPodWanted()).isFalse();
+    }
+
+    @Test
+    void cancelMarkAndDeletionWithoutOutcomeIsCancelled() {
+      App app = App.apache().states(running).cancelMark(at(5)).deleting(at(5));
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(info.finishedAt()).contains(at(5));
+      assertThat(info.startedAt()).contains(at(3));
+    }
+
+    @Test
+    void cancelMarkAndShutdownAsRequestedIsCancelled() {
+      List<String> path = new ArrayList<>(List.of(running));
+      path.add("ResourceReleased");
+      App app =
+          App.apache()
+              .states(path.toArray(String[]::new))
+              .stateMessage("shutdown as requested")
+              .cancelMark(at(4))
+              .deleting(at(4));
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(info.finishedAt()).contains(at(5));
+    }
+
+    @Test
+    void deletedBySomeoneElseFailsSayingSo() {
+      App app = App.apache().states(running).deleting(at(5));
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.message()).contains("deleted outside kubejobs");
+      assertThat(info.followUp()).isEmpty();
+    }
+
+    @Test
+    void releasedWithoutOutcomeOrCancelMarkFails() {
+      List<String> path = new ArrayList<>(List.of(running));
+      path.add("ResourceReleased");
+      App app =
+          App.apache().states(path.toArray(String[]::new)).stateMessage("shutdown as requested");
+
+      JobExecutionInfo info = map(app);
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.message()).contains("outside kubejobs").contains("shutdown as requested");
+    }
+
+    @Test
+    void failedAttemptWithRestartPolicyBeingDeletedIsAnOutcome() {
+      App app =
+          App.apache()
+              .restartPolicy("Always")
+              .states("Submitted", "DriverRequested", "DriverStarted", "Failed")
+              .deleting(at(6));
+
+      assertThat(map(app, DriverPod.absent()).status()).isEqualTo(JobStatus.FAILED);
+    }
+  }
+
+  @Nested
+  class DriverPodRules {
+    private final String[] failed = {
+      "Submitted", "DriverRequested", "DriverStarted", "RunningHealthy", "Failed"
+    };
+
+    @Test
+    void timesComeFromTheDriverContainerWhenPresent() {
+      App app =
+          App.apache()
+              .states(
+                  "Submitted", "DriverRequested", "DriverStarted", "RunningHealthy", "Succeeded");
+      ResourceSnapshot pod =
+          Pod.named(Fixtures.NAME + "-0-driver").terminated(0, at(2), at(4)).snapshot();
+
+      JobExecutionInfo withPod = map(app, DriverPod.found(pod));
+      JobExecutionInfo withoutPod = map(app);
+
+      assertThat(withPod.startedAt()).contains(at(2));
+      assertThat(withPod.finishedAt()).contains(at(4));
+      assertThat(withoutPod.startedAt()).contains(at(3));
+      assertThat(withoutPod.finishedAt()).contains(at(5));
+    }
+
+    @Test
+    void timesComeFromTheDriverContainerWhenThePodHasSidecars() {
+      App app = App.apache().states("Submitted", "DriverRequested", "DriverStarted");
+      ResourceSnapshot pod =
+          Pod.named(Fixtures.NAME + "-0-driver").running(at(2)).sidecarFirst(at(1)).snapshot();
+
+      assertThat(map(app, DriverPod.found(pod)).startedAt()).contains(at(2));
+    }
+
+    @Test
+    void failedWithDriverNotLookedUpAsksForThePodBeforeFailing() {
+      JobExecutionInfo info = map(App.apache().states(failed));
+
+      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.driverPodWanted()).isTrue();
+      assertThat(info.finishedAt()).isEmpty();
+    }
+
+    @Test
+    void failedWithLiveDriverDeletesThePodBeforeFailing() {
+      ResourceSnapshot pod = Pod.named(Fixtures.NAME + "-0-driver").running(at(2)).snapshot();
+
+      JobExecutionInfo info = map(App.apache().states(failed), DriverPod.found(pod));
+
+      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+      FollowUp followUp = info.followUp().orElseThrow();
+      assertThat(followUp.action()).isEqualTo(FollowUp.Action.DELETE_DRIVER_POD);
+      assertThat(followUp.outcome()).isEqualTo(JobStatus.FAILED);
+      assertThat(followUp.message()).contains(Fixtures.NAME + "-0-driver");
+      assertThat(info.driverPod()).contains(Fixtures.NAME + "-0-driver");
+    }
+
+    @Test
+    void failedWithPendingDriverPodDeletesIt() {
+      ResourceSnapshot pod = Pod.named(Fixtures.NAME + "-0-driver").phase("Pending").snapshot();
+
+      JobExecutionInfo info =
+          map(
+              App.apache().states("Submitted", "DriverRequested", "DriverStartTimedOut"),
+              DriverPod.found(pod));
+
+      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(info.followUp()).map(FollowUp::action).contains(FollowUp.Action.DELETE_DRIVER_POD);
+    }
+
+    @Test
+    void failedWithTerminatedOrDeletingDriverFails() {
+      ResourceSnapshot ended =
+          Pod.named(Fixtures.NAME + "-0-driver").terminated(1, at(2), at(5)).snapshot();
+      ResourceSnapshot deleting =
+          Pod.named(Fixtures.NAME + "-0-driver").running(at(2)).deleting(at(6)).snapshot();
+
+      JobExecutionInfo a = map(App.apache().states(failed), DriverPod.found(ended));
+      JobExecutionInfo b = map(App.apache().states(failed), DriverPod.found(deleting));
+
+      assertThat(a.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(a.finishedAt()).contains(at(5));
+      assertThat(b.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(b.followUp()).isEmpty();
+    }
+
+    @Test
+    void forbiddenPodLookupFallsBackToTheApplicationAndWarnsWithThePermission() {
+      String reason = "forbidden: cannot list resource \"pods\" in namespace \"etl\"";
+
+      JobExecutionInfo info = map(App.apache().states(failed), DriverPod.unavailable(reason));
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.finishedAt()).contains(at(5));
+      assertThat(info.warnings()).singleElement().asString().contains(reason);
+      assertThat(info.driverPodWanted()).isFalse();
+    }
+
+    @Test
+    void failedMessageCarriesTheOperatorsMessage() {
+      App app = App.apache().states(failed).stateMessage("Driver exited with code 137");
+
+      assertThat(map(app, DriverPod.absent()).message())
+          .contains("Driver exited with code 137")
+          .contains("Failed");
+    }
+  }
+
+  @Nested
+  class DriverFacts {
+    @Test
+    void driverPodNameUsesTheCurrentAttempt() {
+      App app = App.apache().states("Submitted", "DriverStarted").attempt(2);
+
+      assertThat(KIND.driverPodName(app.snapshot())).contains(Fixtures.NAME + "-2-driver");
+      assertThat(KIND.driverPodName(App.apache().snapshot())).contains(Fixtures.NAME + "-0-driver");
+      assertThat(map(app).driverPod()).contains(Fixtures.NAME + "-2-driver");
+    }
+
+    @Test
+    void longNamesLeaveTheDriverPodToTheSelector() {
+      String name = "kj-" + "a".repeat(50);
+      App app = App.apache().name(name).states("Submitted", "DriverStarted");
+
+      assertThat(KIND.driverPodName(app.snapshot())).isEmpty();
+      assertThat(KIND.driverPodSelector(app.snapshot()))
+          .isEqualTo("spark-role=driver,spark.operator/spark-app-name=" + name);
+      assertThat(KIND.driverContainerName(app.snapshot())).isEqualTo("spark-kubernetes-driver");
+    }
+  }
+}

@@ -1,0 +1,241 @@
+package dev.kubejobs.spark;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.ResourceSnapshot;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** SparkApplications and driver pods for mapper tests, built as JSON. */
+final class Fixtures {
+  static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+  static final String NAME = "kj-nightly-etl";
+  static final String NAMESPACE = "etl";
+
+  private Fixtures() {}
+
+  static Instant at(int minutes) {
+    return T0.plusSeconds(60L * minutes);
+  }
+
+  /** A SparkApplication under construction. */
+  static final class App {
+    private final JsonObject json = new JsonObject();
+
+    private App(String apiVersion) {
+      json.addProperty("apiVersion", apiVersion);
+      json.addProperty("kind", "SparkApplication");
+      JsonObject metadata = new JsonObject();
+      metadata.addProperty("name", NAME);
+      metadata.addProperty("namespace", NAMESPACE);
+      metadata.addProperty("uid", "0b5e6c1e-1111-4c1a-9e4f-000000000001");
+      metadata.addProperty("resourceVersion", "42");
+      metadata.addProperty("creationTimestamp", T0.toString());
+      JsonObject labels = new JsonObject();
+      labels.addProperty(JobIdentity.LABEL_MANAGED_BY, "kubejobs");
+      labels.addProperty(JobIdentity.LABEL_JOB_ID, "nightly-etl");
+      labels.addProperty(JobIdentity.LABEL_DEPLOYMENT, "prod");
+      metadata.add("labels", labels);
+      JsonObject annotations = new JsonObject();
+      annotations.addProperty(JobIdentity.ANNOTATION_JOB_ID, "nightly-etl");
+      metadata.add("annotations", annotations);
+      json.add("metadata", metadata);
+      json.add("spec", new JsonObject());
+    }
+
+    static App apache() {
+      App app = new App("spark.apache.org/v1");
+      app.restartPolicy("Never");
+      return app;
+    }
+
+    static App kubeflow() {
+      return new App("sparkoperator.k8s.io/v1beta2");
+    }
+
+    App name(String name) {
+      json.getAsJsonObject("metadata").addProperty("name", name);
+      return this;
+    }
+
+    App restartPolicy(String policy) {
+      JsonObject restart = new JsonObject();
+      restart.addProperty("restartPolicy", policy);
+      JsonObject tolerations = new JsonObject();
+      tolerations.add("restartConfig", restart);
+      json.getAsJsonObject("spec").add("applicationTolerations", tolerations);
+      return this;
+    }
+
+    App status(String statusJson) {
+      json.add("status", JsonParser.parseString(statusJson));
+      return this;
+    }
+
+    /**
+     * Apache status: the states in order, keys "0".."n", one minute apart from minute 1, and the
+     * last one as the current state.
+     */
+    App states(String... states) {
+      JsonObject status = new JsonObject();
+      JsonObject history = new JsonObject();
+      for (int i = 0; i < states.length; i++) {
+        history.add(Integer.toString(i), state(states[i], at(i + 1), ""));
+      }
+      status.add("currentState", state(states[states.length - 1], at(states.length), ""));
+      status.add("stateTransitionHistory", history);
+      json.add("status", status);
+      return this;
+    }
+
+    /** Sets the current state's (and last history entry's) message. */
+    App stateMessage(String message) {
+      JsonObject status = json.getAsJsonObject("status");
+      status.getAsJsonObject("currentState").addProperty("message", message);
+      JsonObject history = status.getAsJsonObject("stateTransitionHistory");
+      String last = Integer.toString(history.size() - 1);
+      history.getAsJsonObject(last).addProperty("message", message);
+      return this;
+    }
+
+    App attempt(long id) {
+      JsonObject info = new JsonObject();
+      info.addProperty("id", id);
+      JsonObject summary = new JsonObject();
+      summary.add("attemptInfo", info);
+      json.getAsJsonObject("status").add("currentAttemptSummary", summary);
+      return this;
+    }
+
+    /** Kubeflow status with the given state and the usual fields. */
+    App kubeflowState(String state) {
+      JsonObject status = new JsonObject();
+      JsonObject appState = new JsonObject();
+      appState.addProperty("state", state);
+      status.add("applicationState", appState);
+      JsonObject driverInfo = new JsonObject();
+      if (!state.isEmpty()) {
+        driverInfo.addProperty("podName", NAME + "-driver");
+        status.addProperty("lastSubmissionAttemptTime", at(1).toString());
+        status.addProperty("submissionAttempts", 1);
+        status.addProperty("executionAttempts", 1);
+      }
+      status.add("driverInfo", driverInfo);
+      json.add("status", status);
+      return this;
+    }
+
+    JsonObject statusObject() {
+      return json.getAsJsonObject("status");
+    }
+
+    App cancelMark(Instant at) {
+      json.getAsJsonObject("metadata")
+          .getAsJsonObject("annotations")
+          .addProperty(JobIdentity.ANNOTATION_CANCEL_REQUESTED, at.toString());
+      return this;
+    }
+
+    App deleting(Instant at) {
+      json.getAsJsonObject("metadata").addProperty("deletionTimestamp", at.toString());
+      JsonArray finalizers = new JsonArray();
+      finalizers.add("sparkapplications.spark.apache.org/finalizer");
+      json.getAsJsonObject("metadata").add("finalizers", finalizers);
+      return this;
+    }
+
+    ResourceSnapshot snapshot() {
+      return ResourceSnapshot.of(json);
+    }
+  }
+
+  static JsonObject state(String summary, Instant at, String message) {
+    JsonObject s = new JsonObject();
+    s.addProperty("currentStateSummary", summary);
+    s.addProperty("lastTransitionTime", at.toString());
+    if (!message.isEmpty()) {
+      s.addProperty("message", message);
+    }
+    return s;
+  }
+
+  /** A driver pod under construction. */
+  static final class Pod {
+    private final JsonObject json = new JsonObject();
+    private final List<JsonObject> containers = new ArrayList<>();
+    private String phase = "Pending";
+
+    private Pod(String name) {
+      json.addProperty("apiVersion", "v1");
+      json.addProperty("kind", "Pod");
+      JsonObject metadata = new JsonObject();
+      metadata.addProperty("name", name);
+      metadata.addProperty("namespace", NAMESPACE);
+      json.add("metadata", metadata);
+    }
+
+    static Pod named(String name) {
+      return new Pod(name);
+    }
+
+    Pod running(Instant startedAt) {
+      phase = "Running";
+      JsonObject running = new JsonObject();
+      running.addProperty("startedAt", startedAt.toString());
+      containers.add(container("spark-kubernetes-driver", "running", running));
+      return this;
+    }
+
+    Pod terminated(int exitCode, Instant startedAt, Instant finishedAt) {
+      phase = exitCode == 0 ? "Succeeded" : "Failed";
+      JsonObject t = new JsonObject();
+      t.addProperty("exitCode", exitCode);
+      t.addProperty("reason", exitCode == 0 ? "Completed" : "Error");
+      t.addProperty("startedAt", startedAt.toString());
+      t.addProperty("finishedAt", finishedAt.toString());
+      containers.add(container("spark-kubernetes-driver", "terminated", t));
+      return this;
+    }
+
+    /** Adds a sidecar that keeps running, listed before the driver container. */
+    Pod sidecarFirst(Instant startedAt) {
+      JsonObject running = new JsonObject();
+      running.addProperty("startedAt", startedAt.toString());
+      containers.add(0, container("istio-proxy", "running", running));
+      return this;
+    }
+
+    Pod phase(String phase) {
+      this.phase = phase;
+      return this;
+    }
+
+    Pod deleting(Instant at) {
+      json.getAsJsonObject("metadata").addProperty("deletionTimestamp", at.toString());
+      return this;
+    }
+
+    private static JsonObject container(String name, String stateName, JsonObject state) {
+      JsonObject c = new JsonObject();
+      c.addProperty("name", name);
+      JsonObject s = new JsonObject();
+      s.add(stateName, state);
+      c.add("state", s);
+      return c;
+    }
+
+    ResourceSnapshot snapshot() {
+      JsonObject status = new JsonObject();
+      status.addProperty("phase", phase);
+      JsonArray statuses = new JsonArray();
+      containers.forEach(statuses::add);
+      status.add("containerStatuses", statuses);
+      JsonObject copy = json.deepCopy();
+      copy.add("status", status);
+      return ResourceSnapshot.of(copy);
+    }
+  }
+}

@@ -1,0 +1,297 @@
+package dev.kubejobs.spark;
+
+import static dev.kubejobs.spark.Fixtures.at;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.FollowUp;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.spark.Fixtures.App;
+import dev.kubejobs.spark.Fixtures.Pod;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The Kubeflow Spark operator's status mapping: every state and every DESIGN.md section 4 rule. */
+class KubeflowStatusMapperTest {
+  private static final JobKind<SparkJobSpec> KIND = SparkOperators.kubeflow();
+  private static final JobStatusMapper MAPPER = KIND.statusMapper();
+  private static final Instant NOW = at(5);
+
+  private static JobExecutionInfo map(App app) {
+    return MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), NOW);
+  }
+
+  private static JobExecutionInfo map(App app, DriverPod pod) {
+    return MAPPER.map(app.snapshot(), pod, NOW);
+  }
+
+  /**
+   * Every one of the 14 states. Columns: the state (empty for ""), the status with the driver pod
+   * not looked up, whether the pod is wanted, the status once the pod is known to be absent, and
+   * the status when the operator also recorded executors (a run that started).
+   */
+  @ParameterizedTest(name = "''{0}'' -> {1} (pod wanted {2}), pod absent {3}, with executors {4}")
+  @CsvSource(
+      delimiter = '|',
+      emptyValue = "",
+      value = {
+        "'' | QUEUED | false | QUEUED | QUEUED",
+        "SUBMITTED | QUEUED | false | QUEUED | QUEUED",
+        "RUNNING | STARTED | false | STARTED | STARTED",
+        "COMPLETED | SUCCEEDED | false | SUCCEEDED | SUCCEEDED",
+        "FAILED | QUEUED | true | FAILED | FAILED",
+        "SUBMISSION_FAILED | QUEUED | false | QUEUED | STARTED",
+        "PENDING_RERUN | QUEUED | false | QUEUED | STARTED",
+        "INVALIDATING | QUEUED | false | QUEUED | STARTED",
+        "SUCCEEDING | STARTED | false | STARTED | STARTED",
+        "FAILING | STARTED | false | STARTED | STARTED",
+        "UNKNOWN | QUEUED | false | QUEUED | STARTED",
+        "SUSPENDING | QUEUED | false | QUEUED | STARTED",
+        "SUSPENDED | QUEUED | false | QUEUED | QUEUED",
+        "RESUMING | QUEUED | false | QUEUED | STARTED",
+      })
+  void everyStateMapsPerTheTable(
+      String state,
+      JobStatus withoutPod,
+      boolean podWanted,
+      JobStatus withPodAbsent,
+      JobStatus withExecutors) {
+    App app = App.kubeflow().kubeflowState(state);
+    App started = App.kubeflow().kubeflowState(state);
+    JsonObject executors = new JsonObject();
+    executors.addProperty(Fixtures.NAME + "-exec-1", "RUNNING");
+    started.statusObject().add("executorState", executors);
+
+    JobExecutionInfo info = map(app);
+
+    assertThat(info.status()).isEqualTo(withoutPod);
+    assertThat(info.driverPodWanted()).isEqualTo(podWanted);
+    assertThat(info.followUp()).isEmpty();
+    assertThat(info.warnings()).isEmpty();
+    assertThat(info.operatorState()).isEqualTo(state);
+    assertThat(map(app, DriverPod.absent()).status()).isEqualTo(withPodAbsent);
+    assertThat(map(started, DriverPod.absent()).status()).isEqualTo(withExecutors);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "SUBMISSION_FAILED",
+        "FAILING",
+        "PENDING_RERUN",
+        "UNKNOWN",
+        "INVALIDATING",
+        "SUCCEEDING",
+        "SUSPENDING",
+        "SUSPENDED",
+        "RESUMING"
+      })
+  void retryStatesNeverEndTheJobEvenLongAfterCreation(String state) {
+    App app = App.kubeflow().kubeflowState(state);
+    Instant muchLater = at(60 * 24);
+
+    for (DriverPod pod :
+        List.of(
+            DriverPod.notLookedUp(),
+            DriverPod.absent(),
+            DriverPod.unavailable("forbidden"),
+            DriverPod.found(
+                Pod.named(Fixtures.NAME + "-driver").terminated(1, at(1), at(2)).snapshot()))) {
+      JobExecutionInfo info = MAPPER.map(app.snapshot(), pod, muchLater);
+      assertThat(info.status().isTerminal()).as(state + " " + pod).isFalse();
+      assertThat(info.followUp()).as(state + " " + pod).isEmpty();
+      assertThat(info.driverPodWanted()).as(state + " " + pod).isFalse();
+    }
+  }
+
+  @Test
+  void completedReportsTimesAndTheWebUi() {
+    App app = App.kubeflow().kubeflowState("COMPLETED");
+    app.statusObject().addProperty("terminationTime", at(4).toString());
+    app.statusObject().getAsJsonObject("driverInfo").addProperty("webUIAddress", "10.0.0.7:4040");
+
+    JobExecutionInfo info = map(app);
+
+    assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(info.startedAt()).contains(at(1));
+    assertThat(info.finishedAt()).contains(at(4));
+    assertThat(info.webUi()).contains("10.0.0.7:4040");
+    assertThat(info.driverPod()).contains(Fixtures.NAME + "-driver");
+  }
+
+  @Test
+  void timesComeFromTheDriverContainerWhenPresent() {
+    App app = App.kubeflow().kubeflowState("COMPLETED");
+    app.statusObject().addProperty("terminationTime", at(4).toString());
+    ResourceSnapshot pod =
+        Pod.named(Fixtures.NAME + "-driver").terminated(0, at(2), at(3)).snapshot();
+
+    JobExecutionInfo info = map(app, DriverPod.found(pod));
+
+    assertThat(info.startedAt()).contains(at(2));
+    assertThat(info.finishedAt()).contains(at(3));
+  }
+
+  @Test
+  void failedCarriesTheOperatorsErrorMessage() {
+    App app = App.kubeflow().kubeflowState("FAILED");
+    app.statusObject()
+        .getAsJsonObject("applicationState")
+        .addProperty("errorMessage", "driver container failed with ExitCode: 1, Reason: Error");
+
+    JobExecutionInfo info = map(app, DriverPod.absent());
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.message()).contains("ExitCode: 1, Reason: Error");
+  }
+
+  @Test
+  void failedWithLiveDriverDeletesThePodBeforeFailing() {
+    App app = App.kubeflow().kubeflowState("FAILED");
+    app.statusObject().addProperty("terminationTime", at(4).toString());
+    ResourceSnapshot pod = Pod.named(Fixtures.NAME + "-driver").running(at(2)).snapshot();
+
+    JobExecutionInfo info = map(app, DriverPod.found(pod));
+
+    assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+    assertThat(info.followUp())
+        .get()
+        .satisfies(
+            f -> {
+              assertThat(f.action()).isEqualTo(FollowUp.Action.DELETE_DRIVER_POD);
+              assertThat(f.outcome()).isEqualTo(JobStatus.FAILED);
+            });
+  }
+
+  @Test
+  void forbiddenPodLookupFallsBackToTheApplication() {
+    App app = App.kubeflow().kubeflowState("FAILED");
+
+    JobExecutionInfo info = map(app, DriverPod.unavailable("pods is forbidden: list"));
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.warnings()).singleElement().asString().contains("pods is forbidden: list");
+  }
+
+  @Test
+  void driverPodNameComesFromTheStatusElseTheDefault() {
+    App named = App.kubeflow().kubeflowState("RUNNING");
+    named.statusObject().getAsJsonObject("driverInfo").addProperty("podName", "custom-driver");
+
+    assertThat(KIND.driverPodName(named.snapshot())).contains("custom-driver");
+    assertThat(KIND.driverPodName(App.kubeflow().snapshot())).contains(Fixtures.NAME + "-driver");
+    assertThat(KIND.driverPodSelector(named.snapshot()))
+        .isEqualTo("spark-role=driver,sparkoperator.k8s.io/app-name=" + Fixtures.NAME);
+    assertThat(KIND.driverContainerName(named.snapshot())).isEqualTo("spark-kubernetes-driver");
+  }
+
+  @Test
+  void unseenStateIsUnfinishedWithAStableWarning() {
+    JobExecutionInfo info = map(App.kubeflow().kubeflowState("HIBERNATING"));
+
+    assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(info.warnings()).singleElement().asString().contains("HIBERNATING");
+    assertThat(info.driverPodWanted()).isFalse();
+  }
+
+  @Nested
+  class NoStatusAndUnparseable {
+    @Test
+    void noStatusOrEmptyStateYoungerThanTheTimeoutIsQueued() {
+      for (App app :
+          List.of(App.kubeflow(), App.kubeflow().kubeflowState(""), App.kubeflow().status("{}"))) {
+        JobExecutionInfo info = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(9));
+        assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(info.followUp()).isEmpty();
+      }
+    }
+
+    @Test
+    void noStatusOrEmptyStatePastTheTimeoutIsDeletedBeforeFailing() {
+      for (App app : List.of(App.kubeflow(), App.kubeflow().kubeflowState(""))) {
+        JobExecutionInfo info = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(11));
+        assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+        FollowUp f = info.followUp().orElseThrow();
+        assertThat(f.action()).isEqualTo(FollowUp.Action.DELETE_APPLICATION);
+        assertThat(f.outcome()).isEqualTo(JobStatus.FAILED);
+        assertThat(f.message()).contains("Kubeflow Spark operator").contains("10 min");
+      }
+    }
+
+    @Test
+    void unparseableStatusIsNeverDeletedAndAsksForThePod() {
+      for (String status :
+          List.of(
+              "{\"phase\":\"Running\"}",
+              "{\"applicationState\":{\"state\":7}}",
+              "{\"applicationState\":\"RUNNING\"}",
+              "{\"applicationState\":{\"errorMessage\":\"x\"}}")) {
+        JobExecutionInfo info =
+            MAPPER.map(App.kubeflow().status(status).snapshot(), DriverPod.notLookedUp(), at(600));
+        assertThat(info.status()).as(status).isEqualTo(JobStatus.QUEUED);
+        assertThat(info.followUp()).as(status).isEmpty();
+        assertThat(info.driverPodWanted()).as(status).isTrue();
+        assertThat(info.warnings()).as(status).hasSize(1);
+      }
+    }
+
+    @Test
+    void unparseableStatusWithTerminatedDriverTakesTheExitCode() {
+      App app = App.kubeflow().status("{\"phase\":\"Running\"}");
+      ResourceSnapshot ok =
+          Pod.named(Fixtures.NAME + "-driver").terminated(0, at(1), at(3)).snapshot();
+      ResourceSnapshot bad =
+          Pod.named(Fixtures.NAME + "-driver").terminated(2, at(1), at(3)).snapshot();
+
+      assertThat(map(app, DriverPod.found(ok)).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(map(app, DriverPod.found(bad)).status()).isEqualTo(JobStatus.FAILED);
+      assertThat(map(app, DriverPod.found(bad)).finishedAt()).contains(at(3));
+    }
+  }
+
+  @Nested
+  class CancelAndDeletion {
+    @Test
+    void outcomeBeforeTheCancelAndDeletionStands() {
+      App app = App.kubeflow().kubeflowState("COMPLETED").cancelMark(at(3)).deleting(at(3));
+      app.statusObject().addProperty("terminationTime", at(2).toString());
+
+      assertThat(map(app).status()).isEqualTo(JobStatus.SUCCEEDED);
+    }
+
+    @Test
+    void outcomeAfterTheCancelledDeletionIsCancelled() {
+      App app = App.kubeflow().kubeflowState("FAILED").cancelMark(at(2)).deleting(at(2));
+      app.statusObject().addProperty("terminationTime", at(3).toString());
+
+      assertThat(map(app).status()).isEqualTo(JobStatus.CANCELLED);
+    }
+
+    @Test
+    void cancelMarkWithoutOutcomeIsCancellingThenCancelled() {
+      App marked = App.kubeflow().kubeflowState("RUNNING").cancelMark(at(2));
+      App deleting = App.kubeflow().kubeflowState("RUNNING").cancelMark(at(2)).deleting(at(2));
+
+      assertThat(map(marked).status()).isEqualTo(JobStatus.CANCELLING);
+      assertThat(map(deleting).status()).isEqualTo(JobStatus.CANCELLED);
+    }
+
+    @Test
+    void deletedBySomeoneElseFails() {
+      JobExecutionInfo info = map(App.kubeflow().kubeflowState("RUNNING").deleting(at(2)));
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.message()).contains("deleted outside kubejobs");
+    }
+  }
+}
