@@ -1,0 +1,317 @@
+package dev.kubejobs.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.InvalidJobSpecException;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every manifest the builders produce validates against the real CRD's {@code openAPIV3Schema} of
+ * the served version (made strict about unknown fields, see {@link CrdSchemas}), and carries the
+ * job identity's metadata.
+ */
+class ManifestSchemaTest {
+  private static final String LONG_JOB_ID =
+      "Nightly ETL / customer_orders / 2026-03-01T10:00:00Z / attempt #3 of a very long pipeline";
+
+  /** A dozen varied specs: Java, Scala, Python, with and without deps, confs, env and labels. */
+  static List<SparkJobSpec> specs() {
+    SparkJobSpec base =
+        SparkJobSpec.builder()
+            .mainApplicationFile("local:///opt/spark/examples/jars/spark-examples.jar")
+            .mainClass("org.apache.spark.examples.SparkPi")
+            .sparkVersion("4.0.1")
+            .namespace("etl")
+            .build();
+    List<SparkJobSpec> out = new ArrayList<>();
+    out.add(base);
+    out.add(base.toBuilder().arguments(List.of("1000")).image("apache/spark:4.0.1").build());
+    out.add(base.toBuilder().mainClass(null).build());
+    out.add(
+        base.toBuilder()
+            .type(SparkJobSpec.Type.SCALA)
+            .jars(List.of("s3a://libs/delta.jar", "s3a://libs/extra.jar"))
+            .files(List.of("s3a://conf/app.conf"))
+            .archives(List.of("s3a://env/venv.tar.gz#venv"))
+            .sparkConf(
+                Map.of(
+                    "spark.sql.shuffle.partitions", "200",
+                    "spark.hadoop.fs.s3a.secret.key", "hunter2"))
+            .build());
+    out.add(
+        base.toBuilder()
+            .driverCores(4)
+            .driverMemory("8g")
+            .executorCores(8)
+            .executorMemory("16g")
+            .executorInstances(50)
+            .serviceAccount("spark-runner")
+            .build());
+    out.add(
+        base.toBuilder()
+            .environment("AWS_REGION", "eu-west-1")
+            .environment("LOG_LEVEL", "DEBUG")
+            .label("team", "data-platform")
+            .label("example.com/cost-center", "cc-42")
+            .annotation("example.com/owner", "someone@example.com")
+            .build());
+    SparkJobSpec python =
+        SparkJobSpec.builder()
+            .type(SparkJobSpec.Type.PYTHON)
+            .mainApplicationFile("local:///opt/spark/examples/src/main/python/pi.py")
+            .sparkVersion("4.0.1")
+            .namespace("etl")
+            .build();
+    out.add(python);
+    out.add(
+        python.toBuilder()
+            .pyFiles(List.of("s3a://libs/helpers.zip", "s3a://libs/more.py"))
+            .jars(List.of("s3a://libs/postgres.jar"))
+            .arguments(List.of("--date", "2026-03-01"))
+            .build());
+    out.add(
+        python.toBuilder()
+            .environment("PYSPARK_PYTHON", "python3")
+            .files(List.of("s3a://conf/a.json", "s3a://conf/b.json"))
+            .sparkConf("spark.dynamicAllocation.enabled", "false")
+            .build());
+    out.add(base.toBuilder().namespace("a".repeat(63)).build());
+    out.add(base.toBuilder().sparkVersion("3.5.6").executorInstances(1).build());
+    out.add(
+        base.toBuilder()
+            .labels(Map.of("app", "orders", "tier", ""))
+            .annotations(Map.of("note", "multi\nline ✓"))
+            .arguments(List.of("", "with space", "ünïcödé"))
+            .build());
+    return out;
+  }
+
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    List<SparkJobSpec> specs = specs();
+    List<String> jobIds = List.of("job-1", LONG_JOB_ID);
+    for (int i = 0; i < specs.size(); i++) {
+      SparkJobSpec spec = specs.get(i);
+      String jobId = jobIds.get(i % 2);
+      out.add(
+          Arguments.of(
+              "apache v1 #" + i, SparkOperators.apache(), CrdSchemas.APACHE, "v1", spec, jobId));
+      out.add(
+          Arguments.of(
+              "apache v1beta1 #" + i,
+              SparkOperators.apache(
+                  ApacheOptions.builder()
+                      .apiVersion(ApacheOptions.ApiVersion.V1BETA1)
+                      .restartPolicy(ApacheOptions.RestartPolicy.values()[i % 4])
+                      .resourceRetainPolicy(ApacheOptions.ResourceRetainPolicy.values()[i % 3])
+                      .build()),
+              CrdSchemas.APACHE,
+              "v1beta1",
+              spec,
+              jobId));
+      out.add(
+          Arguments.of(
+              "kubeflow #" + i,
+              SparkOperators.kubeflow(
+                  KubeflowOptions.builder()
+                      .restartPolicy(KubeflowOptions.RestartPolicy.values()[i % 3])
+                      .build()),
+              CrdSchemas.KUBEFLOW,
+              "v1beta2",
+              spec,
+              jobId));
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void manifestValidatesAgainstTheCrdAndCarriesTheIdentity(
+      String name,
+      JobKind<SparkJobSpec> kind,
+      String crd,
+      String version,
+      SparkJobSpec spec,
+      String jobId) {
+    JobIdentity identity = JobIdentity.of("kj", "prod", spec.namespace(), jobId);
+
+    JsonObject manifest = kind.manifest(spec, identity);
+
+    assertThat(CrdSchemas.servedVersions(crd)).contains(version);
+    assertThat(CrdSchemas.validate(crd, version, manifest)).isEmpty();
+    assertThat(manifest.get("apiVersion").getAsString())
+        .isEqualTo(kind.resourceKind().apiVersion())
+        .endsWith("/" + version);
+    assertThat(manifest.get("kind").getAsString()).isEqualTo("SparkApplication");
+    JsonObject metadata = manifest.getAsJsonObject("metadata");
+    String resourceName = metadata.get("name").getAsString();
+    assertThat(resourceName).isEqualTo(identity.name()).hasSizeLessThanOrEqualTo(63);
+    assertThat(metadata.get("namespace").getAsString()).isEqualTo(spec.namespace());
+    JsonObject labels = metadata.getAsJsonObject("labels");
+    identity.labels().forEach((k, v) -> assertThat(labels.get(k).getAsString()).isEqualTo(v));
+    spec.labels().forEach((k, v) -> assertThat(labels.get(k).getAsString()).isEqualTo(v));
+    for (Map.Entry<String, JsonElement> e : labels.entrySet()) {
+      assertThat(e.getValue().getAsString()).hasSizeLessThanOrEqualTo(63);
+    }
+    JsonObject annotations = metadata.getAsJsonObject("annotations");
+    assertThat(annotations.get(JobIdentity.ANNOTATION_JOB_ID).getAsString()).isEqualTo(jobId);
+    assertThat(annotations.has(JobIdentity.ANNOTATION_CANCEL_REQUESTED)).isFalse();
+    for (JsonObject podLabels : podLabels(manifest, crd)) {
+      identity.labels().forEach((k, v) -> assertThat(podLabels.get(k).getAsString()).isEqualTo(v));
+      spec.labels().forEach((k, v) -> assertThat(podLabels.get(k).getAsString()).isEqualTo(v));
+    }
+  }
+
+  private static List<JsonObject> podLabels(JsonObject manifest, String crd) {
+    JsonObject spec = manifest.getAsJsonObject("spec");
+    if (crd.equals(CrdSchemas.APACHE)) {
+      return List.of(
+          spec.getAsJsonObject("driverSpec")
+              .getAsJsonObject("podTemplateSpec")
+              .getAsJsonObject("metadata")
+              .getAsJsonObject("labels"),
+          spec.getAsJsonObject("executorSpec")
+              .getAsJsonObject("podTemplateSpec")
+              .getAsJsonObject("metadata")
+              .getAsJsonObject("labels"));
+    }
+    return List.of(
+        spec.getAsJsonObject("driver").getAsJsonObject("labels"),
+        spec.getAsJsonObject("executor").getAsJsonObject("labels"));
+  }
+
+  @Test
+  void strictSchemaRejectsAMisspeltField() {
+    JsonObject manifest = SparkOperators.apache().manifest(specs().get(0), identity("job-1"));
+    manifest.getAsJsonObject("spec").addProperty("mainClas", "x");
+    JsonObject kubeflow = SparkOperators.kubeflow().manifest(specs().get(0), identity("job-1"));
+    kubeflow.getAsJsonObject("spec").getAsJsonObject("driver").addProperty("cores", "1");
+
+    assertThat(CrdSchemas.validate(CrdSchemas.APACHE, "v1", manifest)).isNotEmpty();
+    assertThat(CrdSchemas.validate(CrdSchemas.KUBEFLOW, "v1beta2", kubeflow)).isNotEmpty();
+  }
+
+  @Test
+  void apacheJavaManifestPutsTheAppJarFirstAndResourcesInSparkConf() {
+    SparkJobSpec spec =
+        specs().get(3).toBuilder().environment("A", "1").serviceAccount("sa").build();
+
+    JsonObject s =
+        SparkOperators.apache().manifest(spec, identity("job-1")).getAsJsonObject("spec");
+
+    assertThat(s.get("jars").getAsString())
+        .isEqualTo("local:///opt/spark/examples/jars/spark-examples.jar");
+    assertThat(s.get("mainClass").getAsString()).isEqualTo("org.apache.spark.examples.SparkPi");
+    assertThat(s.getAsJsonObject("runtimeVersions").get("sparkVersion").getAsString())
+        .isEqualTo("4.0.1");
+    assertThat(s.get("files").getAsString()).isEqualTo("s3a://conf/app.conf");
+    JsonObject conf = s.getAsJsonObject("sparkConf");
+    assertThat(conf.get("spark.jars").getAsString())
+        .isEqualTo(
+            "local:///opt/spark/examples/jars/spark-examples.jar,s3a://libs/delta.jar,"
+                + "s3a://libs/extra.jar");
+    assertThat(conf.get("spark.archives").getAsString()).isEqualTo("s3a://env/venv.tar.gz#venv");
+    assertThat(conf.get("spark.driver.cores").getAsString()).isEqualTo("1");
+    assertThat(conf.get("spark.executor.memory").getAsString()).isEqualTo("1g");
+    assertThat(conf.get("spark.executor.instances").getAsString()).isEqualTo("1");
+    assertThat(conf.get("spark.kubernetes.driverEnv.A").getAsString()).isEqualTo("1");
+    assertThat(conf.get("spark.executorEnv.A").getAsString()).isEqualTo("1");
+    assertThat(conf.get("spark.kubernetes.authenticate.driver.serviceAccountName").getAsString())
+        .isEqualTo("sa");
+    JsonObject tolerations = s.getAsJsonObject("applicationTolerations");
+    assertThat(tolerations.getAsJsonObject("restartConfig").get("restartPolicy").getAsString())
+        .isEqualTo("Never");
+    assertThat(tolerations.get("resourceRetainPolicy").getAsString()).isEqualTo("Never");
+  }
+
+  @Test
+  void apachePythonManifestNeverSetsJarsSoThePyFileIsThePrimaryResource() {
+    SparkJobSpec spec = specs().get(7);
+
+    JsonObject s =
+        SparkOperators.apache().manifest(spec, identity("job-1")).getAsJsonObject("spec");
+
+    assertThat(s.has("jars")).isFalse();
+    assertThat(s.has("mainClass")).isFalse();
+    assertThat(s.get("pyFiles").getAsString())
+        .isEqualTo("local:///opt/spark/examples/src/main/python/pi.py");
+    JsonObject conf = s.getAsJsonObject("sparkConf");
+    assertThat(conf.get("spark.submit.pyFiles").getAsString())
+        .isEqualTo("s3a://libs/helpers.zip,s3a://libs/more.py");
+    assertThat(conf.get("spark.jars").getAsString()).isEqualTo("s3a://libs/postgres.jar");
+    assertThat(s.getAsJsonArray("driverArgs")).hasSize(2);
+  }
+
+  @Test
+  void kubeflowManifestUsesTypedFields() {
+    SparkJobSpec spec =
+        specs().get(7).toBuilder()
+            .environment("A", "1")
+            .serviceAccount("sa")
+            .driverCores(2)
+            .build();
+
+    JsonObject s =
+        SparkOperators.kubeflow().manifest(spec, identity("job-1")).getAsJsonObject("spec");
+
+    assertThat(s.get("type").getAsString()).isEqualTo("Python");
+    assertThat(s.get("mode").getAsString()).isEqualTo("cluster");
+    assertThat(s.get("sparkVersion").getAsString()).isEqualTo("4.0.1");
+    assertThat(s.get("mainApplicationFile").getAsString()).endsWith("pi.py");
+    assertThat(s.getAsJsonObject("deps").getAsJsonArray("pyFiles")).hasSize(2);
+    assertThat(s.getAsJsonObject("deps").getAsJsonArray("jars")).hasSize(1);
+    JsonObject driver = s.getAsJsonObject("driver");
+    assertThat(driver.get("cores").getAsInt()).isEqualTo(2);
+    assertThat(driver.get("memory").getAsString()).isEqualTo("1g");
+    assertThat(driver.get("serviceAccount").getAsString()).isEqualTo("sa");
+    assertThat(driver.getAsJsonArray("env").get(0).getAsJsonObject().get("name").getAsString())
+        .isEqualTo("A");
+    assertThat(s.getAsJsonObject("executor").get("instances").getAsInt()).isEqualTo(1);
+    assertThat(s.getAsJsonObject("restartPolicy").get("type").getAsString()).isEqualTo("Never");
+    assertThat(s.getAsJsonArray("arguments")).hasSize(2);
+  }
+
+  @Test
+  void identityInAnotherNamespaceThanTheSpecIsRefused() {
+    SparkJobSpec spec = specs().get(0);
+
+    assertThatThrownBy(
+            () ->
+                SparkOperators.apache().manifest(spec, JobIdentity.of("kj", "prod", "other", "j")))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageContaining("namespace")
+        .hasMessageContaining("other");
+  }
+
+  @Test
+  void kindsNameTheirResourceAndNamespace() {
+    assertThat(SparkOperators.apache().resourceKind().qualifiedPlural())
+        .isEqualTo("sparkapplications.spark.apache.org");
+    assertThat(SparkOperators.apache().resourceKind().version()).isEqualTo("v1");
+    assertThat(
+            SparkOperators.apache(
+                    ApacheOptions.builder().apiVersion(ApacheOptions.ApiVersion.V1BETA1).build())
+                .resourceKind()
+                .apiVersion())
+        .isEqualTo("spark.apache.org/v1beta1");
+    assertThat(SparkOperators.kubeflow().resourceKind().apiVersion())
+        .isEqualTo("sparkoperator.k8s.io/v1beta2");
+    assertThat(SparkOperators.kubeflow().namespaceOf(specs().get(0))).isEqualTo("etl");
+  }
+
+  private static JobIdentity identity(String jobId) {
+    return JobIdentity.of("kj", "prod", "etl", jobId);
+  }
+}
