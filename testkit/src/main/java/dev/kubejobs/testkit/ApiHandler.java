@@ -629,6 +629,16 @@ final class ApiHandler {
     } else if (!containers.contains(container) && !initContainers(spec).contains(container)) {
       throw KubeStatus.badRequest("container " + container + " is not valid for pod " + name);
     }
+    String waiting = waitingReason(pod, container);
+    if (waiting != null) {
+      throw KubeStatus.badRequest(
+          "container \""
+              + container
+              + "\" in pod \""
+              + name
+              + "\" is waiting to start: "
+              + waiting);
+    }
     String log = store.podLog(ns, name, container);
     String tail = call.param("tailLines");
     if (tail != null && !tail.isEmpty()) {
@@ -646,6 +656,27 @@ final class ApiHandler {
       }
     }
     return Answer.text(log);
+  }
+
+  /** The reason a container is waiting, from {@code status.containerStatuses}, or null. */
+  private static String waitingReason(JsonObject pod, String container) {
+    if (!(pod.get("status") instanceof JsonObject status)) {
+      return null;
+    }
+    for (String list : List.of("containerStatuses", "initContainerStatuses")) {
+      if (status.get(list) instanceof JsonArray statuses) {
+        for (JsonElement e : statuses) {
+          if (e instanceof JsonObject cs
+              && container.equals(InMemoryStore.string(cs, "name"))
+              && cs.get("state") instanceof JsonObject state
+              && state.get("waiting") instanceof JsonObject w) {
+            String reason = InMemoryStore.string(w, "reason");
+            return reason == null ? "ContainerCreating" : reason;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   private static List<String> initContainers(JsonObject spec) {

@@ -39,6 +39,8 @@ public final class Fault {
     DELAY,
     /** Answers {@link #status()} with a Kubernetes {@code Status} body; nothing is changed. */
     STATUS,
+    /** Answers {@link #status()} with an empty body; nothing is changed. */
+    STATUS_WITHOUT_BODY,
     /**
      * Answers 429 {@code TooManyRequests} with a {@code Retry-After} header of {@link
      * #retryAfterSeconds()}; nothing is changed.
@@ -146,8 +148,8 @@ public final class Fault {
   }
 
   /**
-   * Returns the HTTP status code answered by {@link Kind#STATUS}, {@link Kind#NON_JSON} and {@link
-   * Kind#TOO_MANY_REQUESTS} faults, 0 for the others.
+   * Returns the HTTP status code answered by {@link Kind#STATUS}, {@link Kind#STATUS_WITHOUT_BODY},
+   * {@link Kind#NON_JSON} and {@link Kind#TOO_MANY_REQUESTS} faults, 0 for the others.
    *
    * @return the status code
    */
@@ -346,6 +348,19 @@ public final class Fault {
           Objects.requireNonNull(reason, "reason"),
           Objects.requireNonNull(message, "message"),
           Duration.ZERO);
+    }
+
+    /**
+     * Makes a fault that answers this status code with an empty body, as some proxies and load
+     * balancers do; the request has no effect. client-java's generic API throws such an error as a
+     * {@code RuntimeException} caused by an {@code ApiException}.
+     *
+     * @param code the HTTP status code, for example 503
+     * @return the fault
+     */
+    public Fault statusWithoutBody(int code) {
+      checkStatus(code);
+      return new Fault(this, Kind.STATUS_WITHOUT_BODY, code, null, null, Duration.ZERO);
     }
 
     /**

@@ -70,6 +70,8 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
         case STATUS:
         case TOO_MANY_REQUESTS:
           return status(fault.get());
+        case STATUS_WITHOUT_BODY:
+          return new ResponseDefinitionBuilder().withStatus(fault.get().status()).build();
         default:
           break;
       }

@@ -98,7 +98,11 @@ class FaultTest {
     assertThatThrownBy(() -> Kube.apps(impatient).create(Kube.app("pi")))
         .isInstanceOf(IllegalStateException.class)
         .hasCauseInstanceOf(SocketTimeoutException.class);
-    assertThat(kube.server().store().get(SPARK_APP, NS, "pi")).isPresent();
+    // the server made the change although the caller gave up (a cold server may take a moment)
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> assertThat(kube.server().store().get(SPARK_APP, NS, "pi")).isPresent());
   }
 
   @Test
@@ -121,6 +125,19 @@ class FaultTest {
     assertThat(response.getStatus().getReason()).isEqualTo("ServiceUnavailable");
     assertThat(response.getStatus().getMessage()).isEqualTo("etcd is unhappy");
     assertThat(kube.server().store().list(SPARK_APP, NS)).isEmpty();
+  }
+
+  @Test
+  void anErrorWithoutBodyIsThrownAsRuntimeExceptionOfApiException() {
+    kube.server().faults().add(Fault.on("GET", APPS + "/pi").statusWithoutBody(503));
+
+    assertThatThrownBy(() -> Kube.apps(kube.client()).get(NS, "pi"))
+        .isInstanceOf(RuntimeException.class)
+        .hasCauseInstanceOf(io.kubernetes.client.openapi.ApiException.class)
+        .satisfies(
+            e ->
+                assertThat(((io.kubernetes.client.openapi.ApiException) e.getCause()).getCode())
+                    .isEqualTo(503));
   }
 
   @Test

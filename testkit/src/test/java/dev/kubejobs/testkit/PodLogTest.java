@@ -82,6 +82,37 @@ class PodLogTest {
   }
 
   @Test
+  void aContainerWaitingToStartAnswers400WithTheWaitingReason() throws ApiException {
+    // The fake operator (or a test) says so in the pod's status, as the kubelet would.
+    pod("driver");
+    kube.server()
+        .store()
+        .update(
+            ResourceType.POD,
+            NS,
+            "driver",
+            p -> {
+              p.add(
+                  "status",
+                  Kube.json(
+                      "{'phase':'Pending','containerStatuses':[{'name':'spark-kubernetes-driver',"
+                          + "'state':{'waiting':{'reason':'ContainerCreating'}}}]}"));
+              return p;
+            });
+
+    assertThatThrownBy(() -> core().readNamespacedPodLog("driver", NS).execute())
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.getCode()).isEqualTo(400);
+              assertThat(e.getResponseBody())
+                  .contains(
+                      "container \\\"spark-kubernetes-driver\\\" in pod \\\"driver\\\" is"
+                          + " waiting to start: ContainerCreating");
+            });
+  }
+
+  @Test
   void aMissingPodAnswers404() {
     assertThatThrownBy(() -> core().readNamespacedPodLog("ghost", NS).execute())
         .isInstanceOfSatisfying(

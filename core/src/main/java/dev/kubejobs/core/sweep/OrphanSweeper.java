@@ -35,7 +35,8 @@ public interface OrphanSweeper {
    * @throws SweepUnavailableException (an {@link ApiUnavailableException}) if the API server cannot
    *     be reached (no answer, 429, or the circuit breaker is open); it carries the report of what
    *     was done before. A delete in flight at that moment may have been applied; the next sweep
-   *     settles it. A 5xx answer to one delete is reported as that resource's failure instead.
+   *     settles it. A 5xx answer to one delete or one namespace's LIST is reported as that
+   *     resource's or namespace's failure instead.
    */
   SweepReport sweep(SweepRequest request);
 }

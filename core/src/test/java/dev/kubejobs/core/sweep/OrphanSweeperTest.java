@@ -216,6 +216,25 @@ class OrphanSweeperTest {
   }
 
   @Test
+  void serverErrorListingOneNamespaceIsReportedAndTheOthersAreSwept() {
+    create("etl", managedApp("kj-lost-1", "lost-1", "prod"));
+    create("ml", managedApp("kj-lost-2", "lost-2", "prod"));
+    CLOCK.advance(Duration.ofHours(2));
+    KUBE.server()
+        .faults()
+        .add(
+            Fault.on("GET", APPS + "etl/fakeapps")
+                .forever()
+                .status(503, "ServiceUnavailable", "etcd leader changed"));
+
+    SweepReport report = jobs.sweeper().sweep(request().build());
+
+    assertThat(report.failedNamespaces()).containsOnlyKeys("etl");
+    assertThat(report.failedNamespaces().get("etl")).contains("503");
+    assertThat(report.deleted()).extracting(SweepEntry::name).containsExactly("kj-lost-2");
+  }
+
+  @Test
   void unreachableApiServerThrowsApiUnavailableWithWhatWasDoneBefore() {
     create("etl", managedApp("kj-lost-1", "lost-1", "prod"));
     create("ml", managedApp("kj-lost-2", "lost-2", "prod"));

@@ -1,5 +1,6 @@
 package dev.kubejobs.testkit.operator;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.testkit.FakeApiException;
@@ -99,10 +100,8 @@ final class AppRun {
         a -> {
           JsonObject meta = a.getAsJsonObject("metadata");
           if (!hasFinalizer(a, finalizer)) {
-            com.google.gson.JsonArray f =
-                meta.has("finalizers")
-                    ? meta.getAsJsonArray("finalizers")
-                    : new com.google.gson.JsonArray();
+            JsonArray f =
+                meta.has("finalizers") ? meta.getAsJsonArray("finalizers") : new JsonArray();
             f.add(finalizer);
             meta.add("finalizers", f);
           }
@@ -115,7 +114,7 @@ final class AppRun {
         a -> {
           JsonObject meta = a.getAsJsonObject("metadata");
           if (meta.has("finalizers")) {
-            com.google.gson.JsonArray kept = new com.google.gson.JsonArray();
+            JsonArray kept = new JsonArray();
             meta.getAsJsonArray("finalizers")
                 .forEach(
                     f -> {

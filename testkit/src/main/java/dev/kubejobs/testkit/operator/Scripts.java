@@ -3,6 +3,7 @@ package dev.kubejobs.testkit.operator;
 import com.google.gson.JsonObject;
 import dev.kubejobs.testkit.fixtures.ApacheStatuses;
 import dev.kubejobs.testkit.fixtures.KubeflowStatuses;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -145,7 +146,7 @@ final class Scripts {
             step(
                 "FAILING",
                 r -> {
-                  java.time.Instant at = r.now();
+                  Instant at = r.now();
                   r.updateStatus(s2 -> KubeflowStatuses.driverNotFound(s2, at));
                 }));
         s.add(terminal("FAILED"));

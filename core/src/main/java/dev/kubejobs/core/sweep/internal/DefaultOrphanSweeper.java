@@ -61,7 +61,11 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
         try {
           resources = context.gateway().list(null, kind, namespace, selector);
         } catch (ApiUnavailableException e) {
-          throw e;
+          if (!answeredWithServerError(e)) {
+            throw e;
+          }
+          report.failedNamespace(namespace, e.getMessage());
+          continue;
         } catch (RuntimeException e) {
           // For example a forbidden LIST in this namespace: the others are still swept.
           String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
@@ -185,8 +189,7 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
           created);
       return entry(resource, jobId, created, SweepEntry.Outcome.DELETED, "unknown job");
     } catch (ApiUnavailableException e) {
-      if (e.getCause() instanceof ApiCallFailure f
-          && f.kind() == ApiCallFailure.Kind.SERVER_ERROR) {
+      if (answeredWithServerError(e)) {
         // The server answered (5xx) for this resource: report it and go on with the others.
         return failed(resource, jobId, created, e);
       }
@@ -210,6 +213,11 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
     } catch (RuntimeException e) {
       return failed(resource, jobId, created, e);
     }
+  }
+
+  /** A 5xx answer: the server is there, this one request failed; anything else means it is not. */
+  private static boolean answeredWithServerError(ApiUnavailableException e) {
+    return e.getCause() instanceof ApiCallFailure f && f.kind() == ApiCallFailure.Kind.SERVER_ERROR;
   }
 
   private SweepEntry failed(

@@ -1,0 +1,71 @@
+package dev.kubejobs.core.sweep;
+
+import static dev.kubejobs.core.testsupport2.Objects2.driverPod;
+import static dev.kubejobs.core.testsupport2.Objects2.managedApp;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.testing.LogCapture;
+import dev.kubejobs.core.testsupport2.FakeAppKind;
+import dev.kubejobs.core.testsupport2.Objects2;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.ResourceType;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The sweep, driver log and preflight log failures without the caller's bearer token. */
+class NoCredentialsInLogsTest {
+  private static final String TOKEN = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LXRva2Vu.sig";
+  private static final MutableClock CLOCK = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(FakeAppKind.TYPE).clock(CLOCK).build();
+
+  @Test
+  void failuresOfSweepDriverLogAndPreflightNeverLogTheBearerToken() {
+    ApiClient client = KUBE.server().newClient();
+    client.setApiKeyPrefix("Bearer");
+    client.setApiKey(TOKEN);
+    KubeJobs<String> jobs = Objects2.jobs(client, CLOCK, "prod");
+    KUBE.server().store().create(FakeAppKind.TYPE, "etl", managedApp("kj-a", "a", "prod"));
+    KUBE.server()
+        .store()
+        .create(ResourceType.POD, "etl", driverPod("driver-a", "kj-a", "driver", "sidecar"));
+    CLOCK.advance(Duration.ofHours(2));
+    KUBE.server().rbac().deny("delete", "*", "*").deny("get", "", "pods/log").deny("*", "", "pods");
+    ExecutionId id = ExecutionId.of(Objects2.CLUSTER, FakeAppKind.KIND, "etl", "kj-a");
+
+    Throwable unreachable;
+    try (LogCapture logs = LogCapture.start()) {
+      SweepReport report =
+          jobs.sweeper()
+              .sweep(SweepRequest.builder().namespaces("etl").knownJobIds(Set.of()).build());
+      jobs.driverLogs().tail(id, 10, 1000);
+      jobs.preflight().check("etl");
+      KUBE.server().faults().add(Fault.on("*", ".*").forever().connectionReset());
+      jobs.driverLogs().tail(id, 10, 1000);
+      unreachable =
+          catchThrowable(
+              () ->
+                  jobs.sweeper()
+                      .sweep(
+                          SweepRequest.builder().namespaces("etl").knownJobIds(Set.of()).build()));
+
+      assertThat(report.failed()).hasSize(1);
+      assertThat(report.summary()).doesNotContain(TOKEN).doesNotContain("c2VjcmV0");
+      assertThat(logs.warnings()).hasSizeGreaterThanOrEqualTo(3);
+      assertThat(logs.lines()).noneMatch(l -> l.contains(TOKEN) || l.contains("c2VjcmV0"));
+    }
+    assertThat(unreachable).isInstanceOf(SweepUnavailableException.class);
+    assertThat(unreachable.getMessage()).doesNotContain(TOKEN);
+  }
+}
