@@ -1,0 +1,209 @@
+package dev.kubejobs.spark.e2e;
+
+import static dev.kubejobs.spark.e2e.Cluster.NS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.FollowUp;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.spark.KubeflowOptions;
+import dev.kubejobs.spark.SparkJobSpec;
+import dev.kubejobs.spark.SparkOperators;
+import dev.kubejobs.testkit.ResourceType;
+import dev.kubejobs.testkit.operator.FakeSparkOperator;
+import dev.kubejobs.testkit.operator.SparkAppPath;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Manifests from the Kubeflow job kind go into the fake API server, the fake Kubeflow Spark
+ * operator moves them along each path one transition at a time, and the mapper reports the expected
+ * status after every transition.
+ */
+class KubeflowEndToEndTest {
+  private static final SparkJobSpec SPEC =
+      SparkJobSpec.builder()
+          .type(SparkJobSpec.Type.PYTHON)
+          .mainApplicationFile("local:///opt/spark/examples/src/main/python/pi.py")
+          .sparkVersion("4.0.1")
+          .namespace(NS)
+          .build();
+
+  private Cluster c;
+
+  @BeforeEach
+  void start() {
+    c =
+        new Cluster(
+            FakeSparkOperator.Flavor.KUBEFLOW,
+            null,
+            SparkOperators.kubeflow(
+                KubeflowOptions.builder()
+                    .restartPolicy(KubeflowOptions.RestartPolicy.ON_FAILURE)
+                    .build()),
+            false);
+  }
+
+  @AfterEach
+  void close() {
+    c.close();
+  }
+
+  @Test
+  void happyPathIsQueuedStartedThenSucceeded() {
+    String name = c.submit(SPEC, "happy-1", SparkAppPath.HAPPY);
+
+    assertThat(c.drive(name))
+        .containsExactly(
+            "created=QUEUED",
+            "SUBMITTED=QUEUED",
+            "RUNNING=STARTED",
+            "driver-exited=STARTED",
+            "SUCCEEDING=STARTED",
+            "COMPLETED=SUCCEEDED");
+    JobExecutionInfo info = c.observe(name);
+    assertThat(info.driverPod()).contains(name + "-driver");
+    assertThat(info.startedAt()).isPresent();
+    assertThat(info.finishedAt()).isPresent();
+  }
+
+  @Test
+  void failedPathFails() {
+    String name = c.submit(SPEC, "failed-1", SparkAppPath.FAILED);
+
+    assertThat(c.drive(name))
+        .containsExactly(
+            "created=QUEUED",
+            "SUBMITTED=QUEUED",
+            "RUNNING=STARTED",
+            "driver-exited=STARTED",
+            "FAILING=STARTED",
+            "FAILED=FAILED");
+    assertThat(c.observe(name).message()).contains("failed");
+  }
+
+  @Test
+  void retainedOnFailureFails() {
+    String name = c.submit(SPEC, "retained-1", SparkAppPath.RETAINED_ON_FAILURE);
+
+    assertThat(c.drive(name)).endsWith("FAILING=STARTED", "FAILED=FAILED");
+  }
+
+  @Test
+  void driverStartTimeoutFails() {
+    String name = c.submit(SPEC, "timeout-1", SparkAppPath.DRIVER_START_TIMEOUT);
+
+    List<String> seen = c.drive(name);
+
+    assertThat(seen).startsWith("created=QUEUED", "SUBMITTED=QUEUED").endsWith("FAILED=FAILED");
+    assertThat(seen).hasSize(4);
+  }
+
+  @Test
+  void restartedThenSucceededNeverEndsOnTheRetryStates() {
+    String name = c.submit(SPEC, "restart-1", SparkAppPath.RESTARTED_THEN_SUCCEEDED);
+
+    List<String> seen = c.drive(name);
+
+    assertThat(seen)
+        .startsWith(
+            "created=QUEUED",
+            "SUBMITTED=QUEUED",
+            "RUNNING=STARTED",
+            "driver-exited=STARTED",
+            "FAILING=STARTED")
+        .endsWith(
+            "SUBMITTED=QUEUED",
+            "RUNNING=STARTED",
+            "driver-exited=STARTED",
+            "SUCCEEDING=STARTED",
+            "COMPLETED=SUCCEEDED");
+    assertThat(seen.get(5)).startsWith("PENDING_RERUN=");
+    assertThat(seen.subList(0, seen.size() - 1)).noneMatch(s -> s.endsWith("FAILED"));
+  }
+
+  @Test
+  void operatorDownIsDeletedAfterTheNoStatusTimeoutBeforeFailing() {
+    String name = c.submit(SPEC, "down-1", SparkAppPath.OPERATOR_DOWN);
+
+    assertThat(c.drive(name)).containsExactly("created=QUEUED");
+    c.clock.advance(Duration.ofMinutes(10));
+    JobExecutionInfo info = c.observe(name);
+
+    FollowUp f = info.followUp().orElseThrow();
+    assertThat(f.action()).isEqualTo(FollowUp.Action.DELETE_APPLICATION);
+    assertThat(f.outcome()).isEqualTo(JobStatus.FAILED);
+    assertThat(f.message()).contains("Kubeflow Spark operator");
+    c.carryOut(name, f);
+    assertThat(c.app(name)).isEmpty();
+  }
+
+  @Test
+  void unparseableStatusFollowsTheDriverAndIsNeverDeleted() {
+    String name = c.submit(SPEC, "odd-1", SparkAppPath.UNPARSEABLE_STATUS);
+
+    assertThat(c.drive(name))
+        .containsExactly("created=QUEUED", "unparseable-status=STARTED", "driver-exited=SUCCEEDED");
+    c.clock.advance(Duration.ofHours(2));
+    assertThat(c.observe(name).followUp()).isEmpty();
+  }
+
+  @Test
+  void newerStateKeepsTheJobUnfinishedWithAWarning() {
+    String name = c.submit(SPEC, "newer-1", SparkAppPath.NEWER_STATE);
+
+    assertThat(c.drive(name))
+        .containsExactly(
+            "created=QUEUED",
+            "SUBMITTED=QUEUED",
+            "RUNNING=STARTED",
+            "HIBERNATING=STARTED",
+            "driver-exited=STARTED",
+            "SUCCEEDING=STARTED",
+            "COMPLETED=SUCCEEDED");
+  }
+
+  @Test
+  void cancelWhileRunningIsCancellingThenTheApplicationAndDriverAreGone() {
+    String name = c.submit(SPEC, "cancel-1", SparkAppPath.HAPPY);
+    c.operator.moveTo(NS, name, "RUNNING");
+
+    mark(name);
+    assertThat(c.observe(name).status()).isEqualTo(JobStatus.CANCELLING);
+    c.server.store().delete(c.operator.resourceType(), NS, name);
+    c.operator.step();
+
+    assertThat(c.app(name)).isEmpty();
+    assertThat(c.server.store().get(ResourceType.POD, NS, name + "-driver")).isEmpty();
+  }
+
+  @Test
+  void cancelAfterCompletionKeepsSucceeded() {
+    String name = c.submit(SPEC, "cancel-2", SparkAppPath.HAPPY);
+    c.operator.moveTo(NS, name, "COMPLETED");
+
+    mark(name);
+
+    assertThat(c.observe(name).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  private void mark(String name) {
+    c.server
+        .store()
+        .update(
+            c.operator.resourceType(),
+            NS,
+            name,
+            o -> {
+              JsonObject annotations = o.getAsJsonObject("metadata").getAsJsonObject("annotations");
+              annotations.addProperty(
+                  JobIdentity.ANNOTATION_CANCEL_REQUESTED, c.clock.instant().toString());
+              return o;
+            });
+  }
+}
