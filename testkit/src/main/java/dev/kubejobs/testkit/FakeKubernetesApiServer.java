@@ -30,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>What it models and how it answers is described per behaviour in the testkit's README section
- * and its tests; in short: every namespace exists, deletion is immediate unless finalizers hold the
- * object (pods too: there is no kubelet), DELETE answers the object (200 when removed, 202 with
- * {@code deletionTimestamp} when finalizers keep it), every custom resource has a status
- * subresource, and watches, server-side apply and dry runs are not supported.
+ * and its tests; in short: every namespace exists (unless {@link #requireNamespaces(String...)}),
+ * deletion is immediate unless finalizers hold the object (pods too: there is no kubelet), DELETE
+ * answers the object (200 when removed, 202 with {@code deletionTimestamp} when finalizers keep it;
+ * see {@link #deleteAnswersStatus(boolean)}), every custom resource has a status subresource, and
+ * watches, server-side apply and dry runs are not supported.
  *
  * <p>Thread safe: any number of clients and threads may use one server; all state sits behind one
  * lock.

@@ -6,14 +6,14 @@
  * value types in its capability package ({@code dev.kubejobs.core.sweep}, {@code .logs}, {@code
  * .preflight}) and its implementation in an internal package, with a constructor taking the {@link
  * dev.kubejobs.core.internal.KubeJobsContext}. Then add an accessor to {@code KubeJobs} next to
- * {@code canceller()} (the comment there marks the spot), built from its private {@code context}
- * field. The context gives the cluster, deployment and name prefix, the {@code JobKind} (driver pod
- * name/selector/container), the clock, the warn-once log and the {@link
- * dev.kubejobs.core.internal.kube.KubeGateway}: {@code list} by label selector (paged), {@code
- * get}, {@code delete} with a uid precondition, {@code getPod}/{@code listPods}/{@code deletePod},
- * {@code readPodLog} (container, tail lines, limit bytes, streamed to a reader), {@code
- * selfSubjectAccessReview} and {@code servedResources} (discovery). Every gateway call already runs
- * under the resilience policy and throws only typed errors (plus {@link
+ * {@code canceller()}, as {@code sweeper()}, {@code driverLogs()} and {@code preflight()} are,
+ * built from its private {@code context} field. The context gives the cluster, deployment and name
+ * prefix, the {@code JobKind} (driver pod name/selector/container), the clock, the warn-once log
+ * and the {@link dev.kubejobs.core.internal.kube.KubeGateway}: {@code list} by label selector
+ * (paged), {@code get}, {@code delete} with a uid precondition, {@code getPod}/{@code
+ * listPods}/{@code deletePod}, {@code readPodLog} (container, tail lines, limit bytes, streamed to
+ * a reader), {@code selfSubjectAccessReview} and {@code servedResources} (discovery). Every gateway
+ * call already runs under the resilience policy and throws only typed errors (plus {@link
  * dev.kubejobs.core.internal.kube.ApiStatusException} where a method documents a 404/409 for the
  * caller to interpret).
  */

@@ -137,7 +137,8 @@ public final class SweepRequest {
       if (namespaces == null) {
         throw new IllegalArgumentException("namespaces must not be null");
       }
-      return namespaces(List.of(namespaces.clone()));
+      // Not List.of: it throws NullPointerException on a null element.
+      return namespaces(java.util.Arrays.asList(namespaces.clone()));
     }
 
     /**

@@ -259,6 +259,12 @@ class OrphanSweeperTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("namespaces")
         .hasMessageContaining("'Not_A_Namespace'");
+    assertThatThrownBy(() -> SweepRequest.builder().namespaces("etl", null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("but one was null");
+    assertThatThrownBy(() -> SweepRequest.builder().knownJobIds(java.util.Arrays.asList("a", null)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("knownJobIds");
     assertThatThrownBy(() -> SweepRequest.builder().gracePeriod(Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("gracePeriod must be zero or more, but was PT-1S");

@@ -82,6 +82,7 @@ public final class FakeSparkOperator implements AutoCloseable {
   private final Map<String, AppRun> runs = new HashMap<>();
   private final Object lock = new Object();
   private ScheduledExecutorService timer;
+  private volatile String lastTimedFailure;
 
   private FakeSparkOperator(FakeKubernetesApiServer server, Settings settings) {
     this.server = server;
@@ -112,7 +113,8 @@ public final class FakeSparkOperator implements AutoCloseable {
   }
 
   /**
-   * Returns a builder for a fake operator with non-default settings.
+   * Returns a builder for a fake operator with non-default settings. Attach one operator per
+   * resource type to a server: two would both drive the same applications.
    *
    * @param flavor which operator to imitate
    * @param server the server to attach to
@@ -285,7 +287,8 @@ public final class FakeSparkOperator implements AutoCloseable {
 
   /**
    * Starts moving every application by one transition each {@code tick} on one daemon thread, until
-   * {@link #close()}; a failing step is logged and the timer goes on.
+   * {@link #close()}; a failing step is logged (WARN once per distinct failure) and the timer goes
+   * on.
    *
    * @param tick the time between steps, positive
    * @return this operator
@@ -343,7 +346,13 @@ public final class FakeSparkOperator implements AutoCloseable {
     try {
       step();
     } catch (RuntimeException e) {
-      LOG.warn("Fake {} operator step failed: {}", settings.flavor(), e.toString());
+      String failure = e.toString();
+      if (!failure.equals(lastTimedFailure)) {
+        LOG.warn("Fake {} operator step failed: {}", settings.flavor(), failure);
+        lastTimedFailure = failure;
+      } else {
+        LOG.debug("Fake {} operator step failed again: {}", settings.flavor(), failure);
+      }
     }
   }
 

@@ -1,0 +1,89 @@
+package dev.kubejobs.core;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.LogCapture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import io.kubernetes.client.openapi.ApiClient;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * kubejobs talks through the caller's client (its authentication and interceptors) and never lets
+ * the bearer token into a log line or an exception message.
+ */
+class CallerClientTest {
+  private static final String TOKEN = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LXRva2Vu.sig";
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  @Test
+  void everyRequestCarriesTheCallersAuthenticationThroughItsInterceptors() {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    ApiClient client = tokenClient(seen);
+    KubeJobs<TestJobSpec> jobs = Fixture.builder(client, CLOCK, "gravitino-a").build();
+
+    ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    jobs.statusReader().get(id);
+    jobs.canceller().cancel(id);
+
+    assertThat(seen).hasSizeGreaterThanOrEqualTo(5).allMatch(("Bearer " + TOKEN)::equals);
+  }
+
+  @Test
+  void failuresNeverShowTheBearerToken() {
+    KubeJobs<TestJobSpec> jobs =
+        Fixture.builder(tokenClient(new CopyOnWriteArrayList<>()), CLOCK, "gravitino-a").build();
+    ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    ExecutionId other = jobs.submitter().submit("job-2", TestJobSpec.in("etl"));
+
+    try (LogCapture logs = LogCapture.start()) {
+      KUBE.server().rbac().deny("delete", "*", "*").deny("list", "*", "*");
+      Throwable cancel = catchThrowable(() -> jobs.canceller().cancel(id));
+      Throwable status = catchThrowable(() -> jobs.statusReader().get("prod/x.y/etl/z"));
+      KUBE.server().faults().add(Fault.on("*", ".*").forever().connectionReset());
+      Throwable submit =
+          catchThrowable(() -> jobs.submitter().submit("job-3", TestJobSpec.in("etl")));
+      Throwable unreachable = catchThrowable(() -> jobs.statusReader().get(other));
+
+      for (Throwable t : List.of(cancel, status, submit, unreachable)) {
+        assertThat(t).isNotNull();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+          assertThat(String.valueOf(c.getMessage()))
+              .doesNotContain(TOKEN)
+              .doesNotContain("c2VjcmV0");
+        }
+      }
+      assertThat(logs.lines()).noneMatch(l -> l.contains(TOKEN) || l.contains("c2VjcmV0"));
+    }
+  }
+
+  private static ApiClient tokenClient(List<String> seen) {
+    ApiClient client = KUBE.server().newClient();
+    client.setApiKeyPrefix("Bearer");
+    client.setApiKey(TOKEN);
+    client.setHttpClient(
+        client
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(
+                chain -> {
+                  seen.add(String.valueOf(chain.request().header("Authorization")));
+                  return chain.proceed(chain.request());
+                })
+            .build());
+    return client;
+  }
+}
