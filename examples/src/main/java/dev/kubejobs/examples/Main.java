@@ -1,15 +1,95 @@
 package dev.kubejobs.examples;
 
-/** Entry point of the kubejobs example programs. */
-public final class Main {
-  private Main() {}
+import dev.kubejobs.examples.cli.Commands;
+import dev.kubejobs.examples.gravitino.GravitinoExample;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * Entry point of the kubejobs example programs, {@code java -jar kubejobs-examples.jar}.
+ *
+ * <p>With no arguments it runs the {@link Demo} on an embedded, simulated cluster. With a
+ * subcommand ({@code submit}, {@code status}, {@code watch}, {@code cancel}, {@code logs}, {@code
+ * list}, {@code sweep}, {@code check}) it works on a real cluster through a kubeconfig or the
+ * in-cluster configuration; {@code gravitino} runs the Gravitino example on the simulated cluster.
+ * Every failure is told in one line on standard error, with a non-zero exit code.
+ */
+@Command(
+    name = "kubejobs-examples",
+    mixinStandardHelpOptions = true,
+    version = "kubejobs examples 0.1.0-SNAPSHOT",
+    description = {
+      "Runs Spark jobs on Kubernetes through a Spark operator with kubejobs.",
+      "Without a command: the demo on an embedded SIMULATED cluster."
+    },
+    subcommands = {
+      Main.DemoCommand.class,
+      GravitinoExample.Command.class,
+      Commands.Submit.class,
+      Commands.Status.class,
+      Commands.Watch.class,
+      Commands.Cancel.class,
+      Commands.Logs.class,
+      Commands.ListJobs.class,
+      Commands.Sweep.class,
+      Commands.Check.class
+    })
+public final class Main implements Callable<Integer> {
+  @Spec CommandSpec spec;
 
   /**
-   * Runs the example programs.
+   * Runs the example programs and exits with their exit code.
    *
-   * @param args command-line arguments
+   * @param args command-line arguments; none runs the demo
    */
   public static void main(String[] args) {
-    System.out.println("kubejobs examples");
+    System.exit(commandLine().execute(args));
+  }
+
+  /**
+   * Returns the configured command line, which tests run with their own output writers.
+   *
+   * @return a new command line over a new {@link Main}
+   */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setExecutionExceptionHandler(new OneLineErrors());
+    return cli;
+  }
+
+  @Override
+  public Integer call() {
+    return Demo.run(spec.commandLine().getOut(), Demo.Settings.ofDefaults());
+  }
+
+  /** Runs the demo on the simulated cluster (the same as no command). */
+  @Command(
+      name = "demo",
+      mixinStandardHelpOptions = true,
+      description = "Runs the demo on an embedded SIMULATED cluster (the default).")
+  static final class DemoCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      return Demo.run(spec.commandLine().getOut(), Demo.Settings.ofDefaults());
+    }
+  }
+
+  /** Prints an exception as one line, never a stack trace, and picks the exit code. */
+  static final class OneLineErrors implements CommandLine.IExecutionExceptionHandler {
+    @Override
+    public int handleExecutionException(
+        Exception e, CommandLine cli, CommandLine.ParseResult parseResult) {
+      PrintWriter err = cli.getErr();
+      err.println("error: " + Errors.describe(e));
+      err.flush();
+      return Errors.exitCode(e);
+    }
   }
 }

@@ -55,6 +55,33 @@ class JobSubmitterTest {
   }
 
   @Test
+  void concurrentSubmitsOfOneJobFromTwoNodesShareOneResource() throws Exception {
+    KubeJobs<TestJobSpec> otherNode = Fixture.builder(server, CLOCK, "gravitino-a").build();
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+    try {
+      java.util.List<java.util.concurrent.Future<ExecutionId>> ids = new java.util.ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        KubeJobs<TestJobSpec> node = i % 2 == 0 ? jobs : otherNode;
+        ids.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return node.submitter().submit("job-1", TestJobSpec.in("etl"));
+                }));
+      }
+      start.countDown();
+      for (java.util.concurrent.Future<ExecutionId> id : ids) {
+        assertThat(id.get().name()).isEqualTo("kj-job-1");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+  }
+
+  @Test
   void submittingOverAnotherDeploymentsResourceThrowsConflictNamingTheSetting() {
     server
         .store()

@@ -1,0 +1,466 @@
+package dev.kubejobs.examples;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.logs.DriverLog;
+import dev.kubejobs.core.preflight.PreflightReport;
+import dev.kubejobs.core.sweep.SweepEntry;
+import dev.kubejobs.core.sweep.SweepReport;
+import dev.kubejobs.core.sweep.SweepRequest;
+import dev.kubejobs.spark.ApacheOptions;
+import dev.kubejobs.spark.KubeflowOptions;
+import dev.kubejobs.spark.SparkJobSpec;
+import dev.kubejobs.spark.SparkOperators;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.operator.FakeSparkOperator;
+import dev.kubejobs.testkit.operator.SparkAppPath;
+import io.kubernetes.client.openapi.ApiClient;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * The demo: kubejobs on an embedded, <b>simulated</b> cluster (the testkit's fake Kubernetes API
+ * server with a fake Apache and a fake Kubeflow Spark operator), doing what a scheduler does.
+ *
+ * <ol>
+ *   <li>submits SparkPi to both operators and follows it live, one line per state change, then
+ *       prints the driver log tail;
+ *   <li>submits a second job and cancels it (CANCELLED);
+ *   <li>submits a job nobody runs (the "operator down" path) and shows it FAILED after the
+ *       no-status timeout, shortened here to a few seconds;
+ *   <li>leaves an orphan (a job the scheduler never recorded) and sweeps it;
+ *   <li>prints the preflight report and a table of the jobs.
+ * </ol>
+ *
+ * <p>The fake operators move one transition per tick, driven from the demo's own loop. Run it with
+ * {@code java -jar examples/target/kubejobs-examples.jar}; it takes a few seconds and exits 0 when
+ * every job ended as expected.
+ */
+public final class Demo {
+  static final String NAMESPACE = "spark-jobs";
+  static final String CLUSTER = "simulated";
+  static final String DEPLOYMENT = "demo-scheduler";
+  private static final DateTimeFormatter HMS =
+      DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private final PrintWriter out;
+  private final Settings settings;
+  private long start = System.nanoTime();
+  private final List<Job> jobs = new ArrayList<>();
+  private FakeSparkOperator apacheOperator;
+  private FakeSparkOperator kubeflowOperator;
+
+  private Demo(PrintWriter out, Settings settings) {
+    this.out = out;
+    this.settings = settings;
+  }
+
+  /**
+   * Runs the demo, printing for a person.
+   *
+   * @param out where to print
+   * @param settings the tick and the shortened timeouts
+   * @return 0 when every job ended as expected, 1 otherwise (the reason is printed)
+   */
+  public static int run(PrintWriter out, Settings settings) {
+    Demo demo = new Demo(out, settings);
+    try {
+      return demo.run();
+    } catch (RuntimeException e) {
+      out.println();
+      out.println("demo failed: " + Errors.describe(e));
+      return Errors.FAILED;
+    } finally {
+      out.flush();
+    }
+  }
+
+  private int run() {
+    try (FakeKubernetesApiServer server = FakeKubernetesApiServer.start();
+        FakeSparkOperator apacheOp = FakeSparkOperator.apache(server);
+        FakeSparkOperator kubeflowOp = FakeSparkOperator.kubeflow(server)) {
+      this.apacheOperator = apacheOp;
+      this.kubeflowOperator = kubeflowOp;
+      banner(server);
+      ApiClient client = server.newClient();
+      KubeJobs<SparkJobSpec> apache =
+          KubeJobs.builder(
+                  client,
+                  SparkOperators.apache(
+                      ApacheOptions.builder().noStatusTimeout(settings.noStatusTimeout).build()))
+              .cluster(CLUSTER)
+              .deployment(DEPLOYMENT)
+              .statusCacheTtl(Duration.ZERO)
+              .build();
+      KubeJobs<SparkJobSpec> kubeflow =
+          KubeJobs.builder(
+                  client,
+                  SparkOperators.kubeflow(
+                      KubeflowOptions.builder().noStatusTimeout(settings.noStatusTimeout).build()))
+              .cluster(CLUSTER)
+              .deployment(DEPLOYMENT)
+              .statusCacheTtl(Duration.ZERO)
+              .build();
+
+      out.printf(
+          Locale.ROOT,
+          "(simulated cluster up in %.1f s; times below count from here)%n",
+          elapsedSeconds());
+      start = System.nanoTime();
+
+      section("1. Submit SparkPi to both operators and follow it");
+      Job piApache = submit(apache, "apache", "spark-pi", sparkPi().build());
+      Job piKubeflow = submit(kubeflow, "kubeflow", "spark-pi", sparkPi().build());
+      follow(List.of(piApache, piKubeflow), j -> false);
+      printLog(piApache);
+
+      section("2. Submit a second job and cancel it once it runs");
+      Job etl =
+          submit(apache, "apache", "etl-nightly", sparkPi().arguments(List.of("5000")).build());
+      follow(List.of(etl), j -> j.last != null && j.last.status() == JobStatus.STARTED);
+      CancelResult cancel = apache.canceller().cancel(etl.id);
+      etl.cancelRequested = true;
+      line("cancel(" + etl.id.name() + ") -> " + cancel + " (the call never waits for the end)");
+      follow(List.of(etl), j -> false);
+
+      section("3. Operator down: a job that never gets a status");
+      out.println(
+          "   The fake Kubeflow operator ignores this job, as a stopped operator would. kubejobs"
+              + " fails it");
+      out.println(
+          "   "
+              + human(settings.noStatusTimeout)
+              + " after the resource's creationTimestamp (whole seconds), deleting the resource"
+              + " first.");
+      out.println("   (The no-status timeout is shortened for the demo; its default is 10 min.)");
+      Job ingest =
+          submit(
+              kubeflow,
+              "kubeflow",
+              "ingest-raw",
+              sparkPi()
+                  .label(FakeSparkOperator.PATH_LABEL, SparkAppPath.OPERATOR_DOWN.name())
+                  .build());
+      follow(List.of(ingest), j -> false);
+
+      section("4. Sweep an orphan");
+      out.println(
+          "   A scheduler node crashed after submitting job 'lost-report' and before recording it:"
+              + " the");
+      out.println("   resource runs on the cluster but no scheduler knows it.");
+      ExecutionId lost = apache.submitter().submit("lost-report", sparkPi().build());
+      line("submitted " + lost + " (not recorded)");
+      Set<String> known = jobs.stream().map(j -> j.jobId).collect(Collectors.toSet());
+      line("known job ids: " + known.stream().sorted().toList());
+      int swept = 0;
+      for (KubeJobs<SparkJobSpec> kind : List.of(apache, kubeflow)) {
+        SweepReport report =
+            kind.sweeper()
+                .sweep(
+                    SweepRequest.builder()
+                        .namespaces(NAMESPACE)
+                        .knownJobIds(known)
+                        .gracePeriod(settings.orphanGracePeriod)
+                        .build());
+        for (SweepEntry e : report.deleted()) {
+          line(
+              "sweep "
+                  + kind.jobKind().resourceKind().group()
+                  + ": "
+                  + e.outcome()
+                  + " "
+                  + e.namespace()
+                  + "/"
+                  + e.name()
+                  + " (job '"
+                  + e.jobId()
+                  + "')");
+        }
+        line("sweep " + kind.jobKind().resourceKind().group() + ": " + report.summary());
+        swept += report.deleted().size();
+      }
+
+      section("5. Preflight");
+      for (KubeJobs<SparkJobSpec> kind : List.of(apache, kubeflow)) {
+        PreflightReport report = kind.preflight().check(NAMESPACE);
+        report.summary().lines().forEach(l -> out.println("   " + l));
+      }
+
+      section("6. Jobs");
+      table();
+      out.printf(Locale.ROOT, "%nDemo finished in %.1f s.%n", elapsedSeconds());
+      return verdict(piApache, piKubeflow, etl, ingest, swept);
+    }
+  }
+
+  private int verdict(Job piApache, Job piKubeflow, Job etl, Job ingest, int swept) {
+    List<String> wrong = new ArrayList<>();
+    expect(wrong, piApache, JobStatus.SUCCEEDED);
+    expect(wrong, piKubeflow, JobStatus.SUCCEEDED);
+    expect(wrong, etl, JobStatus.CANCELLED);
+    expect(wrong, ingest, JobStatus.FAILED);
+    if (swept != 1) {
+      wrong.add("swept " + swept + " orphans, expected 1");
+    }
+    if (wrong.isEmpty()) {
+      return 0;
+    }
+    out.println("UNEXPECTED: " + String.join("; ", wrong));
+    return Errors.FAILED;
+  }
+
+  private static void expect(List<String> wrong, Job job, JobStatus status) {
+    if (job.status() != status) {
+      wrong.add(job.label() + " ended " + job.status() + ", expected " + status);
+    }
+  }
+
+  private void banner(FakeKubernetesApiServer server) {
+    out.println("kubejobs demo on a SIMULATED cluster");
+    out.println("====================================");
+    out.println(
+        "An in-process fake Kubernetes API server ("
+            + server.url()
+            + ") with a fake Apache Spark operator");
+    out.println(
+        "(spark.apache.org/v1) and a fake Kubeflow Spark operator (sparkoperator.k8s.io/v1beta2).");
+    out.println("Nothing here touches a real cluster; the operators move one step per tick.");
+    out.println(
+        "Against a real cluster: java -jar kubejobs-examples.jar --help (submit, watch, ...).");
+  }
+
+  private Job submit(
+      KubeJobs<SparkJobSpec> kind, String operator, String jobId, SparkJobSpec spec) {
+    ExecutionId id = kind.submitter().submit(jobId, spec);
+    Job job = new Job(kind, operator, jobId, id);
+    jobs.add(job);
+    line("submitted " + id);
+    return job;
+  }
+
+  /** Reads every job, prints each change, moves the operators one tick, until all ended or stop. */
+  private void follow(List<Job> followed, Predicate<Job> stop) {
+    long deadline = System.nanoTime() + settings.maxWait.toNanos();
+    while (true) {
+      for (Job job : followed) {
+        if (!job.ended()) {
+          read(job);
+        }
+      }
+      if (followed.stream().allMatch(Job::ended) || followed.stream().anyMatch(stop)) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "jobs did not end within " + human(settings.maxWait) + ": " + followed);
+      }
+      if (!settings.tick.isZero()) {
+        LockSupport.parkNanos(settings.tick.toNanos());
+      }
+      apacheOperator.step();
+      kubeflowOperator.step();
+    }
+  }
+
+  private void read(Job job) {
+    JobExecutionInfo info;
+    try {
+      info = job.kind.statusReader().get(job.id);
+    } catch (NoSuchJobException e) {
+      // The resource is gone. A scheduler keeps its own record: a cancelled job is CANCELLED.
+      JobStatus status = job.cancelRequested ? JobStatus.CANCELLED : JobStatus.FAILED;
+      info =
+          JobExecutionInfo.builder(status)
+              .message("resource gone" + (job.cancelRequested ? " after the cancel" : ""))
+              .build();
+      job.gone = true;
+    }
+    boolean changed =
+        job.last == null
+            || job.last.status() != info.status()
+            || !job.last.operatorState().equals(info.operatorState());
+    job.last = info;
+    if (changed) {
+      String detail = info.status().isTerminal() ? "  " + shorten(info.message(), 70) : "";
+      out.printf(
+          Locale.ROOT,
+          "   %+6.2fs  %-8s %-12s %-10s %-20s%s%n",
+          elapsedSeconds(),
+          job.operator,
+          job.jobId,
+          info.status(),
+          info.operatorState().isEmpty() ? "(no status)" : info.operatorState(),
+          detail);
+      out.flush();
+    }
+    if (info.status().isTerminal() && job.log == null && !job.gone) {
+      // Read now: the operator releases the driver pod on its next step.
+      job.log = job.kind.driverLogs().tail(job.id, settings.logLines, 64 * 1024);
+    }
+  }
+
+  private void printLog(Job job) {
+    DriverLog log = job.log == null ? DriverLog.empty() : job.log;
+    out.println();
+    out.println(
+        "   driver log tail of "
+            + job.jobId
+            + " ("
+            + job.operator
+            + ", pod "
+            + log.pod().orElse("-")
+            + ", container "
+            + log.container().orElse("-")
+            + "):");
+    if (log.isEmpty()) {
+      out.println("     (empty)");
+    }
+    log.lines().forEach(l -> out.println("     | " + l));
+  }
+
+  private void table() {
+    String format = "   %-12s %-9s %-10s %-9s %-9s %s%n";
+    out.printf(Locale.ROOT, format, "JOB", "OPERATOR", "STATUS", "STARTED", "FINISHED", "RESOURCE");
+    for (Job job : jobs) {
+      out.printf(
+          Locale.ROOT,
+          format,
+          job.jobId,
+          job.operator,
+          job.status(),
+          hms(job.last == null ? Optional.empty() : job.last.startedAt()),
+          hms(job.last == null ? Optional.empty() : job.last.finishedAt()),
+          job.id.name() + (job.gone ? " (deleted)" : ""));
+    }
+    out.println("   (times in UTC)");
+  }
+
+  private void section(String title) {
+    out.println();
+    out.println(title);
+    out.flush();
+  }
+
+  private void line(String text) {
+    out.printf(Locale.ROOT, "   %+6.2fs  %s%n", elapsedSeconds(), text);
+    out.flush();
+  }
+
+  private double elapsedSeconds() {
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private static String hms(Optional<Instant> t) {
+    return t.map(HMS::format).orElse("-");
+  }
+
+  private static String human(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+  }
+
+  private static String shorten(String s, int max) {
+    if (s == null) {
+      return "";
+    }
+    String one = s.replaceAll("\\s+", " ").strip();
+    return one.length() <= max ? one : one.substring(0, max - 1) + "…";
+  }
+
+  private static SparkJobSpec.Builder sparkPi() {
+    return SparkJobSpec.builder()
+        .namespace(NAMESPACE)
+        .mainApplicationFile("local:///opt/spark/examples/jars/spark-examples.jar")
+        .mainClass("org.apache.spark.examples.SparkPi")
+        .image("apache/spark:4.0.1")
+        .sparkVersion("4.0.1")
+        .arguments(List.of("1000"));
+  }
+
+  /** One job the demo's "scheduler" keeps a record of. */
+  private static final class Job {
+    final KubeJobs<SparkJobSpec> kind;
+    final String operator;
+    final String jobId;
+    final ExecutionId id;
+    JobExecutionInfo last;
+    boolean cancelRequested;
+    boolean gone;
+    DriverLog log;
+
+    Job(KubeJobs<SparkJobSpec> kind, String operator, String jobId, ExecutionId id) {
+      this.kind = kind;
+      this.operator = operator;
+      this.jobId = jobId;
+      this.id = id;
+    }
+
+    boolean ended() {
+      return last != null && last.status().isTerminal();
+    }
+
+    JobStatus status() {
+      return last == null ? null : last.status();
+    }
+
+    String label() {
+      return jobId + " (" + operator + ")";
+    }
+
+    @Override
+    public String toString() {
+      return label() + " " + status();
+    }
+  }
+
+  /**
+   * How fast the demo runs. Immutable.
+   *
+   * @param tick the pause between two operator steps; zero for tests
+   * @param noStatusTimeout the shortened no-status timeout of both operators
+   * @param orphanGracePeriod how old an orphan must be to be swept
+   * @param maxWait how long one stage may take before the demo gives up
+   * @param logLines how many driver log lines to print
+   */
+  public record Settings(
+      Duration tick,
+      Duration noStatusTimeout,
+      Duration orphanGracePeriod,
+      Duration maxWait,
+      int logLines) {
+    /**
+     * Returns the settings of {@code java -jar}: a 150 ms tick, a 2 s no-status timeout, no grace
+     * period for orphans, at most 30 s per stage, 6 log lines.
+     *
+     * @return the defaults
+     */
+    public static Settings ofDefaults() {
+      return new Settings(
+          Duration.ofMillis(150), Duration.ofSeconds(2), Duration.ZERO, Duration.ofSeconds(30), 6);
+    }
+
+    /**
+     * Returns these settings with another tick.
+     *
+     * @param tick the pause between two operator steps
+     * @return new settings
+     */
+    public Settings withTick(Duration tick) {
+      return new Settings(tick, noStatusTimeout, orphanGracePeriod, maxWait, logLines);
+    }
+  }
+}

@@ -1,0 +1,260 @@
+package dev.kubejobs.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.ResourceType;
+import dev.kubejobs.testkit.operator.FakeSparkOperator;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Runs the example program's real-cluster commands against the fake API server, given to them as a
+ * generated kubeconfig file pointing at the fake's URL, with the fake Spark operators running the
+ * jobs.
+ */
+class CliTest {
+  static final ResourceType APACHE =
+      new ResourceType("spark.apache.org", "v1", "sparkapplications", "SparkApplication");
+  static final String NS = "spark-jobs";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(APACHE).build();
+
+  @TempDir Path dir;
+  Path kubeconfig;
+  FakeSparkOperator apache;
+  FakeSparkOperator kubeflow;
+
+  @BeforeEach
+  void writeKubeconfigAndAttachOperators() throws IOException {
+    kubeconfig = writeKubeconfig(dir, KUBE.server());
+    apache = FakeSparkOperator.apache(KUBE.server());
+    kubeflow = FakeSparkOperator.kubeflow(KUBE.server());
+  }
+
+  @AfterEach
+  void stopOperators() {
+    apache.close();
+    kubeflow.close();
+  }
+
+  @Test
+  void submitPrintsTheExecutionIdAndStatusTellsItQueued() {
+    Result submit = run("submit", "job-1");
+
+    assertThat(submit.exit).isZero();
+    assertThat(submit.out.strip())
+        .isEqualTo("default/sparkapplications.spark.apache.org/spark-jobs/kj-job-1");
+    Result status = run("status", submit.out.strip());
+    assertThat(status.exit).isZero();
+    assertThat(status.out).contains("status:    QUEUED");
+    assertThat(run("status", "job-1").out).contains("status:    QUEUED");
+  }
+
+  @Test
+  void statusAndLogsOfAJobThatSucceededShowSucceededAndThePiLine() {
+    run("submit", "job-1");
+    apache.moveTo(NS, "kj-job-1", "Succeeded");
+
+    Result status = run("status", "job-1");
+    Result logs = run("logs", "job-1", "--lines", "3");
+
+    assertThat(status.out)
+        .contains("status:    SUCCEEDED", "operator:  Succeeded", "driver:    kj-job-1-0-driver");
+    assertThat(logs.exit).isZero();
+    assertThat(logs.out.lines()).hasSize(3).anyMatch(l -> l.startsWith("Pi is roughly"));
+  }
+
+  @Test
+  void watchPrintsOneLinePerChangeUntilTheJobSucceeds() {
+    run("submit", "job-1");
+    apache.start(Duration.ofMillis(10));
+
+    Result watch = run("watch", "job-1", "--interval", "5ms");
+
+    assertThat(watch.exit).isZero();
+    assertThat(watch.out).startsWith("watching default/sparkapplications");
+    assertThat(watch.out.lines().filter(l -> l.contains("SUCCEEDED"))).hasSize(1);
+    assertThat(watch.out.lines().reduce((a, b) -> b).orElseThrow()).contains("SUCCEEDED");
+  }
+
+  @Test
+  void cancelOfARunningJobIsRequestedAndTheJobEndsCancelled() {
+    run("submit", "job-1");
+    apache.moveTo(NS, "kj-job-1", "RunningHealthy");
+
+    Result cancel = run("cancel", "job-1");
+
+    assertThat(cancel.exit).isZero();
+    assertThat(cancel.out).startsWith("REQUESTED: ");
+    assertThat(run("status", "job-1").out).contains("status:    CANCELLED");
+    assertThat(run("cancel", "job-1").out).startsWith("ALREADY_");
+  }
+
+  @Test
+  void listShowsThisDeploymentsJobsOnly() {
+    run("submit", "job-a");
+    run("submit", "job-b");
+    run("submit", "job-c", "--deployment", "someone-else");
+    apache.moveTo(NS, "kj-job-a", "RunningHealthy");
+
+    Result list = run("list");
+
+    assertThat(list.exit).isZero();
+    assertThat(list.out).contains("job-a", "job-b", "STARTED", "QUEUED", "2 job(s)");
+    assertThat(list.out).doesNotContain("job-c");
+  }
+
+  @Test
+  void sweepDeletesTheJobsNotKeptAndDryRunDeletesNothing() {
+    run("submit", "job-a");
+    run("submit", "job-b");
+
+    Result dry = run("sweep", "--keep", "job-a", "--grace-period", "0s", "--dry-run");
+    assertThat(dry.out).contains("WOULD_DELETE  spark-jobs/kj-job-b  job job-b");
+    assertThat(KUBE.server().store().list(APACHE, NS)).hasSize(2);
+
+    Result sweep = run("sweep", "--keep", "job-a", "--grace-period", "0s");
+
+    assertThat(sweep.exit).isZero();
+    assertThat(sweep.out).contains("DELETED  spark-jobs/kj-job-b  job job-b");
+    assertThat(KUBE.server().store().list(APACHE, NS))
+        .extracting(o -> o.getAsJsonObject("metadata").get("name").getAsString())
+        .containsExactly("kj-job-a");
+  }
+
+  @Test
+  void sweepKeepsJobsYoungerThanTheDefaultGracePeriod() {
+    run("submit", "job-a");
+
+    Result sweep = run("sweep");
+
+    assertThat(sweep.exit).isZero();
+    assertThat(KUBE.server().store().list(APACHE, NS)).hasSize(1);
+  }
+
+  @Test
+  void checkIsOkWithAllPermissionsAndNamesAMissingOne() {
+    Result ok = run("check");
+    assertThat(ok.exit).isZero();
+    assertThat(ok.out).contains("preflight OK");
+
+    KUBE.server().rbac().deny("delete", "", "pods");
+    Result missing = run("check");
+
+    assertThat(missing.exit).isEqualTo(Errors.FAILED);
+    assertThat(missing.out).contains("missing permissions: 1", "delete", "pods");
+  }
+
+  @Test
+  void theKubeflowOperatorIsChosenWithTheOperatorOption() {
+    Result submit = run("submit", "job-1", "--operator", "kubeflow");
+    kubeflow.runToEnd(NS, "kj-job-1");
+
+    assertThat(submit.out.strip())
+        .isEqualTo("default/sparkapplications.sparkoperator.k8s.io/spark-jobs/kj-job-1");
+    assertThat(run("status", "job-1", "--operator", "kubeflow").out)
+        .contains("status:    SUCCEEDED", "operator:  COMPLETED");
+  }
+
+  @Test
+  void aMissingKubeconfigIsAOneLineError() {
+    Result r = runWith(List.of("--kubeconfig", dir.resolve("nope").toString()), "submit", "job-1");
+
+    assertThat(r.exit).isEqualTo(Errors.CONFIGURATION);
+    assertThat(r.out).isEmpty();
+    assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err).startsWith("error: kubeconfig ").contains("nope", "not found");
+  }
+
+  @Test
+  void anAbsentCrdIsAOneLineErrorFromEveryCommand() {
+    KUBE.server().unregisterResource(APACHE);
+
+    for (String[] args :
+        List.of(
+            new String[] {"submit", "job-1"},
+            new String[] {"status", "job-1"},
+            new String[] {"list"})) {
+      Result r = run(args);
+      assertThat(r.exit).as(String.join(" ", args)).isEqualTo(Errors.FAILED);
+      assertThat(r.err.lines()).as(String.join(" ", args)).hasSize(1);
+      assertThat(r.err).startsWith("error: ").containsIgnoringCase("CRD");
+    }
+    Result check = run("check");
+    assertThat(check.exit).isEqualTo(Errors.FAILED);
+    assertThat(check.out).contains("sparkapplications.spark.apache.org");
+  }
+
+  @Test
+  void anUnreachableApiServerIsAOneLineError() throws IOException {
+    Path dead = dir.resolve("dead-kubeconfig");
+    Files.writeString(dead, kubeconfigYaml("http://127.0.0.1:1"));
+
+    Result r = runWith(List.of("--kubeconfig", dead.toString()), "status", "job-1");
+
+    assertThat(r.exit).isEqualTo(Errors.UNAVAILABLE);
+    assertThat(r.err.lines()).hasSize(1);
+  }
+
+  Result run(String... args) {
+    return runWith(List.of("--kubeconfig", kubeconfig.toString(), "-n", NS), args);
+  }
+
+  static Result runWith(List<String> options, String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(options); // picocli mixins: options after the subcommand name
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = Main.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int exit = cli.execute(all.toArray(String[]::new));
+    return new Result(exit, out.toString(), err.toString());
+  }
+
+  static Path writeKubeconfig(Path dir, FakeKubernetesApiServer server) throws IOException {
+    Path file = dir.resolve("kubeconfig");
+    Files.writeString(file, kubeconfigYaml(server.url()));
+    return file;
+  }
+
+  static String kubeconfigYaml(String url) {
+    return """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: fake
+          cluster:
+            server: %s
+        contexts:
+        - name: fake
+          context:
+            cluster: fake
+            user: scheduler
+        current-context: fake
+        users:
+        - name: scheduler
+          user:
+            token: not-a-real-token
+        """
+        .formatted(url);
+  }
+
+  record Result(int exit, String out, String err) {}
+}

@@ -1,0 +1,72 @@
+package dev.kubejobs.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the demo as {@code java -jar kubejobs-examples.jar} does, without arguments, in a separate
+ * JVM on the test class path, and checks what a person sees.
+ */
+class DemoTest {
+  @Test
+  void theDemoWithoutArgumentsRunsEveryJobToItsEndAndPrintsOnlyForAPerson() throws Exception {
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    Main.class.getName()))
+            .start();
+    CompletableFuture<String> out = read(process.getInputStream());
+    CompletableFuture<String> err = read(process.getErrorStream());
+
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("demo ends within 60 s").isTrue();
+    String stdout = out.get();
+    assertThat(process.exitValue()).as(stdout + err.get()).isZero();
+
+    assertThat(stdout).startsWith("kubejobs demo on a SIMULATED cluster");
+    assertThat(stdout)
+        .containsPattern("apache +spark-pi +SUCCEEDED +Succeeded")
+        .containsPattern("kubeflow +spark-pi +SUCCEEDED +COMPLETED")
+        .contains("| Pi is roughly 3.14")
+        .contains("cancel(kj-etl-nightly) -> REQUESTED")
+        .containsPattern("apache +etl-nightly +CANCELLED")
+        .containsPattern("kubeflow +ingest-raw +FAILED +\\(no status\\)")
+        .contains("DELETED spark-jobs/kj-lost-report (job 'lost-report')")
+        .contains("kubejobs preflight OK: sparkapplications.spark.apache.org v1")
+        .contains("kubejobs preflight OK: sparkapplications.sparkoperator.k8s.io v1beta2");
+    assertThat(stdout.lines().filter(l -> l.contains("preflight OK"))).hasSize(2);
+    // the final table, one row per recorded job
+    assertThat(stdout)
+        .containsPattern("spark-pi +apache +SUCCEEDED +\\d\\d:\\d\\d:\\d\\d +\\d\\d:\\d\\d:\\d\\d")
+        .containsPattern("spark-pi +kubeflow +SUCCEEDED")
+        .containsPattern("etl-nightly +apache +CANCELLED")
+        .containsPattern("ingest-raw +kubeflow +FAILED +- +\\d\\d:\\d\\d:\\d\\d");
+    // one line per state change: the same state is never printed twice in a row for a job
+    assertThat(
+            stdout.lines().filter(l -> l.matches(".*apache +spark-pi +STARTED +RunningHealthy.*")))
+        .hasSize(1);
+    // no stack traces, no log lines on standard output
+    assertThat(stdout).doesNotContain("Exception", "\tat ", "[main]", "WARN", "DEBUG", "SLF4J");
+    assertThat(err.get()).doesNotContain("\tat ");
+  }
+
+  private static CompletableFuture<String> read(java.io.InputStream in) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+}
