@@ -350,6 +350,7 @@ class ApacheStatusMapperTest {
       assertThat(a.driverPodWanted()).isFalse();
       assertThat(a.followUp()).isEmpty();
       assertThat(b.warnings().get(0)).contains("DriverWarmingUp").doesNotContain("kj-other");
+      assertThat(b.warnings()).isEqualTo(a.warnings());
     }
 
     @Test

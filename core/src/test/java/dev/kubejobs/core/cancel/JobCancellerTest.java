@@ -154,6 +154,18 @@ class JobCancellerTest {
   }
 
   @Test
+  void aMarkWhoseAnswerWasLostIsStillRemovedWhenTheDeleteFails() {
+    // The mark lands, its answer is lost; the retried patch answers 409 (stale resourceVersion).
+    server.faults().add(Fault.on("PATCH", OBJECT).appliedThenLost());
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+
+    assertThatThrownBy(() -> jobs.canceller().cancel(id)).isInstanceOf(JobRejectedException.class);
+
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+  }
+
+  @Test
   void deleteUnreachableWhileTheResourceStaysRemovesTheMarkAndThrowsUnavailable() {
     server.faults().add(Fault.on("DELETE", OBJECT).forever().connectionReset());
 

@@ -232,10 +232,8 @@ public final class ApacheStatusMapper implements JobStatusMapper {
             + OPERATOR
             + " reports state '"
             + state
-            + "', which this kubejobs version does not know; such jobs stay "
-            + unfinished
-            + " until the operator reports a known state. Upgrade kubejobs to match the"
-            + " operator.",
+            + "', which this kubejobs version does not know; such jobs stay unfinished until"
+            + " the operator reports a known state. Upgrade kubejobs to match the operator.",
         podName,
         null);
   }

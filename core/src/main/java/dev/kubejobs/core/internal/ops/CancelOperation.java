@@ -57,6 +57,8 @@ public final class CancelOperation<S> implements JobCanceller {
   @Override
   public CancelResult cancel(ExecutionId id) {
     ctx.check(id);
+    // The mark's value; a patch whose answer was lost may have put it in an earlier round.
+    String ourMark = DateTimeFormatter.ISO_INSTANT.format(ctx.clock().instant());
     for (int round = 1; round <= MAX_ROUNDS; round++) {
       ResourceSnapshot app = read(id).orElseThrow(() -> gone(id));
       if (app.isBeingDeleted()) {
@@ -68,11 +70,14 @@ public final class CancelOperation<S> implements JobCanceller {
         LOG.debug("Job '{}' already finished as {}; cancel is a no-op", id, info.status());
         return CancelResult.ALREADY_FINISHED;
       }
-      boolean markedNow = false;
+      String existingMark = app.annotations().get(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+      // A mark put by another cancel in flight is left to it; our own (lost answer) is ours.
+      boolean markedNow = ourMark.equals(existingMark);
       ResourceSnapshot marked = app;
-      if (!app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+      if (existingMark == null) {
         try {
-          marked = gateway.mergePatch(id, resourceKind, id.namespace(), id.name(), mark(app));
+          marked =
+              gateway.mergePatch(id, resourceKind, id.namespace(), id.name(), mark(app, ourMark));
           markedNow = true;
         } catch (ApiStatusException e) {
           if (e.isConflict()) {
@@ -180,11 +185,9 @@ public final class CancelOperation<S> implements JobCanceller {
     return gateway.get(id, resourceKind, id.namespace(), id.name());
   }
 
-  private JsonObject mark(ResourceSnapshot app) {
+  private static JsonObject mark(ResourceSnapshot app, String value) {
     JsonObject annotations = new JsonObject();
-    annotations.addProperty(
-        JobIdentity.ANNOTATION_CANCEL_REQUESTED,
-        DateTimeFormatter.ISO_INSTANT.format(ctx.clock().instant()));
+    annotations.addProperty(JobIdentity.ANNOTATION_CANCEL_REQUESTED, value);
     return metadataPatch(app.resourceVersion(), annotations);
   }
 

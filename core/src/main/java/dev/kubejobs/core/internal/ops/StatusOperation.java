@@ -154,6 +154,7 @@ public final class StatusOperation<S> implements JobStatusReader {
           slot.inFlight = null;
         }
         future.complete(listed);
+        evictExpired(slot);
         return listed;
       } catch (RuntimeException | Error e) {
         synchronized (slot) {
@@ -178,6 +179,21 @@ public final class StatusOperation<S> implements JobStatusReader {
         throw err;
       }
       throw new ApiUnavailableException(about, "listing namespace " + namespace + " failed", cause);
+    }
+  }
+
+  /** Drops the lists of namespaces nobody read for a cache period, so they are not kept forever. */
+  private void evictExpired(Slot keep) {
+    for (Map.Entry<String, Slot> e : slots.entrySet()) {
+      Slot slot = e.getValue();
+      if (slot == keep) {
+        continue;
+      }
+      synchronized (slot) {
+        if (slot.inFlight == null && slot.listing != null && isExpired(slot.listing)) {
+          slots.remove(e.getKey(), slot);
+        }
+      }
     }
   }
 
