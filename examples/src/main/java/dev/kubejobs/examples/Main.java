@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
       Commands.Logs.class,
       Commands.ListJobs.class,
       Commands.Sweep.class,
-      Commands.Check.class
+      Commands.Check.class,
+      ManyJobsSimulation.SimulateCommand.class
     })
 public final class Main implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -1,0 +1,42 @@
+package dev.kubejobs.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Runs the many-jobs simulation and checks what each poll of all unfinished jobs cost. */
+class ManyJobsSimulationTest {
+  @Test
+  void pollingFourHundredJobsInFourNamespacesCostsOneListPerNamespaceAndOneGetPerEndingJob() {
+    StringWriter out = new StringWriter();
+
+    int exit = ManyJobsSimulation.run(new PrintWriter(out, true), 400, 4);
+
+    assertThat(exit).as(out.toString()).isZero();
+    assertThat(out.toString()).contains("400 of 400 jobs SUCCEEDED");
+    List<long[]> rounds =
+        out.toString()
+            .lines()
+            .filter(l -> l.matches(" *\\d+( +\\d+){6} +\\d+"))
+            .map(
+                l ->
+                    java.util.Arrays.stream(l.strip().split(" +"))
+                        .mapToLong(Long::parseLong)
+                        .toArray())
+            .toList();
+    assertThat(rounds).isNotEmpty();
+    long previouslySucceeded = 0;
+    for (long[] r : rounds) {
+      // round, QUEUED, STARTED, SUCCEEDED (total), LIST, GET, pods, poll ms
+      long endedThisRound = r[3] - previouslySucceeded;
+      assertThat(r[4]).as("LISTs in round %d", r[0]).isLessThanOrEqualTo(4);
+      assertThat(r[5]).as("GETs in round %d", r[0]).isLessThanOrEqualTo(endedThisRound);
+      assertThat(r[6]).as("pod requests in round %d", r[0]).isZero();
+      previouslySucceeded = r[3];
+    }
+    assertThat(rounds.get(rounds.size() - 1)[3]).isEqualTo(400);
+  }
+}
