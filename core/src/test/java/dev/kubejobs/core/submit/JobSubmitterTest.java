@@ -20,6 +20,14 @@ import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
+import io.kubernetes.client.openapi.ApiClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -57,11 +65,10 @@ class JobSubmitterTest {
   @Test
   void concurrentSubmitsOfOneJobFromTwoNodesShareOneResource() throws Exception {
     KubeJobs<TestJobSpec> otherNode = Fixture.builder(server, CLOCK, "gravitino-a").build();
-    java.util.concurrent.ExecutorService pool =
-        java.util.concurrent.Executors.newFixedThreadPool(8);
-    java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    CountDownLatch start = new CountDownLatch(1);
     try {
-      java.util.List<java.util.concurrent.Future<ExecutionId>> ids = new java.util.ArrayList<>();
+      List<Future<ExecutionId>> ids = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         KubeJobs<TestJobSpec> node = i % 2 == 0 ? jobs : otherNode;
         ids.add(
@@ -72,7 +79,7 @@ class JobSubmitterTest {
                 }));
       }
       start.countDown();
-      for (java.util.concurrent.Future<ExecutionId> id : ids) {
+      for (Future<ExecutionId> id : ids) {
         assertThat(id.get().name()).isEqualTo("kj-job-1");
       }
     } finally {
@@ -197,6 +204,49 @@ class JobSubmitterTest {
     assertThat(server.store().list(TestJobKind.TYPE, "etl")).isEmpty();
     RecordedRequest delete = server.journal().requests("DELETE", OBJECTS).get(0);
     assertThat(delete.body()).contains("\"preconditions\"").contains("\"uid\"");
+  }
+
+  @Test
+  void createNeverConfirmedLeavesAResourceThatIsNotThisJobsAlone() {
+    // Before the final check, the resource of that name turns out to be another job's.
+    AtomicInteger gets = new AtomicInteger();
+    ApiClient client = server.newClient();
+    client.setHttpClient(
+        client
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(
+                chain -> {
+                  if (chain.request().method().equals("GET") && gets.incrementAndGet() == 10) {
+                    server
+                        .store()
+                        .update(
+                            TestJobKind.TYPE,
+                            "etl",
+                            "kj-job-1",
+                            o -> {
+                              o.getAsJsonObject("metadata")
+                                  .getAsJsonObject("annotations")
+                                  .addProperty("kubejobs.dev/job-id", "someone-else");
+                              return o;
+                            });
+                  }
+                  return chain.proceed(chain.request());
+                })
+            .build());
+    KubeJobs<TestJobSpec> lenient =
+        Fixture.builder(client, CLOCK, "gravitino-a")
+            .circuitBreaker(Fixture.lenientBreaker(CLOCK))
+            .build();
+    server.faults().add(Fault.on("POST", POSTS).forever().appliedThenLost());
+    server.faults().add(Fault.on("GET", OBJECTS).times(9).connectionReset());
+
+    assertThatThrownBy(() -> lenient.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("not this job's and was left alone");
+
+    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+    assertThat(server.journal().count("DELETE", OBJECTS)).isZero();
   }
 
   /** The test kind under a group the server does not serve. */
