@@ -61,6 +61,7 @@ public final class Demo {
   private final PrintWriter out;
   private final Settings settings;
   private long start = System.nanoTime();
+  private double setupSeconds;
   private final List<Job> jobs = new ArrayList<>();
   private FakeSparkOperator apacheOperator;
   private FakeSparkOperator kubeflowOperator;
@@ -117,10 +118,11 @@ public final class Demo {
               .statusCacheTtl(Duration.ZERO)
               .build();
 
+      setupSeconds = elapsedSeconds();
       out.printf(
           Locale.ROOT,
-          "(simulated cluster up in %.1f s; times below count from here)%n",
-          elapsedSeconds());
+          "(simulated cluster up in %.1f s; the times below count from here)%n",
+          setupSeconds);
       start = System.nanoTime();
 
       section("1. Submit SparkPi to both operators and follow it");
@@ -203,7 +205,11 @@ public final class Demo {
 
       section("6. Jobs");
       table();
-      out.printf(Locale.ROOT, "%nDemo finished in %.1f s.%n", elapsedSeconds());
+      out.printf(
+          Locale.ROOT,
+          "%nDemo finished in %.1f s (%.1f s to start the simulated cluster).%n",
+          setupSeconds + elapsedSeconds(),
+          setupSeconds);
       return verdict(piApache, piKubeflow, etl, ingest, swept);
     }
   }
@@ -297,15 +303,17 @@ public final class Demo {
     job.last = info;
     if (changed) {
       String detail = info.status().isTerminal() ? "  " + shorten(info.message(), 70) : "";
-      out.printf(
-          Locale.ROOT,
-          "   %+6.2fs  %-8s %-12s %-10s %-20s%s%n",
-          elapsedSeconds(),
-          job.operator,
-          job.jobId,
-          info.status(),
-          info.operatorState().isEmpty() ? "(no status)" : info.operatorState(),
-          detail);
+      String text =
+          String.format(
+              Locale.ROOT,
+              "   %+6.2fs  %-8s %-12s %-10s %-20s%s",
+              elapsedSeconds(),
+              job.operator,
+              job.jobId,
+              info.status(),
+              info.operatorState().isEmpty() ? "(no status)" : info.operatorState(),
+              detail);
+      out.println(text.stripTrailing());
       out.flush();
     }
     if (info.status().isTerminal() && job.log == null && !job.gone) {
@@ -335,7 +343,15 @@ public final class Demo {
 
   private void table() {
     String format = "   %-12s %-9s %-10s %-9s %-9s %s%n";
-    out.printf(Locale.ROOT, format, "JOB", "OPERATOR", "STATUS", "STARTED", "FINISHED", "RESOURCE");
+    out.printf(
+        Locale.ROOT,
+        format,
+        "JOB",
+        "OPERATOR",
+        "STATUS",
+        "STARTED",
+        "FINISHED",
+        "SPARKAPPLICATION");
     for (Job job : jobs) {
       out.printf(
           Locale.ROOT,
@@ -345,9 +361,20 @@ public final class Demo {
           job.status(),
           hms(job.last == null ? Optional.empty() : job.last.startedAt()),
           hms(job.last == null ? Optional.empty() : job.last.finishedAt()),
-          job.id.name() + (job.gone ? " (deleted)" : ""));
+          job.id.name() + (stillThere(job) ? "" : " (deleted)"));
     }
-    out.println("   (times in UTC)");
+    out.println(
+        "   (times in UTC; the statuses are the scheduler's record, as a scheduler keeps it)");
+  }
+
+  /** Whether the job's resource is still on the cluster, by a fresh read. */
+  private static boolean stillThere(Job job) {
+    try {
+      job.kind.statusReader().get(job.id);
+      return true;
+    } catch (NoSuchJobException e) {
+      return false;
+    }
   }
 
   private void section(String title) {

@@ -48,8 +48,9 @@ class DemoTest {
     assertThat(stdout)
         .containsPattern("spark-pi +apache +SUCCEEDED +\\d\\d:\\d\\d:\\d\\d +\\d\\d:\\d\\d:\\d\\d")
         .containsPattern("spark-pi +kubeflow +SUCCEEDED")
-        .containsPattern("etl-nightly +apache +CANCELLED")
-        .containsPattern("ingest-raw +kubeflow +FAILED +- +\\d\\d:\\d\\d:\\d\\d");
+        .containsPattern("etl-nightly +apache +CANCELLED .* kj-etl-nightly \\(deleted\\)")
+        .containsPattern(
+            "ingest-raw +kubeflow +FAILED +- +\\d\\d:\\d\\d:\\d\\d +kj-ingest-raw \\(deleted\\)");
     // one line per state change: the same state is never printed twice in a row for a job
     assertThat(
             stdout.lines().filter(l -> l.matches(".*apache +spark-pi +STARTED +RunningHealthy.*")))
