@@ -300,8 +300,9 @@ public final class ApacheStatusMapper implements JobStatusMapper {
     return new Observation.Outcome(
         JobStatus.FAILED,
         e.at(),
-        "The Spark application failed with state "
+        "The Spark application failed (operator state "
             + e.state()
+            + ")."
             + detail(e)
             + " Check the driver log and `kubectl describe sparkapplication "
             + app.name()
@@ -311,7 +312,16 @@ public final class ApacheStatusMapper implements JobStatusMapper {
   }
 
   private static String detail(Entry e) {
-    return e.message().isEmpty() ? "" : " Operator message: " + e.message().strip() + ".";
+    return e.message().isBlank() ? "" : " Operator message: " + sentence(e.message());
+  }
+
+  /** Returns the text as one sentence: trimmed, ending with exactly one full stop. */
+  static String sentence(String text) {
+    String t = text.strip();
+    while (t.endsWith(".")) {
+      t = t.substring(0, t.length() - 1).strip();
+    }
+    return t + ".";
   }
 
   private static String describe(Entry e) {

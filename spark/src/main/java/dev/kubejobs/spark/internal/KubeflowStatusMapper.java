@@ -120,7 +120,7 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
         "Kubeflow Spark operator state "
             + state
             + "."
-            + (error.isEmpty() ? "" : " Operator message: " + error + ".");
+            + (error.isEmpty() ? "" : " Operator message: " + ApacheStatusMapper.sentence(error));
     switch (state) {
       case "COMPLETED":
         return observation(
@@ -143,7 +143,9 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
                 JobStatus.FAILED,
                 terminated,
                 "The Spark application failed."
-                    + (error.isEmpty() ? "" : " Operator message: " + error + ".")
+                    + (error.isEmpty()
+                        ? ""
+                        : " Operator message: " + ApacheStatusMapper.sentence(error))
                     + " Check the driver log and `kubectl describe sparkapplication "
                     + app.name()
                     + " -n "

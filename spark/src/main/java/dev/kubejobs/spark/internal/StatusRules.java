@@ -114,9 +114,9 @@ final class StatusRules {
           .finishedAt(endedAt)
           .message(
               "The SparkApplication was deleted outside kubejobs (no cancel was requested)"
-                  + " before the job recorded an outcome"
-                  + (obs.message().isEmpty() ? "" : " (" + obs.message() + ")")
-                  + "; check who deleted it in the cluster's audit log or events.")
+                  + " before the job recorded an outcome; check who deleted it in the cluster's"
+                  + " audit log or events."
+                  + (obs.message().isEmpty() ? "" : " Last state: " + obs.message()))
           .build();
     }
     if (mark != null) {

@@ -107,6 +107,26 @@ class ApacheEndToEndTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"v1", "v1beta1"})
+  void driverWithASidecarIsJudgedByItsDriverContainer(String version) {
+    Cluster c = cluster(version);
+    String happy = c.submit(SPEC, "sidecar-1", SparkAppPath.HAPPY, true);
+    String failed = c.submit(SPEC, "sidecar-2", SparkAppPath.FAILED, true);
+
+    assertThat(c.drive(happy)).endsWith("Succeeded=SUCCEEDED", "ResourceReleased=SUCCEEDED");
+    assertThat(c.drive(failed)).endsWith("Failed=FAILED", "ResourceReleased=FAILED");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"v1", "v1beta1"})
+  void unparseableStatusWithASidecarTakesTheDriverContainersExitCode(String version) {
+    Cluster c = cluster(version);
+    String name = c.submit(SPEC, "sidecar-3", SparkAppPath.UNPARSEABLE_STATUS, true);
+
+    assertThat(c.drive(name)).endsWith("unparseable-status=STARTED", "driver-exited=SUCCEEDED");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"v1", "v1beta1"})
   void driverStartTimeoutDeletesThePendingDriverThenFails(String version) {
     Cluster c = cluster(version);
     String name = c.submit(SPEC, "timeout-1", SparkAppPath.DRIVER_START_TIMEOUT);

@@ -56,12 +56,18 @@ final class Cluster implements AutoCloseable {
 
   /** Creates the manifest the kind builds for the spec, labelled with the fake operator's path. */
   String submit(SparkJobSpec spec, String jobId, SparkAppPath path) {
+    return submit(spec, jobId, path, false);
+  }
+
+  /** As {@link #submit(SparkJobSpec, String, SparkAppPath)}, optionally with a driver sidecar. */
+  String submit(SparkJobSpec spec, String jobId, SparkAppPath path, boolean sidecar) {
     JobIdentity identity = JobIdentity.of("kj", "prod", NS, jobId);
     JsonObject manifest = kind.manifest(spec, identity);
-    manifest
-        .getAsJsonObject("metadata")
-        .getAsJsonObject("labels")
-        .addProperty(FakeSparkOperator.PATH_LABEL, path.name());
+    JsonObject labels = manifest.getAsJsonObject("metadata").getAsJsonObject("labels");
+    labels.addProperty(FakeSparkOperator.PATH_LABEL, path.name());
+    if (sidecar) {
+      labels.addProperty(FakeSparkOperator.SIDECAR_LABEL, "true");
+    }
     server.store().create(operator.resourceType(), NS, manifest);
     return identity.name();
   }
