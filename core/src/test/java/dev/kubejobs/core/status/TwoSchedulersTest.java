@@ -16,8 +16,10 @@ import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
+import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -70,6 +72,36 @@ class TwoSchedulersTest {
     assertThat(nodeB.statusReader().getAll(List.of(id))).isEmpty();
     assertThat(server.journal().count("GET", ".*/testjobs/kj-job-1")).isEqualTo(2);
     assertThat(server.journal().count("DELETE", ".*")).isZero();
+  }
+
+  @Test
+  void jobCancelledElsewhereBetweenTheFreshReadAndTheNoStatusDeleteIsNoSuchJob() {
+    ExecutionId id = nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
+    CLOCK.advance(Duration.ofSeconds(601));
+    // B's fresh read still finds the job without status past the timeout; node A's cancel runs
+    // just before B's no-status DELETE reaches the server, so that DELETE finds the job gone.
+    AtomicBoolean raced = new AtomicBoolean();
+    ApiClient racing = server.newClient();
+    racing.setHttpClient(
+        racing
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(
+                chain -> {
+                  if (chain.request().method().equals("DELETE")
+                      && raced.compareAndSet(false, true)) {
+                    assertThat(nodeA.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+                  }
+                  return chain.proceed(chain.request());
+                })
+            .build());
+    KubeJobs<TestJobSpec> racingB = Fixture.builder(racing, CLOCK, "gravitino").build();
+
+    assertThatThrownBy(() -> racingB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+
+    assertThat(raced).isTrue();
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThatThrownBy(() -> racingB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
   }
 
   @Test
