@@ -24,6 +24,7 @@ import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -173,6 +174,85 @@ class JobCancellerTest {
         .isInstanceOf(ApiUnavailableException.class);
 
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+  }
+
+  @Test
+  void aResourceBeingDeletedBeforeTheUnmarkKeepsTheMarkAndEndsCancelledSide() {
+    holdWithFinalizer();
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+    // Someone else deletes the job (held by its finalizer) just before the un-mark PATCH.
+    AtomicInteger patches = new AtomicInteger();
+    ApiClient racing = server.newClient();
+    racing.setHttpClient(
+        racing
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(
+                chain -> {
+                  if (chain.request().method().equals("PATCH") && patches.incrementAndGet() == 2) {
+                    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+                  }
+                  return chain.proceed(chain.request());
+                })
+            .build());
+    KubeJobs<TestJobSpec> b = Fixture.builder(racing, CLOCK, "gravitino-a").build();
+
+    assertThatThrownBy(() -> b.canceller().cancel(id)).isInstanceOf(JobRejectedException.class);
+
+    JsonObject stored = server.store().get(TestJobKind.TYPE, "etl", "kj-job-1").orElseThrow();
+    assertThat(stored.getAsJsonObject("metadata").has("deletionTimestamp")).isTrue();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    assertThat(b.statusReader().get(id).status()).isIn(JobStatus.CANCELLING, JobStatus.CANCELLED);
+    // Once the operator's status is gone too, the mark decides: CANCELLED, never FAILED.
+    server
+        .store()
+        .update(
+            TestJobKind.TYPE,
+            "etl",
+            "kj-job-1",
+            o -> {
+              o.remove("status");
+              return o;
+            });
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.CANCELLED);
+  }
+
+  @Test
+  void aDeleteRefusedByTheUidPreconditionBecauseTheJobWasReplacedIsDone() {
+    // Between the mark and the delete, the job's resource is deleted and one of the same name
+    // created: the delete's uid precondition answers 409, the job's own resource is gone.
+    AtomicBoolean replaced = new AtomicBoolean();
+    ApiClient racing = server.newClient();
+    racing.setHttpClient(
+        racing
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(
+                chain -> {
+                  if (chain.request().method().equals("DELETE")
+                      && replaced.compareAndSet(false, true)) {
+                    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+                    server
+                        .store()
+                        .create(
+                            TestJobKind.TYPE,
+                            "etl",
+                            Fixture.testJob("kj-job-1", "gravitino-a", "job-1", "RUNNING"));
+                  }
+                  return chain.proceed(chain.request());
+                })
+            .build());
+    KubeJobs<TestJobSpec> b = Fixture.builder(racing, CLOCK, "gravitino-a").build();
+    String oldUid = uid();
+
+    assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
+    assertThat(replaced).isTrue();
+    assertThat(server.journal().requests("DELETE", OBJECT)).hasSize(1);
+    assertThat(uid()).isNotEqualTo(oldUid);
     assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
         .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
   }
