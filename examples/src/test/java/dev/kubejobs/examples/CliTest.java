@@ -173,6 +173,17 @@ class CliTest {
   }
 
   @Test
+  void theKubeconfigFileIsNeverWrittenBack() throws IOException {
+    String before = Files.readString(kubeconfig);
+
+    run("submit", "job-1");
+    run("status", "job-1");
+    run("cancel", "job-1");
+
+    assertThat(Files.readString(kubeconfig)).isEqualTo(before);
+  }
+
+  @Test
   void aMissingKubeconfigIsAOneLineError() {
     Result r = runWith(List.of("--kubeconfig", dir.resolve("nope").toString()), "submit", "job-1");
 
