@@ -173,6 +173,37 @@ class CliTest {
   }
 
   @Test
+  void logsOfAJobWithoutADriverPodYetSaySoOnStandardError() {
+    run("submit", "job-1");
+
+    Result logs = run("logs", "job-1");
+
+    assertThat(logs.exit).isZero();
+    assertThat(logs.out).isEmpty();
+    assertThat(logs.err).startsWith("no driver log of ").contains("kj-job-1");
+  }
+
+  @Test
+  void statusOfAnUnknownJobIsAOneLineError() {
+    Result r = run("status", "never-submitted");
+
+    assertThat(r.exit).isEqualTo(Errors.FAILED);
+    assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err).startsWith("error: ").contains("kj-never-submitted");
+  }
+
+  @Test
+  void theKubeconfigFileIsNeverWrittenBack() throws IOException {
+    String before = Files.readString(kubeconfig);
+
+    run("submit", "job-1");
+    run("status", "job-1");
+    run("cancel", "job-1");
+
+    assertThat(Files.readString(kubeconfig)).isEqualTo(before);
+  }
+
+  @Test
   void aMissingKubeconfigIsAOneLineError() {
     Result r = runWith(List.of("--kubeconfig", dir.resolve("nope").toString()), "submit", "job-1");
 
