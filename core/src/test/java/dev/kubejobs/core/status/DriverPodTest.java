@@ -2,7 +2,9 @@ package dev.kubejobs.core.status;
 
 import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
@@ -13,8 +15,11 @@ import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.RecordedRequest;
 import dev.kubejobs.testkit.ResourceType;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,18 +53,38 @@ class DriverPodTest {
 
   @Test
   void aFailedJobWhoseDriverStillRunsGetsThePodDeletedBeforeFailedIsReported() {
-    server.rbac().deny("delete", "", "pods");
+    server.faults().add(Fault.on("DELETE", PODS).forever().status(503, "ServiceUnavailable", "x"));
 
-    // The pod cannot be deleted: the job is not reported FAILED yet.
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    // The pod cannot be deleted yet: the job is not reported FAILED.
+    assertThatThrownBy(() -> jobs.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class);
     assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver")).isPresent();
 
-    server.rbac().reset();
+    server.faults().clear();
     JobExecutionInfo info = jobs.statusReader().get(id);
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver")).isEmpty();
-    assertThat(server.journal().requests("DELETE", PODS).get(1).body()).contains("\"uid\"");
+    List<RecordedRequest> deletes = server.journal().requests("DELETE", PODS);
+    assertThat(deletes.get(deletes.size() - 1).body()).contains("\"uid\"");
+  }
+
+  @Test
+  void aPermanentlyForbiddenPodDeleteStillFailsTheJobAndWarnsOnce() {
+    server.rbac().deny("delete", "", "pods");
+
+    try (LogCapture logs = LogCapture.start()) {
+      for (int i = 0; i < 3; i++) {
+        JobExecutionInfo info = jobs.statusReader().get(id);
+        assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(info.message()).contains("missing permission: delete pods in namespace etl");
+      }
+      assertThat(logs.warnings())
+          .filteredOn(l -> l.contains("missing permission: delete pods in namespace etl"))
+          .hasSize(1);
+      assertThat(logs.warnings()).hasSize(1);
+    }
+    assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver")).isPresent();
   }
 
   @Test

@@ -56,8 +56,13 @@ class NoStatusTest {
     CLOCK.advance(Duration.ofSeconds(601));
     server.rbac().deny("delete", "kubejobs.dev", "testjobs");
 
-    // The delete is refused: the job is not failed yet, and its resource still exists.
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    // The delete is refused: the job is not failed yet, and its resource still exists; the
+    // message names the permission that is missing.
+    JobExecutionInfo refused = jobs.statusReader().get(id);
+    assertThat(refused.status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(refused.message())
+        .contains("missing permission: delete testjobs.kubejobs.dev in namespace etl")
+        .doesNotContain("server said");
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
 
     server.rbac().reset();

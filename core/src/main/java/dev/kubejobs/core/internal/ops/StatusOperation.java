@@ -354,7 +354,15 @@ public final class StatusOperation<S> implements JobStatusReader {
         default -> throw new IllegalStateException("unknown follow-up " + followUp.action());
       }
     } catch (JobRejectedException e) {
-      // For example no permission to delete: the outcome is not reported until it can be.
+      if (followUp.action() == FollowUp.Action.DELETE_DRIVER_POD
+          && e.reason() == JobRejectedException.Reason.FORBIDDEN
+          && e.code() == 403) {
+        // A permanent refusal must not keep a finished job unfinished (DESIGN rule 6): report the
+        // outcome and tell the operator, once, which permission would clean the pod up.
+        return outcomeWithoutDriverPodDelete(id, info, followUp, missingPermission(e));
+      }
+      // For example no permission to delete the resource: no outcome until the delete is
+      // confirmed, or the operator could still run the job (DESIGN rule 1).
       ctx.warnings()
           .warn(
               LOG,
@@ -374,7 +382,10 @@ public final class StatusOperation<S> implements JobStatusReader {
                   + "waiting to "
                   + describe(followUp)
                   + " before reporting "
-                  + followUp.outcome())
+                  + followUp.outcome()
+                  + (e.reason() == JobRejectedException.Reason.FORBIDDEN
+                      ? " (" + missingPermission(e) + ")"
+                      : ""))
           .build();
     }
     LOG.debug("Job '{}': {} confirmed, reporting {}", id, describe(followUp), followUp.outcome());
@@ -385,6 +396,37 @@ public final class StatusOperation<S> implements JobStatusReader {
         .followUp(null)
         .driverPodWanted(false)
         .build();
+  }
+
+  private JobExecutionInfo outcomeWithoutDriverPodDelete(
+      ExecutionId id, JobExecutionInfo info, FollowUp followUp, String missing) {
+    ctx.warnings()
+        .warn(
+            LOG,
+            "cannot delete the still running driver pods of failed jobs: "
+                + missing
+                + "; such jobs are reported "
+                + followUp.outcome()
+                + " while their driver pod may keep running. Grant it (see docs/rbac.yaml)");
+    LOG.debug("Job '{}': reporting {} without deleting its driver pod", id, followUp.outcome());
+    return info.toBuilder()
+        .status(followUp.outcome())
+        .message(
+            (info.message().isEmpty() ? "" : info.message() + "; ")
+                + "its driver pod still runs and could not be deleted ("
+                + missing
+                + ")")
+        .finishedAt(info.finishedAt().orElse(ctx.clock().instant()))
+        .followUp(null)
+        .driverPodWanted(false)
+        .build();
+  }
+
+  /** What a forbidden follow-up lacks ("missing permission: ..."), without the server's text. */
+  private static String missingPermission(JobRejectedException e) {
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    int cut = message.indexOf(" (server said:");
+    return cut > 0 ? message.substring(0, cut) : message;
   }
 
   private void deleteApplication(ExecutionId id, ResourceSnapshot app) {
