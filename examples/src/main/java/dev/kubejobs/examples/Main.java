@@ -3,6 +3,10 @@ package dev.kubejobs.examples;
 import dev.kubejobs.examples.cli.Commands;
 import dev.kubejobs.examples.gravitino.GravitinoExample;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -40,6 +44,9 @@ import picocli.CommandLine.Spec;
       ManyJobsSimulation.SimulateCommand.class
     })
 public final class Main implements Callable<Integer> {
+  private static final Set<String> CLUSTER_OPTIONS =
+      Set.of("--kubeconfig", "-n", "--namespace", "--cluster", "--deployment", "--operator");
+
   @Spec CommandSpec spec;
 
   /**
@@ -48,7 +55,35 @@ public final class Main implements Callable<Integer> {
    * @param args command-line arguments; none runs the demo
    */
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(commandLine().execute(globalOptionsAfterCommand(args)));
+  }
+
+  /**
+   * Moves cluster options given before the command ({@code --kubeconfig PATH status ID}) after it
+   * ({@code status ID --kubeconfig PATH}), where the command declares them; other arguments are
+   * left as they are.
+   *
+   * @param args the command-line arguments
+   * @return the arguments in the order the commands parse
+   */
+  public static String[] globalOptionsAfterCommand(String... args) {
+    List<String> leading = new ArrayList<>();
+    int i = 0;
+    while (i < args.length && CLUSTER_OPTIONS.contains(args[i].split("=", 2)[0])) {
+      leading.add(args[i]);
+      if (!args[i].contains("=") && i + 1 < args.length) {
+        leading.add(args[++i]);
+      }
+      i++;
+    }
+    if (leading.isEmpty() || i >= args.length) {
+      return args;
+    }
+    List<String> result = new ArrayList<>();
+    result.add(args[i]);
+    result.addAll(leading);
+    result.addAll(Arrays.asList(args).subList(i + 1, args.length));
+    return result.toArray(String[]::new);
   }
 
   /**

@@ -204,6 +204,23 @@ class CliTest {
   }
 
   @Test
+  void clusterOptionsMayComeBeforeTheCommand() {
+    List<String> args =
+        List.of("--kubeconfig", kubeconfig.toString(), "--namespace=" + NS, "submit", "job-1");
+
+    String[] reordered = Main.globalOptionsAfterCommand(args.toArray(String[]::new));
+    Result r = runWith(List.of(), reordered);
+
+    assertThat(reordered)
+        .containsExactly(
+            "submit", "--kubeconfig", kubeconfig.toString(), "--namespace=" + NS, "job-1");
+    assertThat(r.exit).isZero();
+    assertThat(r.out.strip()).endsWith("/spark-jobs/kj-job-1");
+    assertThat(Main.globalOptionsAfterCommand("status", "x")).containsExactly("status", "x");
+    assertThat(Main.globalOptionsAfterCommand()).isEmpty();
+  }
+
+  @Test
   void aMissingKubeconfigIsAOneLineError() {
     Result r = runWith(List.of("--kubeconfig", dir.resolve("nope").toString()), "submit", "job-1");
 
