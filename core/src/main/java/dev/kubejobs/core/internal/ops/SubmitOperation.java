@@ -101,11 +101,22 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
     JsonObject manifest = manifestOf(spec, identity);
     ExecutionId id =
         ExecutionId.of(ctx.cluster(), resourceKind, identity.namespace(), identity.name());
+    Redactor redactor = Redactor.of(manifest);
+    try {
+      return create(id, identity, manifest, redactor);
+    } catch (KubeJobsException e) {
+      // The server's text may echo the manifest (an admission webhook quoting a Spark conf).
+      throw redactor.scrub(e);
+    }
+  }
+
+  private ExecutionId create(
+      ExecutionId id, JobIdentity identity, JsonObject manifest, Redactor redactor) {
     ApiUnavailableException unconfirmed = null;
     for (int attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
       try {
         gateway.create(id, resourceKind, identity.namespace(), manifest);
-        LOG.debug("Submitted job '{}' as '{}'", jobId, id);
+        LOG.debug("Submitted job '{}' as '{}'", identity.jobId(), id);
         return id;
       } catch (ApiStatusException e) {
         if (!e.isConflict()) {
@@ -120,7 +131,11 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
       } catch (UnconfirmedException e) {
         // The create may have landed although its answer was lost: read before trying again.
         unconfirmed = e;
-        LOG.debug("Create of '{}' unconfirmed (attempt {}): {}", id, attempt, e.getMessage());
+        LOG.debug(
+            "Create of '{}' unconfirmed (attempt {}): {}",
+            id,
+            attempt,
+            redactor.redact(e.getMessage()));
         try {
           Optional<ResourceSnapshot> landed = read(id, identity);
           if (landed.isPresent()) {
@@ -131,7 +146,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
         }
       }
     }
-    throw giveUp(id, identity, unconfirmed);
+    throw giveUp(id, identity, unconfirmed, redactor);
   }
 
   private Optional<ResourceSnapshot> read(ExecutionId id, JobIdentity identity) {
@@ -184,7 +199,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
 
   /** Every create went unanswered: delete what landed if it is this job's, then give up. */
   private ApiUnavailableException giveUp(
-      ExecutionId id, JobIdentity identity, ApiUnavailableException cause) {
+      ExecutionId id, JobIdentity identity, ApiUnavailableException cause, Redactor redactor) {
     String cleanup;
     try {
       Optional<ResourceSnapshot> landed = read(id, identity);
@@ -209,7 +224,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
       }
       cleanup = "whether it landed could not be checked (" + e.getMessage() + ")";
     }
-    LOG.debug("Gave up submitting '{}': {}", id, cleanup);
+    LOG.debug("Gave up submitting '{}': {}", id, redactor.redact(cleanup));
     return new ApiUnavailableException(
         id,
         "submit of job '"
