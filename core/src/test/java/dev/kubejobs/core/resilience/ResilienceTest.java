@@ -132,4 +132,48 @@ class ResilienceTest {
             "GET /apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-2",
             "POST /apis/kubejobs.dev/v1/namespaces/etl/testjobs");
   }
+
+  @Test
+  void aHungApiServerTimesOutAsUnavailable() {
+    KubeJobs<TestJobSpec> impatient =
+        Fixture.builder(server, CLOCK, "gravitino-a")
+            .statusCacheTtl(Duration.ZERO)
+            .requestTimeout(Duration.ofMillis(200))
+            .build();
+    // Each answer would come only after 1 s; three attempts would wait 3 s without the timeout.
+    server.faults().add(Fault.on("GET", OBJECT).times(3).delay(Duration.ofSeconds(1)));
+
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> impatient.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+    assertThat(took).isLessThan(Duration.ofMillis(2500));
+    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(3);
+  }
+
+  @Test
+  void aCreateWhoseAnswerTimesOutIsReadBackAndAdopted() {
+    KubeJobs<TestJobSpec> impatient =
+        Fixture.builder(server, CLOCK, "gravitino-a")
+            .requestTimeout(Duration.ofMillis(200))
+            .build();
+    // The create is applied, but its answer comes after the request timeout.
+    server
+        .faults()
+        .add(
+            Fault.on("POST", "/apis/kubejobs.dev/v1/namespaces/etl/testjobs")
+                .times(1)
+                .delay(Duration.ofSeconds(1)));
+
+    ExecutionId second = impatient.submitter().submit("job-2", TestJobSpec.in("etl"));
+
+    assertThat(second.name()).isEqualTo("kj-job-2");
+    assertThat(server.journal().requests())
+        .extracting(r -> r.verb() + " " + r.path())
+        .containsExactly(
+            "POST /apis/kubejobs.dev/v1/namespaces/etl/testjobs",
+            "GET /apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-2");
+    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(2);
+  }
 }
