@@ -481,7 +481,7 @@ public final class SparkJobSpec {
      *
      * @param jars URIs the driver can read
      * @return this builder
-     * @throws InvalidJobSpecException if an entry is blank or contains a comma
+     * @throws InvalidJobSpecException if null, or an entry is blank or contains a comma
      */
     public Builder jars(List<String> jars) {
       replace(this.jars, "jars", jars);
@@ -493,7 +493,7 @@ public final class SparkJobSpec {
      *
      * @param files URIs the driver can read
      * @return this builder
-     * @throws InvalidJobSpecException if an entry is blank or contains a comma
+     * @throws InvalidJobSpecException if null, or an entry is blank or contains a comma
      */
     public Builder files(List<String> files) {
       replace(this.files, "files", files);
@@ -505,7 +505,7 @@ public final class SparkJobSpec {
      *
      * @param pyFiles URIs the driver can read
      * @return this builder
-     * @throws InvalidJobSpecException if an entry is blank or contains a comma
+     * @throws InvalidJobSpecException if null, or an entry is blank or contains a comma
      */
     public Builder pyFiles(List<String> pyFiles) {
       replace(this.pyFiles, "pyFiles", pyFiles);
@@ -517,7 +517,7 @@ public final class SparkJobSpec {
      *
      * @param archives URIs the driver can read, optionally with {@code #dir}
      * @return this builder
-     * @throws InvalidJobSpecException if an entry is blank or contains a comma
+     * @throws InvalidJobSpecException if null, or an entry is blank or contains a comma
      */
     public Builder archives(List<String> archives) {
       replace(this.archives, "archives", archives);
@@ -556,10 +556,10 @@ public final class SparkJobSpec {
      *
      * @param sparkConf the entries
      * @return this builder
-     * @throws InvalidJobSpecException if an entry is invalid
+     * @throws InvalidJobSpecException if null or an entry is invalid
      */
     public Builder sparkConf(Map<String, String> sparkConf) {
-      Objects.requireNonNull(sparkConf, "sparkConf");
+      notNull("sparkConf", sparkConf);
       this.sparkConf.clear();
       sparkConf.forEach(this::sparkConf);
       return this;
@@ -570,10 +570,10 @@ public final class SparkJobSpec {
      *
      * @param arguments the arguments, in order
      * @return this builder
-     * @throws InvalidJobSpecException if an argument is null
+     * @throws InvalidJobSpecException if the list or an argument is null
      */
     public Builder arguments(List<String> arguments) {
-      Objects.requireNonNull(arguments, "arguments");
+      notNull("arguments", arguments);
       for (int i = 0; i < arguments.size(); i++) {
         if (arguments.get(i) == null) {
           throw Checks.invalid("arguments[" + i + "]", "not be null", null);
@@ -606,10 +606,10 @@ public final class SparkJobSpec {
      *
      * @param environment the variables
      * @return this builder
-     * @throws InvalidJobSpecException if an entry is invalid
+     * @throws InvalidJobSpecException if null or an entry is invalid
      */
     public Builder environment(Map<String, String> environment) {
-      Objects.requireNonNull(environment, "environment");
+      notNull("environment", environment);
       this.environment.clear();
       environment.forEach(this::environment);
       return this;
@@ -749,10 +749,10 @@ public final class SparkJobSpec {
      *
      * @param labels the labels
      * @return this builder
-     * @throws InvalidJobSpecException if a label is invalid
+     * @throws InvalidJobSpecException if null or a label is invalid
      */
     public Builder labels(Map<String, String> labels) {
-      Objects.requireNonNull(labels, "labels");
+      notNull("labels", labels);
       this.labels.clear();
       labels.forEach(this::label);
       return this;
@@ -782,10 +782,10 @@ public final class SparkJobSpec {
      *
      * @param annotations the annotations
      * @return this builder
-     * @throws InvalidJobSpecException if an annotation is invalid
+     * @throws InvalidJobSpecException if null or an annotation is invalid
      */
     public Builder annotations(Map<String, String> annotations) {
-      Objects.requireNonNull(annotations, "annotations");
+      notNull("annotations", annotations);
       this.annotations.clear();
       annotations.forEach(this::annotation);
       return this;
@@ -823,13 +823,20 @@ public final class SparkJobSpec {
     }
 
     private static void replace(List<String> target, String setting, List<String> values) {
-      Objects.requireNonNull(values, setting);
+      notNull(setting, values);
       List<String> checked = new ArrayList<>();
       for (int i = 0; i < values.size(); i++) {
         checked.add(uri(setting + "[" + i + "]", values.get(i)));
       }
       target.clear();
       target.addAll(checked);
+    }
+
+    /** A null collection is a bad input like any other: an InvalidJobSpecException, not an NPE. */
+    private static void notNull(String setting, Object value) {
+      if (value == null) {
+        throw Checks.invalid(setting, "not be null (pass an empty one to clear it)", null);
+      }
     }
 
     private static String uri(String setting, String value) {

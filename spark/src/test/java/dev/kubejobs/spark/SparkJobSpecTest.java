@@ -63,7 +63,13 @@ class SparkJobSpecTest {
         bad("environment", "bad name", b -> b.environment("1ABC", "x")),
         bad("jars[1]", "blank entry", b -> b.jars(List.of("a.jar", " "))),
         bad("mainClass", "python with main class", b -> b.type(SparkJobSpec.Type.PYTHON)),
-        bad("image", "white space", b -> b.image("spark 4")));
+        bad("image", "white space", b -> b.image("spark 4")),
+        bad("sparkConf", "null map", b -> b.sparkConf((Map<String, String>) null)),
+        bad("environment", "null map", b -> b.environment((Map<String, String>) null)),
+        bad("labels", "null map", b -> b.labels(null)),
+        bad("annotations", "null map", b -> b.annotations(null)),
+        bad("arguments", "null list", b -> b.arguments(null)),
+        bad("jars", "null list", b -> b.jars(null)));
   }
 
   private static Arguments bad(
