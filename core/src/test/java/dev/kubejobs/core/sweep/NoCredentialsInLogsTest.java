@@ -5,7 +5,9 @@ import static dev.kubejobs.core.testsupport2.Objects2.managedApp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.core.testsupport2.FakeAppKind;
@@ -15,13 +17,20 @@ import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import io.kubernetes.client.openapi.ApiClient;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The sweep, driver log and preflight log failures without the caller's bearer token. */
+/**
+ * Submit, status, cancel, the sweep, driver log and preflight log failures (DEBUG lines included)
+ * without the caller's bearer token.
+ */
 class NoCredentialsInLogsTest {
   private static final String TOKEN = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LXRva2Vu.sig";
   private static final MutableClock CLOCK = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
@@ -67,5 +76,40 @@ class NoCredentialsInLogsTest {
     }
     assertThat(unreachable).isInstanceOf(SweepUnavailableException.class);
     assertThat(unreachable.getMessage()).doesNotContain(TOKEN);
+  }
+
+  @Test
+  void submitStatusAndCancelNeverLogTheBearerTokenEvenAtDebug() {
+    ApiClient client = KUBE.server().newClient();
+    client.setApiKeyPrefix("Bearer");
+    client.setApiKey(TOKEN);
+    KubeJobs<String> jobs = Objects2.jobs(client, CLOCK, "prod");
+
+    List<Throwable> failures = new ArrayList<>();
+    try (LogCapture logs = LogCapture.start()) {
+      ExecutionId id = jobs.submitter().submit("job-1", "etl");
+      jobs.statusReader().get(id);
+      // One rejected call: the cancel's delete is forbidden.
+      KUBE.server().rbac().deny("delete", "*", "*");
+      failures.add(catchThrowable(() -> jobs.canceller().cancel(id)));
+      KUBE.server().rbac().reset();
+      // One unreachable call (past the status cache period, so the read is sent).
+      CLOCK.advance(Duration.ofMinutes(1));
+      KUBE.server().faults().add(Fault.on("*", ".*").forever().connectionReset());
+      failures.add(catchThrowable(() -> jobs.statusReader().get(id)));
+      KUBE.server().faults().clear();
+      jobs.canceller().cancel(id);
+
+      // DEBUG lines are captured too, so none of them carried the token either.
+      assertThat(logs.lines()).anyMatch(l -> l.contains("DEBUG"));
+      assertThat(logs.lines()).noneMatch(l -> l.contains(TOKEN) || l.contains("c2VjcmV0"));
+    }
+    assertThat(failures.get(0)).isInstanceOf(JobRejectedException.class);
+    assertThat(failures.get(1)).isInstanceOf(ApiUnavailableException.class);
+    for (Throwable t : failures) {
+      StringWriter printed = new StringWriter();
+      t.printStackTrace(new PrintWriter(printed));
+      assertThat(printed.toString()).doesNotContain(TOKEN).doesNotContain("c2VjcmV0");
+    }
   }
 }
