@@ -64,7 +64,17 @@ public interface JobStatusReader {
    *     NoSuchJobException})
    * @throws IllegalArgumentException if an id is null or of another resource kind; nothing was sent
    * @throws ClusterMismatchException if an id is of another cluster; nothing was sent
-   * @throws ApiUnavailableException if the API server cannot be reached
+   * @throws ApiUnavailableException if the API server cannot be reached, or a step of one job
+   *     failed after its retries (the GET of a job missing from its list or whose cached copy would
+   *     end it, its driver-pod lookup, or a delete its status requires). <b>One job's failure fails
+   *     the whole call</b>: the map has no room for a per-job error, an absent id means "confirmed
+   *     gone", and an invented unfinished status could not be told apart from a real reading. The
+   *     exception's {@link ApiUnavailableException#executionId()} names that job; to isolate it,
+   *     call {@link #get(ExecutionId)} per job, which is served from the same cached LIST (no extra
+   *     request for the others within the cache period). Permanent refusals of a job's own steps
+   *     do not fail the call: a forbidden driver-pod lookup or driver-pod delete reports the
+   *     outcome with a warning, a forbidden resource delete keeps the job unfinished with a
+   *     message naming the permission.
    * @throws JobRejectedException if forbidden or the CRD is not installed
    */
   Map<ExecutionId, JobExecutionInfo> getAll(Collection<ExecutionId> ids);

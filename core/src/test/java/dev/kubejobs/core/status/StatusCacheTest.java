@@ -4,6 +4,7 @@ import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
@@ -16,6 +17,7 @@ import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -153,5 +155,42 @@ class StatusCacheTest {
             "/apis/kubejobs.dev/v1/namespaces/a/testjobs",
             "/apis/kubejobs.dev/v1/namespaces/b/testjobs");
     assertThat(server.journal().count("GET", GETS)).isZero();
+  }
+
+  @Test
+  void oneJobsFailingStepFailsTheBatchNamingThatJobWhileGetStillReadsTheOthersFromTheList() {
+    server
+        .store()
+        .create(
+            TestJobKind.TYPE,
+            "etl",
+            Fixture.testJob("kj-job-1", "gravitino-a", "job-1", "RUNNING"));
+    server
+        .store()
+        .create(
+            TestJobKind.TYPE, "etl", Fixture.testJob("kj-job-2", "gravitino-a", "job-2", "FAILED"));
+    server
+        .store()
+        .create(
+            ResourceType.POD, "etl", Fixture.driverPod("kj-job-2-driver", "kj-job-2", "Running"));
+    // Job 2 failed but its driver still runs, and the pod's delete keeps failing with 503.
+    server
+        .faults()
+        .add(
+            Fault.on("DELETE", "/api/v1/namespaces/etl/pods/.*")
+                .forever()
+                .status(503, "ServiceUnavailable", "webhook down"));
+    ExecutionId one = ExecutionId.of("test", TestJobKind.KIND, "etl", "kj-job-1");
+    ExecutionId two = ExecutionId.of("test", TestJobKind.KIND, "etl", "kj-job-2");
+
+    assertThatThrownBy(() -> jobs.statusReader().getAll(List.of(one, two)))
+        .isInstanceOfSatisfying(
+            ApiUnavailableException.class, e -> assertThat(e.executionId()).contains(two));
+
+    // Isolating the failing job: get(id) per job, served from the same cached LIST.
+    assertThat(jobs.statusReader().get(one).status()).isEqualTo(JobStatus.STARTED);
+    assertThatThrownBy(() -> jobs.statusReader().get(two))
+        .isInstanceOf(ApiUnavailableException.class);
+    assertThat(server.journal().count("GET", LISTS)).isEqualTo(1);
   }
 }
