@@ -71,10 +71,10 @@ public interface JobStatusReader {
    *     gone", and an invented unfinished status could not be told apart from a real reading. The
    *     exception's {@link ApiUnavailableException#executionId()} names that job; to isolate it,
    *     call {@link #get(ExecutionId)} per job, which is served from the same cached LIST (no extra
-   *     request for the others within the cache period). Permanent refusals of a job's own steps
-   *     do not fail the call: a forbidden driver-pod lookup or driver-pod delete reports the
-   *     outcome with a warning, a forbidden resource delete keeps the job unfinished with a
-   *     message naming the permission.
+   *     request for the others within the cache period). Permanent refusals of a job's own steps do
+   *     not fail the call: a forbidden driver-pod lookup or driver-pod delete reports the outcome
+   *     with a warning, a forbidden resource delete keeps the job unfinished with a message naming
+   *     the permission.
    * @throws JobRejectedException if forbidden or the CRD is not installed
    */
   Map<ExecutionId, JobExecutionInfo> getAll(Collection<ExecutionId> ids);

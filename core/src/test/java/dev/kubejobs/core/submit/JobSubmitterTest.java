@@ -207,6 +207,24 @@ class JobSubmitterTest {
   }
 
   @Test
+  void createNeverConfirmedWithTheDefaultBreakerSaysTheCleanUpCouldNotRunAndTheSweeperReconciles() {
+    // The default breaker opens after 5 unreachable attempts, before the clean-up could run.
+    server.faults().add(Fault.on("POST", POSTS).forever().appliedThenLost());
+    server.faults().add(Fault.on("GET", OBJECTS).forever().connectionReset());
+
+    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("could not be confirmed")
+        .hasMessageContaining("whether it landed could not be checked")
+        .hasMessageContaining("orphan sweeper")
+        .hasMessageContaining("submitting again is safe");
+
+    // What landed stays for the sweeper: nothing could delete it.
+    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+    assertThat(server.journal().count("DELETE", OBJECTS)).isZero();
+  }
+
+  @Test
   void createNeverConfirmedLeavesAResourceThatIsNotThisJobsAlone() {
     // Before the final check, the resource of that name turns out to be another job's.
     AtomicInteger gets = new AtomicInteger();

@@ -113,7 +113,9 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
   private ExecutionId create(
       ExecutionId id, JobIdentity identity, JsonObject manifest, Redactor redactor) {
     ApiUnavailableException unconfirmed = null;
+    int attempts = 0;
     for (int attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
+      attempts = attempt;
       try {
         gateway.create(id, resourceKind, identity.namespace(), manifest);
         LOG.debug("Submitted job '{}' as '{}'", identity.jobId(), id);
@@ -144,9 +146,18 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
         } catch (ApiUnavailableException readFailure) {
           e.addSuppressed(readFailure);
         }
+      } catch (ApiUnavailableException e) {
+        if (unconfirmed == null) {
+          throw e; // Not sent (circuit open) and nothing sent before: nothing can have landed.
+        }
+        // An earlier create may have landed, and this one was not even sent (the circuit opened
+        // on the lost answers): give up as for lost answers, so the caller learns about the
+        // clean-up and the sweeper, not just "retry later".
+        unconfirmed.addSuppressed(e);
+        break;
       }
     }
-    throw giveUp(id, identity, unconfirmed, redactor);
+    throw giveUp(id, identity, unconfirmed, attempts, redactor);
   }
 
   private Optional<ResourceSnapshot> read(ExecutionId id, JobIdentity identity) {
@@ -199,7 +210,11 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
 
   /** Every create went unanswered: delete what landed if it is this job's, then give up. */
   private ApiUnavailableException giveUp(
-      ExecutionId id, JobIdentity identity, ApiUnavailableException cause, Redactor redactor) {
+      ExecutionId id,
+      JobIdentity identity,
+      ApiUnavailableException cause,
+      int attempts,
+      Redactor redactor) {
     String cleanup;
     try {
       Optional<ResourceSnapshot> landed = read(id, identity);
@@ -232,8 +247,9 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
             + "' as "
             + id
             + " could not be confirmed after "
-            + MAX_CREATE_ATTEMPTS
-            + " attempts: the API server's answers were lost; "
+            + attempts
+            + (attempts == 1 ? " attempt" : " attempts")
+            + ": the API server's answers were lost; "
             + cleanup
             + ". The orphan sweeper reconciles anything left; submitting again is safe",
         cause);
