@@ -214,12 +214,13 @@ class JobSubmitterTest {
 
     assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOf(ApiUnavailableException.class)
-        .hasMessageContaining("could not be confirmed")
+        .hasMessageContaining("could not be confirmed after 2 attempts")
         .hasMessageContaining("whether it landed could not be checked")
         .hasMessageContaining("orphan sweeper")
         .hasMessageContaining("submitting again is safe");
 
-    // What landed stays for the sweeper: nothing could delete it.
+    // What landed stays for the sweeper: nothing could delete it. The third create was not sent.
+    assertThat(server.journal().count("POST", POSTS)).isEqualTo(2);
     assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
     assertThat(server.journal().count("DELETE", OBJECTS)).isZero();
   }

@@ -154,6 +154,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
         // on the lost answers): give up as for lost answers, so the caller learns about the
         // clean-up and the sweeper, not just "retry later".
         unconfirmed.addSuppressed(e);
+        attempts = attempt - 1; // this one was not sent
         break;
       }
     }
