@@ -560,8 +560,7 @@ public final class SparkJobSpec {
      */
     public Builder sparkConf(Map<String, String> sparkConf) {
       notNull("sparkConf", sparkConf);
-      this.sparkConf.clear();
-      sparkConf.forEach(this::sparkConf);
+      replaceAll(this.sparkConf, sparkConf, this::sparkConf);
       return this;
     }
 
@@ -610,8 +609,7 @@ public final class SparkJobSpec {
      */
     public Builder environment(Map<String, String> environment) {
       notNull("environment", environment);
-      this.environment.clear();
-      environment.forEach(this::environment);
+      replaceAll(this.environment, environment, this::environment);
       return this;
     }
 
@@ -753,8 +751,7 @@ public final class SparkJobSpec {
      */
     public Builder labels(Map<String, String> labels) {
       notNull("labels", labels);
-      this.labels.clear();
-      labels.forEach(this::label);
+      replaceAll(this.labels, labels, this::label);
       return this;
     }
 
@@ -786,8 +783,7 @@ public final class SparkJobSpec {
      */
     public Builder annotations(Map<String, String> annotations) {
       notNull("annotations", annotations);
-      this.annotations.clear();
-      annotations.forEach(this::annotation);
+      replaceAll(this.annotations, annotations, this::annotation);
       return this;
     }
 
@@ -830,6 +826,25 @@ public final class SparkJobSpec {
       }
       target.clear();
       target.addAll(checked);
+    }
+
+    /**
+     * Replaces a map's entries, each checked by {@code add}; an invalid entry leaves the map as it
+     * was, so a caught exception does not leave the builder half changed.
+     */
+    private static void replaceAll(
+        Map<String, String> target,
+        Map<String, String> entries,
+        java.util.function.BiFunction<String, String, Builder> add) {
+      Map<String, String> before = new LinkedHashMap<>(target);
+      target.clear();
+      try {
+        entries.forEach(add::apply);
+      } catch (RuntimeException e) {
+        target.clear();
+        target.putAll(before);
+        throw e;
+      }
     }
 
     /** A null collection is a bad input like any other: an InvalidJobSpecException, not an NPE. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.InvalidJobSpecException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -85,6 +86,23 @@ class SparkJobSpecTest {
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageStartingWith(setting + " must")
         .hasMessageContaining("but was");
+  }
+
+  @Test
+  void anInvalidMapLeavesTheBuilderAsItWas() {
+    SparkJobSpec.Builder builder = valid().sparkConf("spark.a", "1").label("team", "data");
+    Map<String, String> badConf = new LinkedHashMap<>();
+    badConf.put("spark.b", "2");
+    badConf.put("spark.driver.memory", "4g");
+
+    assertThatThrownBy(() -> builder.sparkConf(badConf))
+        .isInstanceOf(InvalidJobSpecException.class);
+    assertThatThrownBy(() -> builder.labels(Map.of("bad key", "x")))
+        .isInstanceOf(InvalidJobSpecException.class);
+
+    SparkJobSpec spec = builder.build();
+    assertThat(spec.sparkConf()).containsExactly(Map.entry("spark.a", "1"));
+    assertThat(spec.labels()).containsExactly(Map.entry("team", "data"));
   }
 
   @Test
