@@ -413,7 +413,7 @@ public final class StatusOperation<S> implements JobStatusReader {
         .status(followUp.outcome())
         .message(
             (info.message().isEmpty() ? "" : info.message() + "; ")
-                + "its driver pod still runs and could not be deleted ("
+                + "its driver pod may still run and could not be deleted ("
                 + missing
                 + ")")
         .finishedAt(info.finishedAt().orElse(ctx.clock().instant()))
