@@ -1,0 +1,31 @@
+package dev.kubejobs.examples.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Runs the polling-cost benchmark small and checks its request counts (never its times). */
+class PollingCostBenchmarkTest {
+  @Test
+  void cachedPollingListsOncePerNamespaceAndTheBreakerStopsRequestsToAHungServer() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PollingCostBenchmark.Result result =
+        PollingCostBenchmark.run(
+            40, 4, 3, 20, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+    // 3 polls x 4 namespaces: one LIST each; without the cache one GET per job per poll.
+    assertThat(result.cachedRequests()).isEqualTo(12);
+    assertThat(result.uncachedRequests()).isEqualTo(120);
+    // Without a breaker every one of the 20 queries reaches the hung server; with it, only the
+    // attempts before it opens (5 by default).
+    assertThat(result.noBreakerRequests()).isEqualTo(20);
+    assertThat(result.breakerRequests()).isLessThanOrEqualTo(6);
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .contains("SIMULATED")
+        .contains("ratio without/with: 10.0x the requests")
+        .contains("ratio without/with the breaker");
+  }
+}
