@@ -92,10 +92,10 @@ class ReadmeTest {
 
     assertThat(commands)
         .containsExactly(
-            "mvn -B -q -DskipTests -pl examples -am package"
+            "./mvnw -B -q -DskipTests -pl examples -am package"
                 + " && java -jar examples/target/kubejobs-examples.jar",
-            "mvn -B verify");
-    assertThat(Files.readString(ROOT.resolve(".ci/run"))).contains("mvn -B -ntp verify");
+            "./mvnw -B verify");
+    assertThat(Files.readString(ROOT.resolve(".ci/run"))).contains("./mvnw -B -ntp verify");
   }
 
   @Test
