@@ -178,7 +178,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
    * interleave two clients' steps deterministically; see {@link Hold}.
    *
    * <pre>{@code
-   * Hold h = server.hold(Hold.on("DELETE", ".*&#47;sparkapplications/.*").forClient("node-a"));
+   * Hold h = server.hold(Hold.on("DELETE", "/apis/.+/sparkapplications/.+").forClient("node-a"));
    * }</pre>
    *
    * @param spec which request to hold and when ({@linkplain Hold.Spec#beforeApplying() before

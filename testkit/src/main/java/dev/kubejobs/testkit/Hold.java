@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  *
  * <pre>{@code
  * Hold delete = server.hold(
- *     Hold.on("DELETE", ".*&#47;sparkapplications/job-1").forClient("node-a").beforeApplying());
+ *     Hold.on("DELETE", "/apis/.+/sparkapplications/job-1").forClient("node-a").beforeApplying());
  * Future<?> cancel = executor.submit(() -> nodeA.cancel(id));
  * delete.awaitArrived();              // A's DELETE has reached the server, nothing applied yet
  * nodeB.status(id);                   // B acts while A waits
