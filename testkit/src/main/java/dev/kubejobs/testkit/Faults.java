@@ -82,13 +82,14 @@ public final class Faults {
    *
    * @param method the HTTP method
    * @param path the path without query
+   * @param clientId the id of the client that sent it, or {@code ""}
    * @return the fault to apply, or empty to answer normally
    */
-  synchronized Optional<Fault> take(String method, String path) {
+  synchronized Optional<Fault> take(String method, String path, String clientId) {
     Iterator<Entry> it = entries.iterator();
     while (it.hasNext()) {
       Entry e = it.next();
-      if (e.fault.matches(method, path)) {
+      if (e.fault.matches(method, path, clientId)) {
         if (e.skipped < e.fault.skip()) {
           e.skipped++;
           continue;

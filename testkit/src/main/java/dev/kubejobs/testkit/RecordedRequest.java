@@ -28,9 +28,32 @@ import java.time.Instant;
  * @param time when it arrived, by the server's clock
  * @param contentType the request's {@code Content-Type} header, or {@code ""}
  * @param body the request body as text, or {@code ""}
+ * @param clientId the id of the {@linkplain FakeKubernetesApiServer#newClient(String) client} that
+ *     sent it, or {@code ""} for a client without one
  */
 public record RecordedRequest(
-    String verb, String path, String query, Instant time, String contentType, String body) {
+    String verb,
+    String path,
+    String query,
+    Instant time,
+    String contentType,
+    String body,
+    String clientId) {
+
+  /**
+   * Creates a request recorded from a client without an id.
+   *
+   * @param verb the HTTP method, upper case
+   * @param path the path, without the query string
+   * @param query the raw query string without {@code ?}, or {@code ""}
+   * @param time when it arrived
+   * @param contentType the {@code Content-Type} header, or {@code ""}
+   * @param body the request body, or {@code ""}
+   */
+  public RecordedRequest(
+      String verb, String path, String query, Instant time, String contentType, String body) {
+    this(verb, path, query, time, contentType, body, "");
+  }
 
   /**
    * Returns the value of a query parameter, decoded, if the request had it.
@@ -52,10 +75,14 @@ public record RecordedRequest(
     return null;
   }
 
-  /** Returns {@code VERB path?query}. */
+  /** Returns {@code VERB path?query}, followed by {@code from <clientId>} if the client had one. */
   @Override
   public String toString() {
-    return verb + " " + path + (query.isEmpty() ? "" : "?" + query);
+    return verb
+        + " "
+        + path
+        + (query.isEmpty() ? "" : "?" + query)
+        + (clientId.isEmpty() ? "" : " from " + clientId);
   }
 
   private static String decode(String s) {
