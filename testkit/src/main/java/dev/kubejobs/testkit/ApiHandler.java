@@ -40,6 +40,15 @@ final class ApiHandler {
     static Answer text(String body) {
       return new Answer(200, "text/plain", body, Map.of());
     }
+
+    /** A plain-text error as Go's {@code http.Error} writes it. */
+    static Answer plainError(int status, String body) {
+      return new Answer(
+          status,
+          "text/plain; charset=utf-8",
+          body + "\n",
+          Map.of("X-Content-Type-Options", "nosniff"));
+    }
   }
 
   /** An incoming request. */
@@ -55,15 +64,10 @@ final class ApiHandler {
 
   private final InMemoryStore store;
   private final Rbac rbac;
-  private volatile boolean deleteAnswersStatus;
 
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
-  }
-
-  void deleteAnswersStatus(boolean status) {
-    this.deleteAnswersStatus = status;
   }
 
   static Map<String, String> parseQuery(String query) {
@@ -90,6 +94,9 @@ final class ApiHandler {
   Answer handle(Call call) {
     try {
       return route(call);
+    } catch (KubeStatus.Detailed e) {
+      return Answer.json(
+          e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), e.details));
     } catch (FakeApiException e) {
       return Answer.json(e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), null));
     } catch (RuntimeException e) {
@@ -210,6 +217,9 @@ final class ApiHandler {
               "Invalid",
               "the server rejected our request due to an error in our request",
               e.getMessage()));
+    } catch (KubeStatus.Detailed e) {
+      return Answer.json(
+          e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), e.details));
     } catch (KubeStatus.Named e) {
       return Answer.json(
           e.code(), KubeStatus.failure(e, e.detailsType == null ? type : e.detailsType, e.name));
@@ -265,13 +275,39 @@ final class ApiHandler {
 
   private Answer create(Call call, ResourceType type, String ns) {
     JsonObject body = jsonBody(call);
+    checkKindPresent(type, body);
     checkKind(type, body);
     String bodyNs = InMemoryStore.string(InMemoryStore.metadata(body), "namespace");
     if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
       throw KubeStatus.badRequest(
           "the namespace of the provided object does not match the namespace sent on the request");
     }
+    String rv = InMemoryStore.string(InMemoryStore.metadata(body), "resourceVersion");
+    if (rv != null && !rv.isEmpty()) {
+      throw new FakeApiException(
+          500,
+          "InternalError",
+          "Internal error occurred: resourceVersion should not be set on objects to be created");
+    }
     return Answer.json(201, store.create(type, ns, body, true));
+  }
+
+  /** A custom resource's body is decoded as unstructured: kind and apiVersion are required. */
+  private static void checkKindPresent(ResourceType type, JsonObject body) {
+    if (type.isCore()) {
+      return;
+    }
+    for (String field : List.of("kind", "apiVersion")) {
+      String value = InMemoryStore.string(body, field);
+      if (value == null || value.isEmpty()) {
+        throw KubeStatus.badRequest(
+            "Object '"
+                + (field.equals("kind") ? "Kind" : field)
+                + "' is missing in '"
+                + body
+                + "'");
+      }
+    }
   }
 
   private Answer replace(
@@ -297,7 +333,7 @@ final class ApiHandler {
     if (store.get(type, ns, name).isEmpty()) {
       throw KubeStatus.notFound(type, name);
     }
-    if (rv == null || rv.isEmpty()) {
+    if ((rv == null || rv.isEmpty()) && !type.equals(ResourceType.POD)) {
       throw KubeStatus.invalid(
           type,
           name,
@@ -364,12 +400,10 @@ final class ApiHandler {
               if (merge) {
                 JsonObject pm = patch.getAsJsonObject().getAsJsonObject("metadata");
                 checkPreconditions(
-                    type,
-                    name,
-                    current,
-                    InMemoryStore.string(pm, "resourceVersion"),
-                    InMemoryStore.string(pm, "uid"));
-                return MergePatch.apply(current, patch).getAsJsonObject();
+                    type, name, current, InMemoryStore.string(pm, "resourceVersion"), null);
+                JsonObject patched = MergePatch.apply(current, patch).getAsJsonObject();
+                checkUidUnchanged(type, name, current, patched);
+                return patched;
               }
               JsonElement patched;
               try {
@@ -380,6 +414,7 @@ final class ApiHandler {
               if (!patched.isJsonObject()) {
                 throw new PatchFailed("the patched document is not an object");
               }
+              checkUidUnchanged(type, name, current, patched.getAsJsonObject());
               return patched.getAsJsonObject();
             },
             mode);
@@ -392,6 +427,20 @@ final class ApiHandler {
 
     PatchFailed(String cause) {
       super(422, "Invalid", cause);
+    }
+  }
+
+  /** A patch carries no preconditions; a changed uid fails the object meta update validation. */
+  private static void checkUidUnchanged(
+      ResourceType type, String name, JsonObject current, JsonObject patched) {
+    String before = InMemoryStore.uid(current);
+    String after = InMemoryStore.uid(patched);
+    if (after != null && !after.equals(before)) {
+      throw KubeStatus.invalid(
+          type,
+          name,
+          "metadata.uid: Invalid value: \"" + after + "\": field is immutable",
+          "metadata.uid");
     }
   }
 
@@ -441,7 +490,7 @@ final class ApiHandler {
             InMemoryStore.string(pre, "uid"),
             InMemoryStore.string(pre, "resourceVersion"),
             policy == null ? "Background" : policy);
-    if (deleteAnswersStatus && d.removed()) {
+    if (d.removed() && !type.equals(ResourceType.POD)) {
       JsonObject success = new JsonObject();
       success.addProperty("kind", "Status");
       success.addProperty("apiVersion", "v1");
@@ -452,7 +501,7 @@ final class ApiHandler {
       success.add("details", details);
       return Answer.json(200, success);
     }
-    return Answer.json(d.removed() ? 200 : 202, d.object());
+    return Answer.json(200, d.object());
   }
 
   private Answer deleteCollection(Call call, ResourceType type, String ns) {
@@ -923,14 +972,12 @@ final class ApiHandler {
 
   // ---- helpers --------------------------------------------------------------------------------
 
+  /**
+   * A path nothing serves (an unserved group, version or resource): the CRD handler passes it on
+   * and the not-found handler answers Go's plain {@code 404 page not found}.
+   */
   private static Answer notFoundPath(Call call) {
-    return Answer.json(
-        404,
-        KubeStatus.generic(
-            404,
-            "NotFound",
-            "the server could not find the requested resource",
-            "404 page not found"));
+    return Answer.plainError(404, "404 page not found");
   }
 
   private static Answer methodNotAllowed() {

@@ -31,10 +31,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it models and how it answers is described per behaviour in the testkit's README section
  * and its tests; in short: every namespace exists (unless {@link #requireNamespaces(String...)}),
- * deletion is immediate unless finalizers hold the object (pods too: there is no kubelet), DELETE
- * answers the object (200 when removed, 202 with {@code deletionTimestamp} when finalizers keep it;
- * see {@link #deleteAnswersStatus(boolean)}), every custom resource has a status subresource, and
- * watches, server-side apply and dry runs are not supported.
+ * deletion is immediate unless finalizers hold the object (pods too: there is no kubelet), a DELETE
+ * that removes a custom resource answers 200 with a {@code Status} {@code Success} (a pod: the
+ * object), one that finalizers hold answers 200 with the object and its {@code deletionTimestamp},
+ * every custom resource has a status subresource, and watches, server-side apply and dry runs are
+ * not supported.
  *
  * <p>Thread safe: any number of clients and threads may use one server; all state sits behind one
  * lock.
@@ -218,21 +219,6 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Chooses what a DELETE that removes an object answers: the object (default, as the real server
-   * does for custom resources and pods) or a {@code Status} with {@code status: Success} and the
-   * object's name, group, kind and uid in {@code details}, as the real server does for some other
-   * resources. A delete that leaves the object in place (finalizers) always answers the object.
-   * {@link #reset()} restores the default.
-   *
-   * @param status true to answer a {@code Status}
-   * @return this server
-   */
-  public FakeKubernetesApiServer deleteAnswersStatus(boolean status) {
-    handler.deleteAnswersStatus(status);
-    return this;
-  }
-
-  /**
    * Makes namespaces real: from now on only these namespaces and those added with {@link
    * #createNamespace(String)} exist, and creating an object in another one answers 404 {@code
    * namespaces "x" not found} (details kind {@code namespaces}), as the real server's namespace
@@ -317,9 +303,8 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
 
   /**
    * Releases every {@link Hold} and forgets them, and removes every object and pod log, fault,
-   * journal entry and RBAC rule, makes every namespace exist again and DELETE answer the object
-   * again, keeping the registered resource types, the store's listeners and the resourceVersion
-   * counter (which never goes back).
+   * journal entry and RBAC rule, makes every namespace exist again, keeping the registered resource
+   * types, the store's listeners and the resourceVersion counter (which never goes back).
    */
   public void reset() {
     holds.releaseAll();
@@ -327,7 +312,6 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     faults.clear();
     journal.clear();
     rbac.reset();
-    handler.deleteAnswersStatus(false);
   }
 
   /** Returns a description with the server's URL. */

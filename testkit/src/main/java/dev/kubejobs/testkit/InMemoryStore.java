@@ -354,23 +354,25 @@ final class InMemoryStore implements ResourceStore {
         throw KubeStatus.notFound(type, name);
       }
       if (uidPrecondition != null && !uidPrecondition.equals(uid(current))) {
-        throw KubeStatus.conflict(
+        throw KubeStatus.deletePrecondition(
             type,
             name,
-            "Precondition failed: UID in precondition: "
+            "the UID in the precondition ("
                 + uidPrecondition
-                + ", UID in object meta: "
-                + uid(current));
+                + ") does not match the UID in record ("
+                + uid(current)
+                + "). The object might have been deleted and then recreated");
       }
       String rv = string(metadata(current), "resourceVersion");
       if (resourceVersionPrecondition != null && !resourceVersionPrecondition.equals(rv)) {
-        throw KubeStatus.conflict(
+        throw KubeStatus.deletePrecondition(
             type,
             name,
-            "Precondition failed: ResourceVersion in precondition: "
+            "the ResourceVersion in the precondition ("
                 + resourceVersionPrecondition
-                + ", ResourceVersion in object meta: "
-                + rv);
+                + ") does not match the ResourceVersion in record ("
+                + rv
+                + "). The object might have been modified");
       }
       result = deleteLocked(type, new Key(namespace, name), propagationPolicy, events);
     }
@@ -387,6 +389,8 @@ final class InMemoryStore implements ResourceStore {
         JsonObject next = current.deepCopy();
         metadata(next).addProperty("deletionTimestamp", timestamp(clock.instant()));
         metadata(next).addProperty("deletionGracePeriodSeconds", 0);
+        JsonElement g = metadata(next).get("generation");
+        metadata(next).addProperty("generation", (g == null ? 0 : g.getAsLong()) + 1);
         metadata(next).addProperty("resourceVersion", nextResourceVersion());
         map.put(key, next);
         events.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
