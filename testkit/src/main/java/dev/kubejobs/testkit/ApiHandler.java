@@ -6,11 +6,14 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.kubejobs.testkit.internal.FieldSelector;
 import dev.kubejobs.testkit.internal.JsonPatch;
 import dev.kubejobs.testkit.internal.LabelSelector;
 import dev.kubejobs.testkit.internal.MergePatch;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -220,6 +223,8 @@ final class ApiHandler {
     } catch (KubeStatus.Detailed e) {
       return Answer.json(
           e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), e.details));
+    } catch (KubeStatus.Whole e) {
+      return Answer.json(e.code(), e.status);
     } catch (KubeStatus.Named e) {
       return Answer.json(
           e.code(), KubeStatus.failure(e, e.detailsType == null ? type : e.detailsType, e.name));
@@ -506,9 +511,10 @@ final class ApiHandler {
 
   private Answer deleteCollection(Call call, ResourceType type, String ns) {
     LabelSelector selector = selector(call);
+    FieldSelector fields = fieldSelector(call, type);
     JsonArray items = new JsonArray();
     for (JsonObject o : store.list(type, ns)) {
-      if (selector.matches(InMemoryStore.labels(o)) && fieldsMatch(call, o)) {
+      if (selector.matches(InMemoryStore.labels(o)) && fields.matches(o)) {
         String name = InMemoryStore.string(InMemoryStore.metadata(o), "name");
         try {
           items.add(store.delete(type, ns, name, null, null, "Background").object());
@@ -528,22 +534,6 @@ final class ApiHandler {
     if ("watch".equals(verb(call, null))) {
       throw KubeStatus.badRequest("watch is not supported by the fake Kubernetes API server");
     }
-    LabelSelector selector = selector(call);
-    InMemoryStore.Snapshot snapshot = store.snapshot(type, ns);
-    List<JsonObject> selected = new ArrayList<>();
-    for (JsonObject o : snapshot.items()) {
-      if (selector.matches(InMemoryStore.labels(o)) && fieldsMatch(call, o)) {
-        selected.add(o);
-      }
-    }
-    String listRv = snapshot.resourceVersion();
-    String cont = call.param("continue");
-    if (cont != null && !cont.isEmpty()) {
-      String[] token = decodeContinue(cont);
-      listRv = token[0];
-      String after = token[1];
-      selected.removeIf(o -> key(o).compareTo(after) <= 0);
-    }
     int limit = 0;
     if (call.param("limit") != null && !call.param("limit").isEmpty()) {
       try {
@@ -552,16 +542,129 @@ final class ApiHandler {
         throw KubeStatus.badRequest("invalid limit: " + call.param("limit"));
       }
     }
+    boolean filtered = hasSelector(call);
+    String cont = call.param("continue");
+    List<JsonObject> selected;
+    String listRv;
+    String snapshotId;
+    if (cont != null && !cont.isEmpty()) {
+      // Later pages come from the first page's snapshot, as long as it is not compacted away.
+      String[] token = decodeContinue(cont);
+      PagedList paged;
+      synchronized (pagedLists) {
+        paged = pagedLists.get(token[2]);
+        if (paged != null && paged.expired(store.clock().instant(), continueExpiry)) {
+          pagedLists.remove(token[2]);
+          paged = null;
+        }
+      }
+      if (paged == null) {
+        throw expired(call, type, ns, token[1]);
+      }
+      String after = token[1];
+      selected = new ArrayList<>(paged.items());
+      selected.removeIf(o -> key(o).compareTo(after) <= 0);
+      listRv = paged.resourceVersion();
+      snapshotId = token[2];
+    } else {
+      LabelSelector selector = selector(call);
+      FieldSelector fields = fieldSelector(call, type);
+      InMemoryStore.Snapshot snapshot = store.snapshot(type, ns);
+      selected = new ArrayList<>();
+      for (JsonObject o : snapshot.items()) {
+        if (selector.matches(InMemoryStore.labels(o)) && fields.matches(o)) {
+          selected.add(o);
+        }
+      }
+      listRv = snapshot.resourceVersion();
+      snapshotId = null;
+    }
     String next = null;
     Long remaining = null;
     if (limit > 0 && selected.size() > limit) {
-      remaining = (long) (selected.size() - limit);
+      if (snapshotId == null) {
+        snapshotId = Long.toString(pagedListIds.incrementAndGet());
+        rememberPagedList(snapshotId, new PagedList(selected, listRv, store.clock().instant()));
+      }
+      remaining = filtered ? null : (long) (selected.size() - limit);
       selected = selected.subList(0, limit);
-      next = encodeContinue(listRv, key(selected.get(selected.size() - 1)));
+      next = encodeContinue(listRv, key(selected.get(selected.size() - 1)), snapshotId);
     }
     JsonArray items = new JsonArray();
-    selected.forEach(items::add);
+    for (JsonObject o : selected) {
+      JsonObject item = o.deepCopy();
+      if (type.equals(ResourceType.POD)) {
+        // Built-in types' list items carry no kind or apiVersion; custom resources' do.
+        item.remove("kind");
+        item.remove("apiVersion");
+      }
+      items.add(item);
+    }
     return Answer.json(200, listBody(type, items, listRv, next, remaining));
+  }
+
+  private static boolean hasSelector(Call call) {
+    return (call.param("labelSelector") != null && !call.param("labelSelector").isBlank())
+        || (call.param("fieldSelector") != null && !call.param("fieldSelector").isBlank());
+  }
+
+  /** The first page's snapshot of a paged list, kept for its continue tokens. */
+  private record PagedList(List<JsonObject> items, String resourceVersion, Instant at) {
+    boolean expired(Instant now, Duration expiry) {
+      return at.plus(expiry).isBefore(now);
+    }
+  }
+
+  private static final int MAX_PAGED_LISTS = 256;
+  private final java.util.concurrent.atomic.AtomicLong pagedListIds =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final Map<String, PagedList> pagedLists = new java.util.LinkedHashMap<>();
+  private volatile Duration continueExpiry = Duration.ofMinutes(5);
+
+  private void rememberPagedList(String id, PagedList list) {
+    synchronized (pagedLists) {
+      pagedLists.put(id, list);
+      while (pagedLists.size() > MAX_PAGED_LISTS) {
+        pagedLists.remove(pagedLists.keySet().iterator().next());
+      }
+    }
+  }
+
+  /** Expires every continue token issued so far, as an etcd compaction does. */
+  void compact() {
+    synchronized (pagedLists) {
+      pagedLists.clear();
+    }
+  }
+
+  void continueExpiry(Duration expiry) {
+    this.continueExpiry = expiry;
+  }
+
+  /**
+   * 410 {@code Expired} for a continue token whose snapshot is compacted away, worded as etcd3's
+   * {@code handleCompactedErrorForPaging}, with a token to continue on the current state.
+   */
+  private FakeApiException expired(Call call, ResourceType type, String ns, String after) {
+    JsonObject status =
+        KubeStatus.failure(
+            410,
+            "Expired",
+            "The provided continue parameter is too old to display a consistent list result. You"
+                + " can start a new list without the continue parameter, or use the continue"
+                + " token in this response to retrieve the remainder of the results. Continuing"
+                + " with the provided token results in an inconsistent list - objects that were"
+                + " created, modified, or deleted between the time the first chunk was returned"
+                + " and now may show up in the list.",
+            new JsonObject());
+    String id = Long.toString(pagedListIds.incrementAndGet());
+    InMemoryStore.Snapshot now = store.snapshot(type, ns);
+    rememberPagedList(
+        id, new PagedList(now.items(), now.resourceVersion(), store.clock().instant()));
+    JsonObject meta = new JsonObject();
+    meta.addProperty("continue", encodeContinue(now.resourceVersion(), after, id));
+    status.add("metadata", meta);
+    return new KubeStatus.Whole(410, "Expired", status);
   }
 
   private static JsonObject listBody(
@@ -585,11 +688,12 @@ final class ApiHandler {
     return InMemoryStore.string(m, "namespace") + "\u0000" + InMemoryStore.string(m, "name");
   }
 
-  private static String encodeContinue(String rv, String lastKey) {
+  private static String encodeContinue(String rv, String lastKey, String snapshotId) {
     JsonObject t = new JsonObject();
     t.addProperty("v", "fake.k8s.io/v1");
     t.addProperty("rv", rv);
     t.addProperty("start", lastKey);
+    t.addProperty("snapshot", snapshotId);
     return Base64.getUrlEncoder()
         .withoutPadding()
         .encodeToString(GSON.toJson(t).getBytes(StandardCharsets.UTF_8));
@@ -601,7 +705,9 @@ final class ApiHandler {
           JsonParser.parseString(
                   new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8))
               .getAsJsonObject();
-      return new String[] {t.get("rv").getAsString(), t.get("start").getAsString()};
+      return new String[] {
+        t.get("rv").getAsString(), t.get("start").getAsString(), t.get("snapshot").getAsString()
+      };
     } catch (RuntimeException e) {
       throw KubeStatus.badRequest("continue key is not valid: " + e.getMessage());
     }
@@ -615,30 +721,33 @@ final class ApiHandler {
     }
   }
 
-  /** Field selectors: {@code a.b=v}, {@code a.b==v}, {@code a.b!=v}, comma-separated. */
-  private static boolean fieldsMatch(Call call, JsonObject o) {
-    String fs = call.param("fieldSelector");
-    if (fs == null || fs.isBlank()) {
-      return true;
+  /** The field labels pods support ({@code AddFieldLabelConversionsForPod}). */
+  private static final Set<String> POD_FIELDS =
+      Set.of(
+          "metadata.name",
+          "metadata.namespace",
+          "spec.nodeName",
+          "spec.restartPolicy",
+          "spec.schedulerName",
+          "spec.serviceAccountName",
+          "spec.hostNetwork",
+          "status.phase",
+          "status.podIP",
+          "status.podIPs",
+          "status.nominatedNodeName");
+
+  /** Custom resources support only the object meta field labels (no selectableFields here). */
+  private static final Set<String> CUSTOM_RESOURCE_FIELDS =
+      Set.of("metadata.name", "metadata.namespace");
+
+  private static FieldSelector fieldSelector(Call call, ResourceType type) {
+    try {
+      return FieldSelector.parse(
+          call.param("fieldSelector"),
+          type.equals(ResourceType.POD) ? POD_FIELDS : CUSTOM_RESOURCE_FIELDS);
+    } catch (IllegalArgumentException e) {
+      throw KubeStatus.badRequest(e.getMessage());
     }
-    for (String term : fs.split(",")) {
-      boolean negate = term.contains("!=");
-      String[] kv = term.split(negate ? "!=" : "==?", 2);
-      if (kv.length != 2) {
-        throw KubeStatus.badRequest(
-            "invalid selector: '" + fs + "'; can't understand '" + term + "'");
-      }
-      JsonElement current = o;
-      for (String part : kv[0].trim().split("\\.")) {
-        current =
-            current != null && current.isJsonObject() ? current.getAsJsonObject().get(part) : null;
-      }
-      String actual = current != null && current.isJsonPrimitive() ? current.getAsString() : "";
-      if (actual.equals(kv[1].trim()) == negate) {
-        return false;
-      }
-    }
-    return true;
   }
 
   // ---- pod logs -------------------------------------------------------------------------------

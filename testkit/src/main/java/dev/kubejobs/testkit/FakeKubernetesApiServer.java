@@ -8,6 +8,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -219,6 +220,36 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Expires every {@code continue} token issued so far, as an etcd compaction does: the next page
+   * of a list paged across it answers 410 {@code Expired}, with a {@code continue} token in the
+   * {@code Status} that goes on over the current state (an inconsistent list).
+   *
+   * @return this server
+   */
+  public FakeKubernetesApiServer compact() {
+    handler.compact();
+    return this;
+  }
+
+  /**
+   * Sets how long, by the server's clock, the {@code continue} tokens of a paged list stay valid
+   * (default 5 minutes, the kube-apiserver's default {@code --etcd-compaction-interval}); later
+   * pages come from the first page's snapshot until then, and answer 410 {@code Expired} after.
+   *
+   * @param expiry a positive duration
+   * @return this server
+   * @throws IllegalArgumentException if not positive
+   */
+  public FakeKubernetesApiServer continueTokensExpireAfter(Duration expiry) {
+    if (expiry == null || expiry.isNegative() || expiry.isZero()) {
+      throw new IllegalArgumentException(
+          "continue token expiry must be positive, but was " + expiry);
+    }
+    handler.continueExpiry(expiry);
+    return this;
+  }
+
+  /**
    * Makes namespaces real: from now on only these namespaces and those added with {@link
    * #createNamespace(String)} exist, and creating an object in another one answers 404 {@code
    * namespaces "x" not found} (details kind {@code namespaces}), as the real server's namespace
@@ -308,6 +339,8 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
    */
   public void reset() {
     holds.releaseAll();
+    handler.compact();
+    handler.continueExpiry(Duration.ofMinutes(5));
     store.clear();
     faults.clear();
     journal.clear();

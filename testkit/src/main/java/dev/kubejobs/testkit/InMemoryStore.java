@@ -197,6 +197,10 @@ final class InMemoryStore implements ResourceStore {
     return snapshot(type, namespace).items();
   }
 
+  Clock clock() {
+    return clock;
+  }
+
   Snapshot snapshot(ResourceType type, String namespace) {
     synchronized (lock) {
       List<JsonObject> result = new ArrayList<>();

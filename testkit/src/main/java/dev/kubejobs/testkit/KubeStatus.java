@@ -152,6 +152,17 @@ final class KubeStatus {
     return new Detailed(422, "Invalid", message.toString(), details);
   }
 
+  /** A {@link FakeApiException} whose {@code Status} body is given whole. */
+  static final class Whole extends FakeApiException {
+    private static final long serialVersionUID = 1L;
+    final transient JsonObject status;
+
+    Whole(int code, String reason, JsonObject status) {
+      super(code, reason, status.get("message").getAsString());
+      this.status = status;
+    }
+  }
+
   /** A {@link FakeApiException} whose {@code Status} details are given whole. */
   static final class Detailed extends FakeApiException {
     private static final long serialVersionUID = 1L;

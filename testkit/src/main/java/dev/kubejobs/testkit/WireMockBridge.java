@@ -105,6 +105,14 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
         case STATUS:
         case TOO_MANY_REQUESTS:
           return status(fault.get());
+        case TOO_MANY_REQUESTS_TEXT:
+          return new ResponseDefinitionBuilder()
+              .withStatus(429)
+              .withHeader("Content-Type", "text/plain; charset=utf-8")
+              .withHeader("X-Content-Type-Options", "nosniff")
+              .withHeader("Retry-After", fault.get().retryAfter())
+              .withBody(fault.get().message() + "\n")
+              .build();
         case STATUS_WITHOUT_BODY:
           return new ResponseDefinitionBuilder().withStatus(fault.get().status()).build();
         default:
