@@ -53,7 +53,11 @@ public final class Fault {
      * {@code Retry-After} header of {@link #retryAfter()}, as API priority and fairness and the
      * max-in-flight filter do; nothing is changed.
      */
-    TOO_MANY_REQUESTS_TEXT
+    TOO_MANY_REQUESTS_TEXT,
+    /**
+     * Answers {@link #status()} with the plain-text body {@link #message()}; nothing is changed.
+     */
+    PLAIN_TEXT
   }
 
   private final String verb;
@@ -453,6 +457,22 @@ public final class Fault {
           "TooManyRequests",
           "Too many requests, please try again later.",
           Duration.ofSeconds(retryAfterSeconds));
+    }
+
+    /**
+     * Makes a fault that answers this status with a plain-text body ({@code text/plain;
+     * charset=utf-8}), as Go's {@code http.Error} writes it; for example {@code plainText(404, "404
+     * page not found")} is what a proxy in front of the API server may answer for a served path.
+     * The request has no effect.
+     *
+     * @param code the HTTP status code
+     * @param body the body, without the trailing newline the server adds
+     * @return the fault
+     */
+    public Fault plainText(int code, String body) {
+      checkStatus(code);
+      return new Fault(
+          this, Kind.PLAIN_TEXT, code, null, Objects.requireNonNull(body, "body"), Duration.ZERO);
     }
 
     /**

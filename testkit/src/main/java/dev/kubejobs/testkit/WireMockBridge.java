@@ -113,6 +113,13 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
               .withHeader("Retry-After", fault.get().retryAfter())
               .withBody(fault.get().message() + "\n")
               .build();
+        case PLAIN_TEXT:
+          return new ResponseDefinitionBuilder()
+              .withStatus(fault.get().status())
+              .withHeader("Content-Type", "text/plain; charset=utf-8")
+              .withHeader("X-Content-Type-Options", "nosniff")
+              .withBody(fault.get().message() + "\n")
+              .build();
         case STATUS_WITHOUT_BODY:
           return new ResponseDefinitionBuilder().withStatus(fault.get().status()).build();
         default:
