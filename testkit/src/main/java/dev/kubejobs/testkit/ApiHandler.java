@@ -10,6 +10,7 @@ import dev.kubejobs.testkit.internal.FieldSelector;
 import dev.kubejobs.testkit.internal.JsonPatch;
 import dev.kubejobs.testkit.internal.LabelSelector;
 import dev.kubejobs.testkit.internal.MergePatch;
+import dev.kubejobs.testkit.internal.StructuralSchema;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -44,6 +45,26 @@ final class ApiHandler {
       return new Answer(200, "text/plain", body, Map.of());
     }
 
+    /**
+     * A JSON answer with one {@code Warning} header per message, as apiserver's {@code
+     * endpoints/filters/warning.go} writes them ({@code 299 - "message"}); several are joined by a
+     * newline here and split again by the HTTP layer.
+     */
+    static Answer json(int status, JsonElement body, List<String> warnings) {
+      if (warnings.isEmpty()) {
+        return json(status, body);
+      }
+      List<String> values = new ArrayList<>();
+      for (String w : warnings) {
+        values.add("299 - " + GSON.toJson(w));
+      }
+      return new Answer(
+          status,
+          "application/json",
+          GSON.toJson(body),
+          Map.of("Warning", String.join("\n", values)));
+    }
+
     /** A plain-text error as Go's {@code http.Error} writes it. */
     static Answer plainError(int status, String body) {
       return new Answer(
@@ -67,10 +88,39 @@ final class ApiHandler {
 
   private final InMemoryStore store;
   private final Rbac rbac;
+  private final Map<ResourceType, StructuralSchema> schemas =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
+  }
+
+  void schema(ResourceType type, StructuralSchema schema) {
+    schemas.put(type, schema);
+  }
+
+  /**
+   * Prunes and validates a written custom resource against its CRD's schema, if one was registered:
+   * unknown fields become warnings, field errors a 422 {@code Invalid}.
+   */
+  private void checkSchema(
+      ResourceType type, String name, JsonObject object, List<String> warnings) {
+    StructuralSchema schema = schemas.get(type);
+    if (schema == null) {
+      return;
+    }
+    StructuralSchema.Result result = schema.apply(object);
+    if (!result.errors().isEmpty()) {
+      List<KubeStatus.Cause> causes = new ArrayList<>();
+      for (StructuralSchema.FieldError e : result.errors()) {
+        causes.add(new KubeStatus.Cause(e.reason(), e.message(), e.field()));
+      }
+      throw KubeStatus.invalid(type, name, causes);
+    }
+    for (String path : result.pruned()) {
+      warnings.add("unknown field \"" + path + "\"");
+    }
   }
 
   static Map<String, String> parseQuery(String query) {
@@ -294,7 +344,10 @@ final class ApiHandler {
           "InternalError",
           "Internal error occurred: resourceVersion should not be set on objects to be created");
     }
-    return Answer.json(201, store.create(type, ns, body, true));
+    List<String> warnings = new ArrayList<>();
+    String name = InMemoryStore.string(InMemoryStore.metadata(body), "name");
+    checkSchema(type, name == null ? "" : name, body, warnings);
+    return Answer.json(201, store.create(type, ns, body, true), warnings);
   }
 
   /** A custom resource's body is decoded as unstructured: kind and apiVersion are required. */
@@ -344,6 +397,7 @@ final class ApiHandler {
           name,
           "metadata.resourceVersion: Invalid value: 0x0: must be specified for an update");
     }
+    List<String> warnings = new ArrayList<>();
     JsonObject result =
         store.change(
             type,
@@ -351,10 +405,11 @@ final class ApiHandler {
             name,
             current -> {
               checkPreconditions(type, name, current, rv, InMemoryStore.string(meta, "uid"));
+              checkSchema(type, name, body, warnings);
               return body;
             },
             mode);
-    return Answer.json(200, result);
+    return Answer.json(200, result, warnings);
   }
 
   private Answer patch(
@@ -396,6 +451,7 @@ final class ApiHandler {
           "error decoding patch: json: cannot unmarshal object into Go value of type"
               + " jsonpatch.Patch");
     }
+    List<String> warnings = new ArrayList<>();
     JsonObject result =
         store.change(
             type,
@@ -408,6 +464,7 @@ final class ApiHandler {
                     type, name, current, InMemoryStore.string(pm, "resourceVersion"), null);
                 JsonObject patched = MergePatch.apply(current, patch).getAsJsonObject();
                 checkUidUnchanged(type, name, current, patched);
+                checkSchema(type, name, patched, warnings);
                 return patched;
               }
               JsonElement patched;
@@ -420,10 +477,11 @@ final class ApiHandler {
                 throw new PatchFailed("the patched document is not an object");
               }
               checkUidUnchanged(type, name, current, patched.getAsJsonObject());
+              checkSchema(type, name, patched.getAsJsonObject(), warnings);
               return patched.getAsJsonObject();
             },
             mode);
-    return Answer.json(200, result);
+    return Answer.json(200, result, warnings);
   }
 
   /** A JSON patch that does not apply: answered 422 as a generic server response. */
@@ -676,7 +734,9 @@ final class ApiHandler {
     meta.addProperty("resourceVersion", rv);
     if (cont != null) {
       meta.addProperty("continue", cont);
-      meta.addProperty("remainingItemCount", remaining);
+      if (remaining != null) {
+        meta.addProperty("remainingItemCount", remaining);
+      }
     }
     list.add("metadata", meta);
     list.add("items", items);

@@ -9,6 +9,7 @@ import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -203,6 +204,85 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   public FakeKubernetesApiServer registerResource(ResourceType type) {
     store.register(Objects.requireNonNull(type, "type"));
     return this;
+  }
+
+  /**
+   * Serves every served version of the custom resource definitions in this YAML (one or more
+   * documents; other kinds are skipped) and, from now on, prunes and validates objects written
+   * through the API against each version's {@code openAPIV3Schema} as the real server does for
+   * structural schemas: unknown fields are dropped and named in a {@code Warning} header ({@code
+   * 299 - "unknown field \"spec.x\""}), and a wrong {@code type}, a value outside an {@code enum}
+   * or a missing {@code required} field answers 422 {@code Invalid} with one {@code details.causes}
+   * entry per field. Formats, patterns, bounds and CEL rules are not checked. {@link #store()}
+   * writes are not validated.
+   *
+   * <pre>{@code
+   * server.registerCrd(Files.readString(Path.of("crds/sparkapplications.yaml")));
+   * }</pre>
+   *
+   * @param yaml the CRD manifest(s), as {@code kubectl apply} takes them
+   * @return the resource types now served, one per served version
+   * @throws IllegalArgumentException if the YAML holds no {@code CustomResourceDefinition} or one
+   *     without group, names or versions
+   */
+  public List<ResourceType> registerCrd(String yaml) {
+    List<ResourceType> types = new ArrayList<>();
+    org.yaml.snakeyaml.Yaml parser =
+        new org.yaml.snakeyaml.Yaml(
+            new org.yaml.snakeyaml.constructor.SafeConstructor(crdLoaderOptions()));
+    com.google.gson.Gson gson = new com.google.gson.Gson();
+    for (Object doc : parser.loadAll(Objects.requireNonNull(yaml, "yaml"))) {
+      if (!(doc instanceof java.util.Map<?, ?>)) {
+        continue;
+      }
+      com.google.gson.JsonObject crd = gson.toJsonTree(doc).getAsJsonObject();
+      if (!"CustomResourceDefinition".equals(text(crd, "kind"))) {
+        continue;
+      }
+      com.google.gson.JsonObject spec = crd.getAsJsonObject("spec");
+      com.google.gson.JsonObject names = spec == null ? null : spec.getAsJsonObject("names");
+      if (spec == null || names == null || !spec.has("versions") || text(spec, "group") == null) {
+        throw new IllegalArgumentException(
+            "a CustomResourceDefinition needs spec.group, spec.names and spec.versions, but "
+                + text(crd.getAsJsonObject("metadata"), "name")
+                + " lacks one");
+      }
+      for (com.google.gson.JsonElement v : spec.getAsJsonArray("versions")) {
+        com.google.gson.JsonObject version = v.getAsJsonObject();
+        if (version.has("served") && !version.get("served").getAsBoolean()) {
+          continue;
+        }
+        ResourceType type =
+            new ResourceType(
+                text(spec, "group"),
+                text(version, "name"),
+                text(names, "plural"),
+                text(names, "kind"));
+        registerResource(type);
+        if (version.get("schema") instanceof com.google.gson.JsonObject schema
+            && schema.get("openAPIV3Schema") instanceof com.google.gson.JsonObject openApi) {
+          handler.schema(type, dev.kubejobs.testkit.internal.StructuralSchema.of(openApi));
+        }
+        types.add(type);
+      }
+    }
+    if (types.isEmpty()) {
+      throw new IllegalArgumentException(
+          "the YAML holds no CustomResourceDefinition with a served version");
+    }
+    return List.copyOf(types);
+  }
+
+  private static org.yaml.snakeyaml.LoaderOptions crdLoaderOptions() {
+    org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+    options.setCodePointLimit(64 * 1024 * 1024);
+    return options;
+  }
+
+  private static String text(com.google.gson.JsonObject o, String key) {
+    return o != null && o.get(key) != null && o.get(key).isJsonPrimitive()
+        ? o.get(key).getAsString()
+        : null;
   }
 
   /**

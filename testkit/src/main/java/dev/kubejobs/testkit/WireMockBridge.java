@@ -141,7 +141,7 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
             .withHeader("Cache-Control", "no-cache, private")
             .withBody(answer.body());
     for (Map.Entry<String, String> h : answer.headers().entrySet()) {
-      response.withHeader(h.getKey(), h.getValue());
+      response.withHeader(h.getKey(), h.getValue().split("\n"));
     }
     if (fault.isPresent() && fault.get().kind() == Fault.Kind.DELAY) {
       response.withFixedDelay((int) fault.get().delay().toMillis());
