@@ -850,13 +850,17 @@ final class ApiHandler {
     String container = call.param("container");
     if (container == null || container.isEmpty()) {
       if (containers.size() > 1) {
+        List<String> inits = initContainers(spec);
         throw KubeStatus.badRequest(
             "a container name must be specified for pod "
                 + name
                 + ", choose one of: "
                 + "["
                 + String.join(" ", containers)
-                + "]");
+                + "]"
+                + (inits.isEmpty()
+                    ? ""
+                    : " or one of the init containers: [" + String.join(" ", inits) + "]"));
       }
       container = containers.isEmpty() ? "" : containers.iterator().next();
     } else if (!containers.contains(container) && !initContainers(spec).contains(container)) {
@@ -872,6 +876,7 @@ final class ApiHandler {
               + "\" is waiting to start: "
               + waiting);
     }
+    checkLogOptions(call, name);
     String log = store.podLog(ns, name, container);
     String tail = call.param("tailLines");
     if (tail != null && !tail.isEmpty()) {
@@ -880,9 +885,6 @@ final class ApiHandler {
     String limitBytes = call.param("limitBytes");
     if (limitBytes != null && !limitBytes.isEmpty()) {
       long limit = longParam(call, "limitBytes");
-      if (limit < 1) {
-        throw KubeStatus.badRequest("limitBytes must be greater than 0, but was " + limit);
-      }
       byte[] bytes = log.getBytes(StandardCharsets.UTF_8);
       if (limit < bytes.length) {
         log = new String(Arrays.copyOf(bytes, (int) limit), StandardCharsets.UTF_8);
@@ -890,6 +892,37 @@ final class ApiHandler {
     }
     return Answer.text(log);
   }
+
+  /**
+   * Validates the log options as {@code ValidatePodLogOptions} in {@code
+   * pkg/apis/core/validation/validation.go} does: negative {@code tailLines} and {@code limitBytes}
+   * below 1 answer 422 {@code Invalid} about {@code PodLogOptions}.
+   */
+  private static void checkLogOptions(Call call, String name) {
+    List<KubeStatus.Cause> causes = new ArrayList<>();
+    String tail = call.param("tailLines");
+    if (tail != null && !tail.isEmpty() && longParam(call, "tailLines") < 0) {
+      causes.add(
+          new KubeStatus.Cause(
+              "FieldValueInvalid",
+              "tailLines: Invalid value: " + tail + ": must be greater than or equal to 0",
+              "tailLines"));
+    }
+    String limit = call.param("limitBytes");
+    if (limit != null && !limit.isEmpty() && longParam(call, "limitBytes") < 1) {
+      causes.add(
+          new KubeStatus.Cause(
+              "FieldValueInvalid",
+              "limitBytes: Invalid value: " + limit + ": must be greater than 0",
+              "limitBytes"));
+    }
+    if (!causes.isEmpty()) {
+      throw KubeStatus.invalid(POD_LOG_OPTIONS, name, causes);
+    }
+  }
+
+  private static final ResourceType POD_LOG_OPTIONS =
+      new ResourceType("", "v1", "podlogoptions", "PodLogOptions");
 
   /** The reason a container is waiting, from {@code status.containerStatuses}, or null. */
   private static String waitingReason(JsonObject pod, String container) {

@@ -586,17 +586,35 @@ final class InMemoryStore implements ResourceStore {
     }
   }
 
+  /**
+   * Object meta validation as apimachinery's {@code api/validation/objectmeta.go} {@code
+   * ValidateObjectMeta} with {@code NameIsDNSSubdomain} ({@code util/validation/validation.go}
+   * {@code IsDNS1123Subdomain}) does: 422 {@code Invalid}, details kind the Kind, one cause per
+   * error on {@code metadata.name}.
+   */
   private static void validate(ResourceType type, String name, JsonObject o) {
-    if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
-      throw KubeStatus.invalid(
-          type,
-          name,
-          "metadata.name: Invalid value: \""
-              + name
-              + "\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric"
-              + " characters, '-' or '.', and must start and end with an alphanumeric character"
-              + " (e.g. 'example.com', regex used for validation is"
-              + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+    List<KubeStatus.Cause> causes = new ArrayList<>();
+    String prefix = "metadata.name: Invalid value: \"" + name + "\": ";
+    if (name.length() > 253) {
+      causes.add(
+          new KubeStatus.Cause(
+              "FieldValueInvalid",
+              prefix + "must be no more than 253 characters",
+              "metadata.name"));
+    }
+    if (!DNS_SUBDOMAIN.matcher(name).matches()) {
+      causes.add(
+          new KubeStatus.Cause(
+              "FieldValueInvalid",
+              prefix
+                  + "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric"
+                  + " characters, '-' or '.', and must start and end with an alphanumeric character"
+                  + " (e.g. 'example.com', regex used for validation is"
+                  + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+              "metadata.name"));
+    }
+    if (!causes.isEmpty()) {
+      throw KubeStatus.invalid(type, name, causes);
     }
     JsonElement labels = metadata(o).get("labels");
     if (labels != null && labels.isJsonObject()) {

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.kubejobs.testkit;
 
 import static dev.kubejobs.testkit.Kube.NS;
@@ -13,6 +28,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The fake API server answers as kube-apiserver does: one test per behaviour, each naming the
@@ -120,6 +137,23 @@ class ConformanceTest {
 
     assertThat(a.code()).isEqualTo(400);
     assertThat(a.json().get("message").getAsString()).startsWith("Object 'Kind' is missing in");
+  }
+
+  /**
+   * apimachinery's {@code api/validation/objectmeta.go} {@code ValidateObjectMeta} with {@code
+   * util/validation/validation.go} {@code IsDNS1123Subdomain}: 422, details kind the Kind, cause on
+   * {@code metadata.name}.
+   */
+  @Test
+  void aTooLongNameAnswers422NamingTheField() throws IOException {
+    Http.Answer a = post(APPS, apacheApp("a".repeat(254)));
+
+    assertThat(a.code()).isEqualTo(422);
+    JsonObject details = a.json().getAsJsonObject("details");
+    assertThat(details.get("kind").getAsString()).isEqualTo("SparkApplication");
+    JsonObject cause = details.getAsJsonArray("causes").get(0).getAsJsonObject();
+    assertThat(cause.get("field").getAsString()).isEqualTo("metadata.name");
+    assertThat(cause.get("message").getAsString()).endsWith("must be no more than 253 characters");
   }
 
   // ---- schema ------------------------------------------------------------------------------
@@ -393,6 +427,30 @@ class ConformanceTest {
     assertThat(bad.json().get("message").getAsString())
         .isEqualTo("field label not supported: spec.type");
     assertThat(good.code()).isEqualTo(200);
+  }
+
+  /**
+   * Label selectors are parsed as apimachinery's {@code pkg/labels/selector.go} {@code Parse} does:
+   * keys are qualified names, values label values, set operators need values; {@code >} and {@code
+   * <} take integers.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "app=x y|400",
+        "app notin ()|400",
+        "app=-x|400",
+        "a/b/c=1|400",
+        "tier>0|200",
+        "example.com/app=x|200",
+        "app in (a,b),!tier|200"
+      })
+  void labelSelectorsAreParsedAsTheRealParserDoes(String selector, int code) throws IOException {
+    String query = java.net.URLEncoder.encode(selector, java.nio.charset.StandardCharsets.UTF_8);
+
+    assertThat(Http.send(kube.server(), "GET", APPS + "?labelSelector=" + query, null, null).code())
+        .isEqualTo(code);
   }
 
   /**
