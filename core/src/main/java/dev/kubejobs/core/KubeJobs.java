@@ -96,7 +96,7 @@ public final class KubeJobs<S> {
     this.policy = policyOf(b);
     this.statusCacheTtl = b.statusCacheTtl;
     this.requestTimeout = b.requestTimeout;
-    KubeGateway gateway = KubeGateway.create(b.client, b.requestTimeout, policy);
+    KubeGateway gateway = KubeGateway.create(b.client, b.requestTimeout, policy, b.clock);
     this.context =
         new KubeJobsContext<>(
             b.cluster, b.deployment, b.namePrefix, b.jobKind, gateway, b.clock, new WarnOnce());

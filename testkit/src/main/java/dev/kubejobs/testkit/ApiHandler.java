@@ -21,11 +21,15 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.kubejobs.testkit.internal.FieldSelector;
 import dev.kubejobs.testkit.internal.JsonPatch;
 import dev.kubejobs.testkit.internal.LabelSelector;
 import dev.kubejobs.testkit.internal.MergePatch;
+import dev.kubejobs.testkit.internal.StructuralSchema;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -55,6 +59,35 @@ final class ApiHandler {
     static Answer text(String body) {
       return new Answer(200, "text/plain", body, Map.of());
     }
+
+    /**
+     * A JSON answer with one {@code Warning} header per message, as apiserver's {@code
+     * endpoints/filters/warning.go} writes them ({@code 299 - "message"}); several are joined by a
+     * newline here and split again by the HTTP layer.
+     */
+    static Answer json(int status, JsonElement body, List<String> warnings) {
+      if (warnings.isEmpty()) {
+        return json(status, body);
+      }
+      List<String> values = new ArrayList<>();
+      for (String w : warnings) {
+        values.add("299 - " + GSON.toJson(w));
+      }
+      return new Answer(
+          status,
+          "application/json",
+          GSON.toJson(body),
+          Map.of("Warning", String.join("\n", values)));
+    }
+
+    /** A plain-text error as Go's {@code http.Error} writes it. */
+    static Answer plainError(int status, String body) {
+      return new Answer(
+          status,
+          "text/plain; charset=utf-8",
+          body + "\n",
+          Map.of("X-Content-Type-Options", "nosniff"));
+    }
   }
 
   /** An incoming request. */
@@ -70,15 +103,39 @@ final class ApiHandler {
 
   private final InMemoryStore store;
   private final Rbac rbac;
-  private volatile boolean deleteAnswersStatus;
+  private final Map<ResourceType, StructuralSchema> schemas =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
   }
 
-  void deleteAnswersStatus(boolean status) {
-    this.deleteAnswersStatus = status;
+  void schema(ResourceType type, StructuralSchema schema) {
+    schemas.put(type, schema);
+  }
+
+  /**
+   * Prunes and validates a written custom resource against its CRD's schema, if one was registered:
+   * unknown fields become warnings, field errors a 422 {@code Invalid}.
+   */
+  private void checkSchema(
+      ResourceType type, String name, JsonObject object, List<String> warnings) {
+    StructuralSchema schema = schemas.get(type);
+    if (schema == null) {
+      return;
+    }
+    StructuralSchema.Result result = schema.apply(object);
+    if (!result.errors().isEmpty()) {
+      List<KubeStatus.Cause> causes = new ArrayList<>();
+      for (StructuralSchema.FieldError e : result.errors()) {
+        causes.add(new KubeStatus.Cause(e.reason(), e.message(), e.field()));
+      }
+      throw KubeStatus.invalid(type, name, causes);
+    }
+    for (String path : result.pruned()) {
+      warnings.add("unknown field \"" + path + "\"");
+    }
   }
 
   static Map<String, String> parseQuery(String query) {
@@ -105,6 +162,9 @@ final class ApiHandler {
   Answer handle(Call call) {
     try {
       return route(call);
+    } catch (KubeStatus.Detailed e) {
+      return Answer.json(
+          e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), e.details));
     } catch (FakeApiException e) {
       return Answer.json(e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), null));
     } catch (RuntimeException e) {
@@ -225,6 +285,11 @@ final class ApiHandler {
               "Invalid",
               "the server rejected our request due to an error in our request",
               e.getMessage()));
+    } catch (KubeStatus.Detailed e) {
+      return Answer.json(
+          e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), e.details));
+    } catch (KubeStatus.Whole e) {
+      return Answer.json(e.code(), e.status);
     } catch (KubeStatus.Named e) {
       return Answer.json(
           e.code(), KubeStatus.failure(e, e.detailsType == null ? type : e.detailsType, e.name));
@@ -280,13 +345,42 @@ final class ApiHandler {
 
   private Answer create(Call call, ResourceType type, String ns) {
     JsonObject body = jsonBody(call);
+    checkKindPresent(type, body);
     checkKind(type, body);
     String bodyNs = InMemoryStore.string(InMemoryStore.metadata(body), "namespace");
     if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
       throw KubeStatus.badRequest(
           "the namespace of the provided object does not match the namespace sent on the request");
     }
-    return Answer.json(201, store.create(type, ns, body, true));
+    String rv = InMemoryStore.string(InMemoryStore.metadata(body), "resourceVersion");
+    if (rv != null && !rv.isEmpty()) {
+      throw new FakeApiException(
+          500,
+          "InternalError",
+          "Internal error occurred: resourceVersion should not be set on objects to be created");
+    }
+    List<String> warnings = new ArrayList<>();
+    String name = InMemoryStore.string(InMemoryStore.metadata(body), "name");
+    checkSchema(type, name == null ? "" : name, body, warnings);
+    return Answer.json(201, store.create(type, ns, body, true), warnings);
+  }
+
+  /** A custom resource's body is decoded as unstructured: kind and apiVersion are required. */
+  private static void checkKindPresent(ResourceType type, JsonObject body) {
+    if (type.isCore()) {
+      return;
+    }
+    for (String field : List.of("kind", "apiVersion")) {
+      String value = InMemoryStore.string(body, field);
+      if (value == null || value.isEmpty()) {
+        throw KubeStatus.badRequest(
+            "Object '"
+                + (field.equals("kind") ? "Kind" : field)
+                + "' is missing in '"
+                + body
+                + "'");
+      }
+    }
   }
 
   private Answer replace(
@@ -312,12 +406,13 @@ final class ApiHandler {
     if (store.get(type, ns, name).isEmpty()) {
       throw KubeStatus.notFound(type, name);
     }
-    if (rv == null || rv.isEmpty()) {
+    if ((rv == null || rv.isEmpty()) && !type.equals(ResourceType.POD)) {
       throw KubeStatus.invalid(
           type,
           name,
           "metadata.resourceVersion: Invalid value: 0x0: must be specified for an update");
     }
+    List<String> warnings = new ArrayList<>();
     JsonObject result =
         store.change(
             type,
@@ -325,10 +420,11 @@ final class ApiHandler {
             name,
             current -> {
               checkPreconditions(type, name, current, rv, InMemoryStore.string(meta, "uid"));
+              checkSchema(type, name, body, warnings);
               return body;
             },
             mode);
-    return Answer.json(200, result);
+    return Answer.json(200, result, warnings);
   }
 
   private Answer patch(
@@ -370,6 +466,7 @@ final class ApiHandler {
           "error decoding patch: json: cannot unmarshal object into Go value of type"
               + " jsonpatch.Patch");
     }
+    List<String> warnings = new ArrayList<>();
     JsonObject result =
         store.change(
             type,
@@ -379,12 +476,11 @@ final class ApiHandler {
               if (merge) {
                 JsonObject pm = patch.getAsJsonObject().getAsJsonObject("metadata");
                 checkPreconditions(
-                    type,
-                    name,
-                    current,
-                    InMemoryStore.string(pm, "resourceVersion"),
-                    InMemoryStore.string(pm, "uid"));
-                return MergePatch.apply(current, patch).getAsJsonObject();
+                    type, name, current, InMemoryStore.string(pm, "resourceVersion"), null);
+                JsonObject patched = MergePatch.apply(current, patch).getAsJsonObject();
+                checkUidUnchanged(type, name, current, patched);
+                checkSchema(type, name, patched, warnings);
+                return patched;
               }
               JsonElement patched;
               try {
@@ -395,10 +491,12 @@ final class ApiHandler {
               if (!patched.isJsonObject()) {
                 throw new PatchFailed("the patched document is not an object");
               }
+              checkUidUnchanged(type, name, current, patched.getAsJsonObject());
+              checkSchema(type, name, patched.getAsJsonObject(), warnings);
               return patched.getAsJsonObject();
             },
             mode);
-    return Answer.json(200, result);
+    return Answer.json(200, result, warnings);
   }
 
   /** A JSON patch that does not apply: answered 422 as a generic server response. */
@@ -407,6 +505,20 @@ final class ApiHandler {
 
     PatchFailed(String cause) {
       super(422, "Invalid", cause);
+    }
+  }
+
+  /** A patch carries no preconditions; a changed uid fails the object meta update validation. */
+  private static void checkUidUnchanged(
+      ResourceType type, String name, JsonObject current, JsonObject patched) {
+    String before = InMemoryStore.uid(current);
+    String after = InMemoryStore.uid(patched);
+    if (after != null && !after.equals(before)) {
+      throw KubeStatus.invalid(
+          type,
+          name,
+          "metadata.uid: Invalid value: \"" + after + "\": field is immutable",
+          "metadata.uid");
     }
   }
 
@@ -456,7 +568,7 @@ final class ApiHandler {
             InMemoryStore.string(pre, "uid"),
             InMemoryStore.string(pre, "resourceVersion"),
             policy == null ? "Background" : policy);
-    if (deleteAnswersStatus && d.removed()) {
+    if (d.removed() && !type.equals(ResourceType.POD)) {
       JsonObject success = new JsonObject();
       success.addProperty("kind", "Status");
       success.addProperty("apiVersion", "v1");
@@ -467,14 +579,15 @@ final class ApiHandler {
       success.add("details", details);
       return Answer.json(200, success);
     }
-    return Answer.json(d.removed() ? 200 : 202, d.object());
+    return Answer.json(200, d.object());
   }
 
   private Answer deleteCollection(Call call, ResourceType type, String ns) {
     LabelSelector selector = selector(call);
+    FieldSelector fields = fieldSelector(call, type);
     JsonArray items = new JsonArray();
     for (JsonObject o : store.list(type, ns)) {
-      if (selector.matches(InMemoryStore.labels(o)) && fieldsMatch(call, o)) {
+      if (selector.matches(InMemoryStore.labels(o)) && fields.matches(o)) {
         String name = InMemoryStore.string(InMemoryStore.metadata(o), "name");
         try {
           items.add(store.delete(type, ns, name, null, null, "Background").object());
@@ -494,22 +607,6 @@ final class ApiHandler {
     if ("watch".equals(verb(call, null))) {
       throw KubeStatus.badRequest("watch is not supported by the fake Kubernetes API server");
     }
-    LabelSelector selector = selector(call);
-    InMemoryStore.Snapshot snapshot = store.snapshot(type, ns);
-    List<JsonObject> selected = new ArrayList<>();
-    for (JsonObject o : snapshot.items()) {
-      if (selector.matches(InMemoryStore.labels(o)) && fieldsMatch(call, o)) {
-        selected.add(o);
-      }
-    }
-    String listRv = snapshot.resourceVersion();
-    String cont = call.param("continue");
-    if (cont != null && !cont.isEmpty()) {
-      String[] token = decodeContinue(cont);
-      listRv = token[0];
-      String after = token[1];
-      selected.removeIf(o -> key(o).compareTo(after) <= 0);
-    }
     int limit = 0;
     if (call.param("limit") != null && !call.param("limit").isEmpty()) {
       try {
@@ -518,16 +615,129 @@ final class ApiHandler {
         throw KubeStatus.badRequest("invalid limit: " + call.param("limit"));
       }
     }
+    boolean filtered = hasSelector(call);
+    String cont = call.param("continue");
+    List<JsonObject> selected;
+    String listRv;
+    String snapshotId;
+    if (cont != null && !cont.isEmpty()) {
+      // Later pages come from the first page's snapshot, as long as it is not compacted away.
+      String[] token = decodeContinue(cont);
+      PagedList paged;
+      synchronized (pagedLists) {
+        paged = pagedLists.get(token[2]);
+        if (paged != null && paged.expired(store.clock().instant(), continueExpiry)) {
+          pagedLists.remove(token[2]);
+          paged = null;
+        }
+      }
+      if (paged == null) {
+        throw expired(call, type, ns, token[1]);
+      }
+      String after = token[1];
+      selected = new ArrayList<>(paged.items());
+      selected.removeIf(o -> key(o).compareTo(after) <= 0);
+      listRv = paged.resourceVersion();
+      snapshotId = token[2];
+    } else {
+      LabelSelector selector = selector(call);
+      FieldSelector fields = fieldSelector(call, type);
+      InMemoryStore.Snapshot snapshot = store.snapshot(type, ns);
+      selected = new ArrayList<>();
+      for (JsonObject o : snapshot.items()) {
+        if (selector.matches(InMemoryStore.labels(o)) && fields.matches(o)) {
+          selected.add(o);
+        }
+      }
+      listRv = snapshot.resourceVersion();
+      snapshotId = null;
+    }
     String next = null;
     Long remaining = null;
     if (limit > 0 && selected.size() > limit) {
-      remaining = (long) (selected.size() - limit);
+      if (snapshotId == null) {
+        snapshotId = Long.toString(pagedListIds.incrementAndGet());
+        rememberPagedList(snapshotId, new PagedList(selected, listRv, store.clock().instant()));
+      }
+      remaining = filtered ? null : (long) (selected.size() - limit);
       selected = selected.subList(0, limit);
-      next = encodeContinue(listRv, key(selected.get(selected.size() - 1)));
+      next = encodeContinue(listRv, key(selected.get(selected.size() - 1)), snapshotId);
     }
     JsonArray items = new JsonArray();
-    selected.forEach(items::add);
+    for (JsonObject o : selected) {
+      JsonObject item = o.deepCopy();
+      if (type.equals(ResourceType.POD)) {
+        // Built-in types' list items carry no kind or apiVersion; custom resources' do.
+        item.remove("kind");
+        item.remove("apiVersion");
+      }
+      items.add(item);
+    }
     return Answer.json(200, listBody(type, items, listRv, next, remaining));
+  }
+
+  private static boolean hasSelector(Call call) {
+    return (call.param("labelSelector") != null && !call.param("labelSelector").isBlank())
+        || (call.param("fieldSelector") != null && !call.param("fieldSelector").isBlank());
+  }
+
+  /** The first page's snapshot of a paged list, kept for its continue tokens. */
+  private record PagedList(List<JsonObject> items, String resourceVersion, Instant at) {
+    boolean expired(Instant now, Duration expiry) {
+      return at.plus(expiry).isBefore(now);
+    }
+  }
+
+  private static final int MAX_PAGED_LISTS = 256;
+  private final java.util.concurrent.atomic.AtomicLong pagedListIds =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final Map<String, PagedList> pagedLists = new java.util.LinkedHashMap<>();
+  private volatile Duration continueExpiry = Duration.ofMinutes(5);
+
+  private void rememberPagedList(String id, PagedList list) {
+    synchronized (pagedLists) {
+      pagedLists.put(id, list);
+      while (pagedLists.size() > MAX_PAGED_LISTS) {
+        pagedLists.remove(pagedLists.keySet().iterator().next());
+      }
+    }
+  }
+
+  /** Expires every continue token issued so far, as an etcd compaction does. */
+  void compact() {
+    synchronized (pagedLists) {
+      pagedLists.clear();
+    }
+  }
+
+  void continueExpiry(Duration expiry) {
+    this.continueExpiry = expiry;
+  }
+
+  /**
+   * 410 {@code Expired} for a continue token whose snapshot is compacted away, worded as etcd3's
+   * {@code handleCompactedErrorForPaging}, with a token to continue on the current state.
+   */
+  private FakeApiException expired(Call call, ResourceType type, String ns, String after) {
+    JsonObject status =
+        KubeStatus.failure(
+            410,
+            "Expired",
+            "The provided continue parameter is too old to display a consistent list result. You"
+                + " can start a new list without the continue parameter, or use the continue"
+                + " token in this response to retrieve the remainder of the results. Continuing"
+                + " with the provided token results in an inconsistent list - objects that were"
+                + " created, modified, or deleted between the time the first chunk was returned"
+                + " and now may show up in the list.",
+            new JsonObject());
+    String id = Long.toString(pagedListIds.incrementAndGet());
+    InMemoryStore.Snapshot now = store.snapshot(type, ns);
+    rememberPagedList(
+        id, new PagedList(now.items(), now.resourceVersion(), store.clock().instant()));
+    JsonObject meta = new JsonObject();
+    meta.addProperty("continue", encodeContinue(now.resourceVersion(), after, id));
+    status.add("metadata", meta);
+    return new KubeStatus.Whole(410, "Expired", status);
   }
 
   private static JsonObject listBody(
@@ -539,7 +749,9 @@ final class ApiHandler {
     meta.addProperty("resourceVersion", rv);
     if (cont != null) {
       meta.addProperty("continue", cont);
-      meta.addProperty("remainingItemCount", remaining);
+      if (remaining != null) {
+        meta.addProperty("remainingItemCount", remaining);
+      }
     }
     list.add("metadata", meta);
     list.add("items", items);
@@ -551,11 +763,12 @@ final class ApiHandler {
     return InMemoryStore.string(m, "namespace") + "\u0000" + InMemoryStore.string(m, "name");
   }
 
-  private static String encodeContinue(String rv, String lastKey) {
+  private static String encodeContinue(String rv, String lastKey, String snapshotId) {
     JsonObject t = new JsonObject();
     t.addProperty("v", "fake.k8s.io/v1");
     t.addProperty("rv", rv);
     t.addProperty("start", lastKey);
+    t.addProperty("snapshot", snapshotId);
     return Base64.getUrlEncoder()
         .withoutPadding()
         .encodeToString(GSON.toJson(t).getBytes(StandardCharsets.UTF_8));
@@ -567,7 +780,9 @@ final class ApiHandler {
           JsonParser.parseString(
                   new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8))
               .getAsJsonObject();
-      return new String[] {t.get("rv").getAsString(), t.get("start").getAsString()};
+      return new String[] {
+        t.get("rv").getAsString(), t.get("start").getAsString(), t.get("snapshot").getAsString()
+      };
     } catch (RuntimeException e) {
       throw KubeStatus.badRequest("continue key is not valid: " + e.getMessage());
     }
@@ -581,30 +796,33 @@ final class ApiHandler {
     }
   }
 
-  /** Field selectors: {@code a.b=v}, {@code a.b==v}, {@code a.b!=v}, comma-separated. */
-  private static boolean fieldsMatch(Call call, JsonObject o) {
-    String fs = call.param("fieldSelector");
-    if (fs == null || fs.isBlank()) {
-      return true;
+  /** The field labels pods support ({@code AddFieldLabelConversionsForPod}). */
+  private static final Set<String> POD_FIELDS =
+      Set.of(
+          "metadata.name",
+          "metadata.namespace",
+          "spec.nodeName",
+          "spec.restartPolicy",
+          "spec.schedulerName",
+          "spec.serviceAccountName",
+          "spec.hostNetwork",
+          "status.phase",
+          "status.podIP",
+          "status.podIPs",
+          "status.nominatedNodeName");
+
+  /** Custom resources support only the object meta field labels (no selectableFields here). */
+  private static final Set<String> CUSTOM_RESOURCE_FIELDS =
+      Set.of("metadata.name", "metadata.namespace");
+
+  private static FieldSelector fieldSelector(Call call, ResourceType type) {
+    try {
+      return FieldSelector.parse(
+          call.param("fieldSelector"),
+          type.equals(ResourceType.POD) ? POD_FIELDS : CUSTOM_RESOURCE_FIELDS);
+    } catch (IllegalArgumentException e) {
+      throw KubeStatus.badRequest(e.getMessage());
     }
-    for (String term : fs.split(",")) {
-      boolean negate = term.contains("!=");
-      String[] kv = term.split(negate ? "!=" : "==?", 2);
-      if (kv.length != 2) {
-        throw KubeStatus.badRequest(
-            "invalid selector: '" + fs + "'; can't understand '" + term + "'");
-      }
-      JsonElement current = o;
-      for (String part : kv[0].trim().split("\\.")) {
-        current =
-            current != null && current.isJsonObject() ? current.getAsJsonObject().get(part) : null;
-      }
-      String actual = current != null && current.isJsonPrimitive() ? current.getAsString() : "";
-      if (actual.equals(kv[1].trim()) == negate) {
-        return false;
-      }
-    }
-    return true;
   }
 
   // ---- pod logs -------------------------------------------------------------------------------
@@ -632,13 +850,17 @@ final class ApiHandler {
     String container = call.param("container");
     if (container == null || container.isEmpty()) {
       if (containers.size() > 1) {
+        List<String> inits = initContainers(spec);
         throw KubeStatus.badRequest(
             "a container name must be specified for pod "
                 + name
                 + ", choose one of: "
                 + "["
                 + String.join(" ", containers)
-                + "]");
+                + "]"
+                + (inits.isEmpty()
+                    ? ""
+                    : " or one of the init containers: [" + String.join(" ", inits) + "]"));
       }
       container = containers.isEmpty() ? "" : containers.iterator().next();
     } else if (!containers.contains(container) && !initContainers(spec).contains(container)) {
@@ -654,6 +876,7 @@ final class ApiHandler {
               + "\" is waiting to start: "
               + waiting);
     }
+    checkLogOptions(call, name);
     String log = store.podLog(ns, name, container);
     String tail = call.param("tailLines");
     if (tail != null && !tail.isEmpty()) {
@@ -662,9 +885,6 @@ final class ApiHandler {
     String limitBytes = call.param("limitBytes");
     if (limitBytes != null && !limitBytes.isEmpty()) {
       long limit = longParam(call, "limitBytes");
-      if (limit < 1) {
-        throw KubeStatus.badRequest("limitBytes must be greater than 0, but was " + limit);
-      }
       byte[] bytes = log.getBytes(StandardCharsets.UTF_8);
       if (limit < bytes.length) {
         log = new String(Arrays.copyOf(bytes, (int) limit), StandardCharsets.UTF_8);
@@ -672,6 +892,37 @@ final class ApiHandler {
     }
     return Answer.text(log);
   }
+
+  /**
+   * Validates the log options as {@code ValidatePodLogOptions} in {@code
+   * pkg/apis/core/validation/validation.go} does: negative {@code tailLines} and {@code limitBytes}
+   * below 1 answer 422 {@code Invalid} about {@code PodLogOptions}.
+   */
+  private static void checkLogOptions(Call call, String name) {
+    List<KubeStatus.Cause> causes = new ArrayList<>();
+    String tail = call.param("tailLines");
+    if (tail != null && !tail.isEmpty() && longParam(call, "tailLines") < 0) {
+      causes.add(
+          new KubeStatus.Cause(
+              "FieldValueInvalid",
+              "tailLines: Invalid value: " + tail + ": must be greater than or equal to 0",
+              "tailLines"));
+    }
+    String limit = call.param("limitBytes");
+    if (limit != null && !limit.isEmpty() && longParam(call, "limitBytes") < 1) {
+      causes.add(
+          new KubeStatus.Cause(
+              "FieldValueInvalid",
+              "limitBytes: Invalid value: " + limit + ": must be greater than 0",
+              "limitBytes"));
+    }
+    if (!causes.isEmpty()) {
+      throw KubeStatus.invalid(POD_LOG_OPTIONS, name, causes);
+    }
+  }
+
+  private static final ResourceType POD_LOG_OPTIONS =
+      new ResourceType("", "v1", "podlogoptions", "PodLogOptions");
 
   /** The reason a container is waiting, from {@code status.containerStatuses}, or null. */
   private static String waitingReason(JsonObject pod, String container) {
@@ -938,14 +1189,12 @@ final class ApiHandler {
 
   // ---- helpers --------------------------------------------------------------------------------
 
+  /**
+   * A path nothing serves (an unserved group, version or resource): the CRD handler passes it on
+   * and the not-found handler answers Go's plain {@code 404 page not found}.
+   */
   private static Answer notFoundPath(Call call) {
-    return Answer.json(
-        404,
-        KubeStatus.generic(
-            404,
-            "NotFound",
-            "the server could not find the requested resource",
-            "404 page not found"));
+    return Answer.plainError(404, "404 page not found");
   }
 
   private static Answer methodNotAllowed() {

@@ -23,6 +23,8 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -46,10 +48,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it models and how it answers is described per behaviour in the testkit's README section
  * and its tests; in short: every namespace exists (unless {@link #requireNamespaces(String...)}),
- * deletion is immediate unless finalizers hold the object (pods too: there is no kubelet), DELETE
- * answers the object (200 when removed, 202 with {@code deletionTimestamp} when finalizers keep it;
- * see {@link #deleteAnswersStatus(boolean)}), every custom resource has a status subresource, and
- * watches, server-side apply and dry runs are not supported.
+ * deletion is immediate unless finalizers hold the object (pods too: there is no kubelet), a DELETE
+ * that removes a custom resource answers 200 with a {@code Status} {@code Success} (a pod: the
+ * object), one that finalizers hold answers 200 with the object and its {@code deletionTimestamp},
+ * every custom resource has a status subresource, and watches, server-side apply and dry runs are
+ * not supported.
  *
  * <p>Thread safe: any number of clients and threads may use one server; all state sits behind one
  * lock.
@@ -219,6 +222,85 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Serves every served version of the custom resource definitions in this YAML (one or more
+   * documents; other kinds are skipped) and, from now on, prunes and validates objects written
+   * through the API against each version's {@code openAPIV3Schema} as the real server does for
+   * structural schemas: unknown fields are dropped and named in a {@code Warning} header ({@code
+   * 299 - "unknown field \"spec.x\""}), and a wrong {@code type}, a value outside an {@code enum}
+   * or a missing {@code required} field answers 422 {@code Invalid} with one {@code details.causes}
+   * entry per field. Formats, patterns, bounds and CEL rules are not checked. {@link #store()}
+   * writes are not validated.
+   *
+   * <pre>{@code
+   * server.registerCrd(Files.readString(Path.of("crds/sparkapplications.yaml")));
+   * }</pre>
+   *
+   * @param yaml the CRD manifest(s), as {@code kubectl apply} takes them
+   * @return the resource types now served, one per served version
+   * @throws IllegalArgumentException if the YAML holds no {@code CustomResourceDefinition} or one
+   *     without group, names or versions
+   */
+  public List<ResourceType> registerCrd(String yaml) {
+    List<ResourceType> types = new ArrayList<>();
+    org.yaml.snakeyaml.Yaml parser =
+        new org.yaml.snakeyaml.Yaml(
+            new org.yaml.snakeyaml.constructor.SafeConstructor(crdLoaderOptions()));
+    com.google.gson.Gson gson = new com.google.gson.Gson();
+    for (Object doc : parser.loadAll(Objects.requireNonNull(yaml, "yaml"))) {
+      if (!(doc instanceof java.util.Map<?, ?>)) {
+        continue;
+      }
+      com.google.gson.JsonObject crd = gson.toJsonTree(doc).getAsJsonObject();
+      if (!"CustomResourceDefinition".equals(text(crd, "kind"))) {
+        continue;
+      }
+      com.google.gson.JsonObject spec = crd.getAsJsonObject("spec");
+      com.google.gson.JsonObject names = spec == null ? null : spec.getAsJsonObject("names");
+      if (spec == null || names == null || !spec.has("versions") || text(spec, "group") == null) {
+        throw new IllegalArgumentException(
+            "a CustomResourceDefinition needs spec.group, spec.names and spec.versions, but "
+                + text(crd.getAsJsonObject("metadata"), "name")
+                + " lacks one");
+      }
+      for (com.google.gson.JsonElement v : spec.getAsJsonArray("versions")) {
+        com.google.gson.JsonObject version = v.getAsJsonObject();
+        if (version.has("served") && !version.get("served").getAsBoolean()) {
+          continue;
+        }
+        ResourceType type =
+            new ResourceType(
+                text(spec, "group"),
+                text(version, "name"),
+                text(names, "plural"),
+                text(names, "kind"));
+        registerResource(type);
+        if (version.get("schema") instanceof com.google.gson.JsonObject schema
+            && schema.get("openAPIV3Schema") instanceof com.google.gson.JsonObject openApi) {
+          handler.schema(type, dev.kubejobs.testkit.internal.StructuralSchema.of(openApi));
+        }
+        types.add(type);
+      }
+    }
+    if (types.isEmpty()) {
+      throw new IllegalArgumentException(
+          "the YAML holds no CustomResourceDefinition with a served version");
+    }
+    return List.copyOf(types);
+  }
+
+  private static org.yaml.snakeyaml.LoaderOptions crdLoaderOptions() {
+    org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+    options.setCodePointLimit(64 * 1024 * 1024);
+    return options;
+  }
+
+  private static String text(com.google.gson.JsonObject o, String key) {
+    return o != null && o.get(key) != null && o.get(key).isJsonPrimitive()
+        ? o.get(key).getAsString()
+        : null;
+  }
+
+  /**
    * Stops serving a custom resource type and drops its objects, as when its CRD is uninstalled: its
    * discovery and every request for it then answer 404 {@code the server could not find the
    * requested resource}.
@@ -233,17 +315,32 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Chooses what a DELETE that removes an object answers: the object (default, as the real server
-   * does for custom resources and pods) or a {@code Status} with {@code status: Success} and the
-   * object's name, group, kind and uid in {@code details}, as the real server does for some other
-   * resources. A delete that leaves the object in place (finalizers) always answers the object.
-   * {@link #reset()} restores the default.
+   * Expires every {@code continue} token issued so far, as an etcd compaction does: the next page
+   * of a list paged across it answers 410 {@code Expired}, with a {@code continue} token in the
+   * {@code Status} that goes on over the current state (an inconsistent list).
    *
-   * @param status true to answer a {@code Status}
    * @return this server
    */
-  public FakeKubernetesApiServer deleteAnswersStatus(boolean status) {
-    handler.deleteAnswersStatus(status);
+  public FakeKubernetesApiServer compact() {
+    handler.compact();
+    return this;
+  }
+
+  /**
+   * Sets how long, by the server's clock, the {@code continue} tokens of a paged list stay valid
+   * (default 5 minutes, the kube-apiserver's default {@code --etcd-compaction-interval}); later
+   * pages come from the first page's snapshot until then, and answer 410 {@code Expired} after.
+   *
+   * @param expiry a positive duration
+   * @return this server
+   * @throws IllegalArgumentException if not positive
+   */
+  public FakeKubernetesApiServer continueTokensExpireAfter(Duration expiry) {
+    if (expiry == null || expiry.isNegative() || expiry.isZero()) {
+      throw new IllegalArgumentException(
+          "continue token expiry must be positive, but was " + expiry);
+    }
+    handler.continueExpiry(expiry);
     return this;
   }
 
@@ -332,17 +429,17 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
 
   /**
    * Releases every {@link Hold} and forgets them, and removes every object and pod log, fault,
-   * journal entry and RBAC rule, makes every namespace exist again and DELETE answer the object
-   * again, keeping the registered resource types, the store's listeners and the resourceVersion
-   * counter (which never goes back).
+   * journal entry and RBAC rule, makes every namespace exist again, keeping the registered resource
+   * types, the store's listeners and the resourceVersion counter (which never goes back).
    */
   public void reset() {
     holds.releaseAll();
+    handler.compact();
+    handler.continueExpiry(Duration.ofMinutes(5));
     store.clear();
     faults.clear();
     journal.clear();
     rbac.reset();
-    handler.deleteAnswersStatus(false);
   }
 
   /** Returns a description with the server's URL. */

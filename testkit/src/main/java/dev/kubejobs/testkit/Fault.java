@@ -62,7 +62,17 @@ public final class Fault {
      */
     TOO_MANY_REQUESTS,
     /** Applies the request normally, then resets the connection without answering. */
-    APPLIED_THEN_LOST
+    APPLIED_THEN_LOST,
+    /**
+     * Answers 429 with the plain-text body {@code Too many requests, please try again later.} and a
+     * {@code Retry-After} header of {@link #retryAfter()}, as API priority and fairness and the
+     * max-in-flight filter do; nothing is changed.
+     */
+    TOO_MANY_REQUESTS_TEXT,
+    /**
+     * Answers {@link #status()} with the plain-text body {@link #message()}; nothing is changed.
+     */
+    PLAIN_TEXT
   }
 
   private final String verb;
@@ -77,8 +87,20 @@ public final class Fault {
   private final Duration delay;
   private final int retryAfterSeconds;
   private final String clientId;
+  private final String retryAfter;
 
   private Fault(Builder b, Kind kind, int status, String reason, String message, Duration delay) {
+    this(b, kind, status, reason, message, delay, null);
+  }
+
+  private Fault(
+      Builder b,
+      Kind kind,
+      int status,
+      String reason,
+      String message,
+      Duration delay,
+      String retryAfter) {
     this.verb = b.verb;
     this.pathRegex = b.pathRegex;
     this.pattern = b.pattern;
@@ -91,6 +113,18 @@ public final class Fault {
     this.message = message;
     this.delay = delay;
     this.retryAfterSeconds = kind == Kind.TOO_MANY_REQUESTS ? (int) delay.toSeconds() : 0;
+    this.retryAfter =
+        kind == Kind.TOO_MANY_REQUESTS ? Integer.toString(retryAfterSeconds) : retryAfter;
+  }
+
+  /**
+   * Returns the {@code Retry-After} header answered by {@link Kind#TOO_MANY_REQUESTS} and {@link
+   * Kind#TOO_MANY_REQUESTS_TEXT} faults, null for the others.
+   *
+   * @return the header value: seconds, or an HTTP date
+   */
+  public String retryAfter() {
+    return retryAfter;
   }
 
   /**
@@ -438,6 +472,48 @@ public final class Fault {
           "TooManyRequests",
           "Too many requests, please try again later.",
           Duration.ofSeconds(retryAfterSeconds));
+    }
+
+    /**
+     * Makes a fault that answers this status with a plain-text body ({@code text/plain;
+     * charset=utf-8}), as Go's {@code http.Error} writes it; for example {@code plainText(404, "404
+     * page not found")} is what a proxy in front of the API server may answer for a served path.
+     * The request has no effect.
+     *
+     * @param code the HTTP status code
+     * @param body the body, without the trailing newline the server adds
+     * @return the fault
+     */
+    public Fault plainText(int code, String body) {
+      checkStatus(code);
+      return new Fault(
+          this, Kind.PLAIN_TEXT, code, null, Objects.requireNonNull(body, "body"), Duration.ZERO);
+    }
+
+    /**
+     * Makes a fault that answers 429 as the real API server's priority-and-fairness and
+     * max-in-flight filters do ({@code tooManyRequests} in apiserver's {@code
+     * server/filters/maxinflight.go}): a plain-text body {@code Too many requests, please try again
+     * later.}, no {@code Status}, and this {@code Retry-After} header; the request has no effect.
+     *
+     * @param retryAfter the header value, seconds ({@code "1"}, what the real server sends) or an
+     *     HTTP date ({@code "Wed, 21 Oct 2026 07:28:00 GMT"}, as some proxies send)
+     * @return the fault
+     */
+    public Fault tooManyRequestsAsText(String retryAfter) {
+      Objects.requireNonNull(retryAfter, "retryAfter");
+      if (retryAfter.isBlank() || retryAfter.contains("\n") || retryAfter.contains("\r")) {
+        throw new IllegalArgumentException(
+            "retryAfter must be a one-line header value, but was '" + retryAfter + "'");
+      }
+      return new Fault(
+          this,
+          Kind.TOO_MANY_REQUESTS_TEXT,
+          429,
+          null,
+          "Too many requests, please try again later.",
+          Duration.ZERO,
+          retryAfter);
     }
 
     /**

@@ -212,6 +212,10 @@ final class InMemoryStore implements ResourceStore {
     return snapshot(type, namespace).items();
   }
 
+  Clock clock() {
+    return clock;
+  }
+
   Snapshot snapshot(ResourceType type, String namespace) {
     synchronized (lock) {
       List<JsonObject> result = new ArrayList<>();
@@ -369,23 +373,25 @@ final class InMemoryStore implements ResourceStore {
         throw KubeStatus.notFound(type, name);
       }
       if (uidPrecondition != null && !uidPrecondition.equals(uid(current))) {
-        throw KubeStatus.conflict(
+        throw KubeStatus.deletePrecondition(
             type,
             name,
-            "Precondition failed: UID in precondition: "
+            "the UID in the precondition ("
                 + uidPrecondition
-                + ", UID in object meta: "
-                + uid(current));
+                + ") does not match the UID in record ("
+                + uid(current)
+                + "). The object might have been deleted and then recreated");
       }
       String rv = string(metadata(current), "resourceVersion");
       if (resourceVersionPrecondition != null && !resourceVersionPrecondition.equals(rv)) {
-        throw KubeStatus.conflict(
+        throw KubeStatus.deletePrecondition(
             type,
             name,
-            "Precondition failed: ResourceVersion in precondition: "
+            "the ResourceVersion in the precondition ("
                 + resourceVersionPrecondition
-                + ", ResourceVersion in object meta: "
-                + rv);
+                + ") does not match the ResourceVersion in record ("
+                + rv
+                + "). The object might have been modified");
       }
       result = deleteLocked(type, new Key(namespace, name), propagationPolicy, events);
     }
@@ -402,6 +408,8 @@ final class InMemoryStore implements ResourceStore {
         JsonObject next = current.deepCopy();
         metadata(next).addProperty("deletionTimestamp", timestamp(clock.instant()));
         metadata(next).addProperty("deletionGracePeriodSeconds", 0);
+        JsonElement g = metadata(next).get("generation");
+        metadata(next).addProperty("generation", (g == null ? 0 : g.getAsLong()) + 1);
         metadata(next).addProperty("resourceVersion", nextResourceVersion());
         map.put(key, next);
         events.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
@@ -578,17 +586,35 @@ final class InMemoryStore implements ResourceStore {
     }
   }
 
+  /**
+   * Object meta validation as apimachinery's {@code api/validation/objectmeta.go} {@code
+   * ValidateObjectMeta} with {@code NameIsDNSSubdomain} ({@code util/validation/validation.go}
+   * {@code IsDNS1123Subdomain}) does: 422 {@code Invalid}, details kind the Kind, one cause per
+   * error on {@code metadata.name}.
+   */
   private static void validate(ResourceType type, String name, JsonObject o) {
-    if (name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
-      throw KubeStatus.invalid(
-          type,
-          name,
-          "metadata.name: Invalid value: \""
-              + name
-              + "\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric"
-              + " characters, '-' or '.', and must start and end with an alphanumeric character"
-              + " (e.g. 'example.com', regex used for validation is"
-              + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+    List<KubeStatus.Cause> causes = new ArrayList<>();
+    String prefix = "metadata.name: Invalid value: \"" + name + "\": ";
+    if (name.length() > 253) {
+      causes.add(
+          new KubeStatus.Cause(
+              "FieldValueInvalid",
+              prefix + "must be no more than 253 characters",
+              "metadata.name"));
+    }
+    if (!DNS_SUBDOMAIN.matcher(name).matches()) {
+      causes.add(
+          new KubeStatus.Cause(
+              "FieldValueInvalid",
+              prefix
+                  + "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric"
+                  + " characters, '-' or '.', and must start and end with an alphanumeric character"
+                  + " (e.g. 'example.com', regex used for validation is"
+                  + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+              "metadata.name"));
+    }
+    if (!causes.isEmpty()) {
+      throw KubeStatus.invalid(type, name, causes);
     }
     JsonElement labels = metadata(o).get("labels");
     if (labels != null && labels.isJsonObject()) {

@@ -17,6 +17,7 @@ package dev.kubejobs.testkit;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import java.util.List;
 
 /** Builds Kubernetes {@code Status} bodies and the server's standard errors. Stateless. */
 final class KubeStatus {
@@ -118,6 +119,91 @@ final class KubeStatus {
     String qualifiedKind = type.isCore() ? type.kind() : type.kind() + "." + type.group();
     return new Named(
         422, "Invalid", qualifiedKind + " \"" + name + "\" is invalid: " + fieldErrors, name);
+  }
+
+  /**
+   * A 422 {@code Invalid} for one field, as {@code errors.NewInvalid} builds it: details name the
+   * Kind and the cause names the field.
+   */
+  static FakeApiException invalid(ResourceType type, String name, String fieldError, String field) {
+    return invalid(type, name, List.of(new Cause("FieldValueInvalid", fieldError, field)));
+  }
+
+  /** One entry of {@code details.causes}. */
+  record Cause(String reason, String message, String field) {}
+
+  /**
+   * A 422 {@code Invalid} with several causes, as {@code errors.NewInvalid} in apimachinery's
+   * {@code api/errors/errors.go} builds it: the message lists every field error, {@code
+   * details.kind} is the Kind and each cause names its field.
+   */
+  static FakeApiException invalid(ResourceType type, String name, List<Cause> causes) {
+    String qualifiedKind = type.isCore() ? type.kind() : type.kind() + "." + type.group();
+    StringBuilder message = new StringBuilder(qualifiedKind + " \"" + name + "\" is invalid: ");
+    if (causes.size() == 1) {
+      message.append(causes.get(0).message());
+    } else {
+      message.append('[');
+      for (int i = 0; i < causes.size(); i++) {
+        message.append(i == 0 ? "" : ", ").append(causes.get(i).message());
+      }
+      message.append(']');
+    }
+    JsonObject details = new JsonObject();
+    if (name != null && !name.isEmpty()) {
+      details.addProperty("name", name);
+    }
+    details.addProperty("group", type.group());
+    details.addProperty("kind", type.kind());
+    JsonArray array = new JsonArray();
+    for (Cause c : causes) {
+      JsonObject o = new JsonObject();
+      o.addProperty("reason", c.reason());
+      o.addProperty("message", c.message());
+      o.addProperty("field", c.field());
+      array.add(o);
+    }
+    details.add("causes", array);
+    return new Detailed(422, "Invalid", message.toString(), details);
+  }
+
+  /** A {@link FakeApiException} whose {@code Status} body is given whole. */
+  static final class Whole extends FakeApiException {
+    private static final long serialVersionUID = 1L;
+    final transient JsonObject status;
+
+    Whole(int code, String reason, JsonObject status) {
+      super(code, reason, status.get("message").getAsString());
+      this.status = status;
+    }
+  }
+
+  /** A {@link FakeApiException} whose {@code Status} details are given whole. */
+  static final class Detailed extends FakeApiException {
+    private static final long serialVersionUID = 1L;
+    final transient JsonObject details;
+
+    Detailed(int code, String reason, String message, JsonObject details) {
+      super(code, reason, message);
+      this.details = details;
+    }
+  }
+
+  /**
+   * A 409 {@code Conflict} from a DELETE precondition, as {@code rest.BeforeDelete} in apiserver's
+   * {@code registry/rest/delete.go} builds it: the group resource is the Kind, not the plural.
+   */
+  static FakeApiException deletePrecondition(ResourceType type, String name, String why) {
+    String gr = type.isCore() ? type.kind() : type.kind() + "." + type.group();
+    JsonObject details = new JsonObject();
+    details.addProperty("name", name);
+    details.addProperty("group", type.group());
+    details.addProperty("kind", type.kind());
+    return new Detailed(
+        409,
+        "Conflict",
+        "Operation cannot be fulfilled on " + gr + " \"" + name + "\": " + why,
+        details);
   }
 
   static FakeApiException badRequest(String message) {

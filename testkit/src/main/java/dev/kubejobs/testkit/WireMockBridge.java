@@ -120,6 +120,21 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
         case STATUS:
         case TOO_MANY_REQUESTS:
           return status(fault.get());
+        case TOO_MANY_REQUESTS_TEXT:
+          return new ResponseDefinitionBuilder()
+              .withStatus(429)
+              .withHeader("Content-Type", "text/plain; charset=utf-8")
+              .withHeader("X-Content-Type-Options", "nosniff")
+              .withHeader("Retry-After", fault.get().retryAfter())
+              .withBody(fault.get().message() + "\n")
+              .build();
+        case PLAIN_TEXT:
+          return new ResponseDefinitionBuilder()
+              .withStatus(fault.get().status())
+              .withHeader("Content-Type", "text/plain; charset=utf-8")
+              .withHeader("X-Content-Type-Options", "nosniff")
+              .withBody(fault.get().message() + "\n")
+              .build();
         case STATUS_WITHOUT_BODY:
           return new ResponseDefinitionBuilder().withStatus(fault.get().status()).build();
         default:
@@ -141,7 +156,7 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
             .withHeader("Cache-Control", "no-cache, private")
             .withBody(answer.body());
     for (Map.Entry<String, String> h : answer.headers().entrySet()) {
-      response.withHeader(h.getKey(), h.getValue());
+      response.withHeader(h.getKey(), h.getValue().split("\n"));
     }
     if (fault.isPresent() && fault.get().kind() == Fault.Kind.DELAY) {
       response.withFixedDelay((int) fault.get().delay().toMillis());

@@ -40,25 +40,15 @@ class DeleteTest {
   static final FakeKubernetesExtension kube =
       FakeKubernetesExtension.builder().resource(SPARK_APP).clock(CLOCK).build();
 
+  /**
+   * A custom resource removed at once answers a {@code Status} {@code Success}, not the object: the
+   * CRD storage does not set {@code ReturnDeletedObject}, so {@code Store.Delete} in apiserver's
+   * {@code registry/generic/registry/store.go} returns a {@code metav1.Status} whose details carry
+   * name, group, kind (the plural) and uid. client-java's generic API then returns no object.
+   */
   @Test
-  void deleteWithoutFinalizersRemovesTheObjectAndAnswersItsLastState() {
-    // Assumption: for custom resources the real server answers 200 with the deleted object.
+  void deleteWithoutFinalizersRemovesTheObjectAndAnswersAStatusSuccess() {
     String uid = create(Kube.appJson("pi")).getAsJsonObject("metadata").get("uid").getAsString();
-
-    KubernetesApiResponse<DynamicKubernetesObject> response =
-        Kube.apps(kube.client()).delete(NS, "pi");
-
-    assertThat(response.getHttpStatusCode()).isEqualTo(200);
-    assertThat(response.getObject().getMetadata().getUid()).isEqualTo(uid);
-    assertThat(kube.server().store().get(SPARK_APP, NS, "pi")).isEmpty();
-    assertThat(Kube.apps(kube.client()).get(NS, "pi").getHttpStatusCode()).isEqualTo(404);
-  }
-
-  @Test
-  void deleteCanAnswerAStatusSuccessInstead() {
-    // client-java's generic API then returns a KubernetesApiResponse with a Status and no object.
-    String uid = create(Kube.appJson("pi")).getAsJsonObject("metadata").get("uid").getAsString();
-    kube.server().deleteAnswersStatus(true);
 
     KubernetesApiResponse<DynamicKubernetesObject> response =
         Kube.apps(kube.client()).delete(NS, "pi");
@@ -66,8 +56,27 @@ class DeleteTest {
     assertThat(response.getHttpStatusCode()).isEqualTo(200);
     assertThat(response.getObject()).isNull();
     assertThat(response.getStatus().getStatus()).isEqualTo("Success");
+    assertThat(response.getStatus().getDetails().getName()).isEqualTo("pi");
+    assertThat(response.getStatus().getDetails().getGroup()).isEqualTo("spark.apache.org");
+    assertThat(response.getStatus().getDetails().getKind()).isEqualTo("sparkapplications");
     assertThat(response.getStatus().getDetails().getUid()).isEqualTo(uid);
     assertThat(kube.server().store().get(SPARK_APP, NS, "pi")).isEmpty();
+    assertThat(Kube.apps(kube.client()).get(NS, "pi").getHttpStatusCode()).isEqualTo(404);
+  }
+
+  /**
+   * A pod's storage sets {@code ReturnDeletedObject} ({@code pkg/registry/core/pod/storage/
+   * storage.go} {@code NewStorage}), so its DELETE answers the object.
+   */
+  @Test
+  void deleteOfAPodAnswersThePod() {
+    kube.server().store().create(ResourceType.POD, NS, ownedPod("driver", null));
+
+    KubernetesApiResponse<DynamicKubernetesObject> response =
+        Kube.pods(kube.client()).delete(NS, "driver");
+
+    assertThat(response.getHttpStatusCode()).isEqualTo(200);
+    assertThat(response.getObject().getMetadata().getName()).isEqualTo("driver");
   }
 
   @Test
@@ -85,13 +94,23 @@ class DeleteTest {
     app.getAsJsonObject("metadata").add("finalizers", Kube.json("{'f':['a/x','a/y']}").get("f"));
     create(app);
 
-    // when deleted: it stays, with deletionTimestamp from the clock
+    // when deleted: it stays, with deletionTimestamp from the clock and the next generation,
+    // answered 200 (rest.BeforeDelete in apiserver's registry/rest/delete.go bumps generation;
+    // handlers/delete.go DeleteResource answers 202 only for OrphanDependents=false)
     KubernetesApiResponse<DynamicKubernetesObject> deleted =
         Kube.apps(kube.client()).delete(NS, "pi");
-    assertThat(deleted.isSuccess()).isTrue();
+    assertThat(deleted.getHttpStatusCode()).isEqualTo(200);
     assertThat(deleted.getObject().getMetadata().getDeletionTimestamp()).isNotNull();
+    assertThat(deleted.getObject().getMetadata().getGeneration()).isEqualTo(2L);
     assertThat(stored("pi").getAsJsonObject("metadata").get("deletionTimestamp").getAsString())
         .isEqualTo("2026-03-01T12:00:00Z");
+
+    // when deleted again: 200 and nothing changes
+    KubernetesApiResponse<DynamicKubernetesObject> again =
+        Kube.apps(kube.client()).delete(NS, "pi");
+    assertThat(again.getHttpStatusCode()).isEqualTo(200);
+    assertThat(again.getObject().getMetadata().getResourceVersion())
+        .isEqualTo(deleted.getObject().getMetadata().getResourceVersion());
 
     // when one finalizer is removed it still stays
     Kube.apps(kube.client())
@@ -127,6 +146,10 @@ class DeleteTest {
     assertThat(kube.server().store().get(SPARK_APP, NS, "pi")).isEmpty();
   }
 
+  /**
+   * Precondition failures are worded as {@code rest.BeforeDelete} in apiserver's {@code
+   * registry/rest/delete.go} words them, with the Kind as the group resource.
+   */
   @Test
   void preconditionsOnUidAndResourceVersionAnswer409OnMismatch() {
     JsonObject created = create(Kube.appJson("pi"));
@@ -142,8 +165,19 @@ class DeleteTest {
     assertThat(wrongUid.getHttpStatusCode()).isEqualTo(409);
     assertThat(wrongUid.getStatus().getReason()).isEqualTo("Conflict");
     assertThat(wrongUid.getStatus().getMessage())
-        .contains("Precondition failed: UID in precondition: other, UID in object meta: " + uid);
+        .isEqualTo(
+            "Operation cannot be fulfilled on SparkApplication.spark.apache.org \"pi\": the UID"
+                + " in the precondition (other) does not match the UID in record ("
+                + uid
+                + "). The object might have been deleted and then recreated");
+    assertThat(wrongUid.getStatus().getDetails().getKind()).isEqualTo("SparkApplication");
     assertThat(wrongRv.getHttpStatusCode()).isEqualTo(409);
+    assertThat(wrongRv.getStatus().getMessage())
+        .endsWith(
+            "the ResourceVersion in the precondition (1) does not match the ResourceVersion in"
+                + " record ("
+                + rv
+                + "). The object might have been modified");
     assertThat(kube.server().store().get(SPARK_APP, NS, "pi")).isPresent();
 
     KubernetesApiResponse<DynamicKubernetesObject> matching =

@@ -24,7 +24,6 @@ import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1APIResource;
 import io.kubernetes.client.openapi.models.V1APIResourceList;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -54,36 +53,54 @@ class DiscoveryTest {
     assertThat(apps.getVerbs()).contains("create", "get", "list", "patch", "delete");
   }
 
+  /**
+   * An unserved group answers Go's plain {@code 404 page not found}, not a {@code Status}: {@code
+   * crdHandler.ServeHTTP} in apiextensions-apiserver's {@code customresource_handler.go} passes a
+   * request for a CRD it does not know to its delegate, which ends in the not-found handler ({@code
+   * http.NotFound}, via apiserver's {@code server/mux/pathrecorder.go}). A missing object of a
+   * served resource answers a JSON {@code Status} naming it.
+   */
   @Test
-  void anUnregisteredGroupAnswers404WithoutNamingAnObject() {
-    // Assumption: the real server answers unknown API paths with a generic NotFound Status.
-    KubernetesApiResponse<DynamicKubernetesObject> crdMissing =
-        new DynamicKubernetesApi(
-                "sparkoperator.k8s.io", "v1beta2", "sparkapplications", kube.client())
-            .get(NS, "pi");
+  void anUnregisteredGroupAnswersAPlainTextPageNotFound() throws Exception {
+    Http.Answer crdMissing =
+        Http.send(
+            kube.server(),
+            "GET",
+            "/apis/sparkoperator.k8s.io/v1beta2/namespaces/" + NS + "/sparkapplications/pi",
+            null,
+            null);
     KubernetesApiResponse<DynamicKubernetesObject> objectMissing =
         Kube.apps(kube.client()).get(NS, "pi");
 
-    assertThat(crdMissing.getHttpStatusCode()).isEqualTo(404);
-    assertThat(crdMissing.getStatus().getMessage())
-        .isEqualTo("the server could not find the requested resource");
-    assertThat(crdMissing.getStatus().getDetails().getName()).isNull();
+    assertThat(crdMissing.code()).isEqualTo(404);
+    assertThat(crdMissing.contentType()).isEqualTo("text/plain; charset=utf-8");
+    assertThat(crdMissing.body()).isEqualTo("404 page not found\n");
     assertThat(objectMissing.getHttpStatusCode()).isEqualTo(404);
     assertThat(objectMissing.getStatus().getDetails().getName()).isEqualTo("pi");
   }
 
+  /**
+   * An unserved version of a served group answers the plain 404 too, for its discovery document
+   * ({@code versionDiscoveryHandler.ServeHTTP} in apiextensions-apiserver's {@code
+   * customresource_discovery.go} delegates) and for its resources.
+   */
   @Test
-  void anUnregisteredVersionOfAKnownGroupAnswers404() throws Exception {
+  void anUnregisteredVersionOfAKnownGroupAnswersAPlainTextPageNotFound() throws Exception {
     Http.Answer discovery =
         Http.send(kube.server(), "GET", "/apis/spark.apache.org/v2", null, null);
-    KubernetesApiResponse<DynamicKubernetesObject> get =
-        new DynamicKubernetesApi("spark.apache.org", "v2", "sparkapplications", kube.client())
-            .get(NS, "pi");
+    Http.Answer get =
+        Http.send(
+            kube.server(),
+            "GET",
+            "/apis/spark.apache.org/v2/namespaces/" + NS + "/sparkapplications/pi",
+            null,
+            null);
 
     assertThat(discovery.code()).isEqualTo(404);
-    assertThat(get.getHttpStatusCode()).isEqualTo(404);
-    assertThat(get.getStatus().getMessage())
-        .isEqualTo("the server could not find the requested resource");
+    assertThat(discovery.body()).isEqualTo("404 page not found\n");
+    assertThat(get.code()).isEqualTo(404);
+    assertThat(get.contentType()).startsWith("text/plain");
+    assertThat(get.body()).isEqualTo("404 page not found\n");
   }
 
   @Test

@@ -27,7 +27,16 @@ import okhttp3.Response;
 final class Http {
 
   /** An answer: code, content type and body. */
-  record Answer(int code, String contentType, String body, String retryAfter) {}
+  record Answer(
+      int code,
+      String contentType,
+      String body,
+      String retryAfter,
+      java.util.List<String> warnings) {
+    com.google.gson.JsonObject json() {
+      return com.google.gson.JsonParser.parseString(body).getAsJsonObject();
+    }
+  }
 
   private static final OkHttpClient CLIENT = new OkHttpClient();
 
@@ -45,7 +54,11 @@ final class Http {
     Request request = new Request.Builder().url(server.url() + path).method(method, rb).build();
     try (Response r = CLIENT.newCall(request).execute()) {
       return new Answer(
-          r.code(), r.header("Content-Type"), r.body().string(), r.header("Retry-After"));
+          r.code(),
+          r.header("Content-Type"),
+          r.body().string(),
+          r.header("Retry-After"),
+          r.headers("Warning"));
     }
   }
 }

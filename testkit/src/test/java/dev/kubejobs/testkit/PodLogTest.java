@@ -81,6 +81,28 @@ class PodLogTest {
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(400));
   }
 
+  /**
+   * {@code ValidatePodLogOptions} in {@code pkg/apis/core/validation/validation.go}: a negative
+   * {@code tailLines} or a {@code limitBytes} below 1 answers 422 about {@code PodLogOptions}.
+   */
+  @Test
+  void negativeTailLinesAndZeroLimitBytesAnswer422() throws Exception {
+    pod("driver");
+    String log = ResourceType.POD.objectPath(NS, "driver") + "/log";
+
+    Http.Answer tail = Http.send(kube.server(), "GET", log + "?tailLines=-1", null, null);
+    Http.Answer limit = Http.send(kube.server(), "GET", log + "?limitBytes=0", null, null);
+
+    assertThat(tail.code()).isEqualTo(422);
+    assertThat(tail.json().get("message").getAsString())
+        .isEqualTo(
+            "PodLogOptions \"driver\" is invalid: tailLines: Invalid value: -1: must be greater"
+                + " than or equal to 0");
+    assertThat(limit.code()).isEqualTo(422);
+    assertThat(limit.json().get("message").getAsString())
+        .endsWith("limitBytes: Invalid value: 0: must be greater than 0");
+  }
+
   @Test
   void malformedParametersAnswer400() throws Exception {
     pod("driver");

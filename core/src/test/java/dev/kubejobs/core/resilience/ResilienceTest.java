@@ -127,6 +127,38 @@ class ResilienceTest {
     assertThat(server.journal().count("GET", OBJECT)).isEqualTo(2);
   }
 
+  /**
+   * Priority and fairness answers 429 in plain text, not as a {@code Status} ({@code
+   * tooManyRequests} in apiserver's {@code server/filters/maxinflight.go}); it is throttling all
+   * the same.
+   */
+  @Test
+  void plainTextThrottlingIsRetriedAfterItsRetryAfter() {
+    server.faults().add(Fault.on("GET", OBJECT).times(1).tooManyRequestsAsText("1"));
+
+    Instant before = Instant.now();
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+
+    assertThat(Duration.between(before, Instant.now()))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(2);
+  }
+
+  @Test
+  void aRetryAfterGivenAsAnHttpDateIsWaitedFor() {
+    String inTwoSeconds =
+        java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            CLOCK.instant().plusSeconds(2).atZone(java.time.ZoneOffset.UTC));
+    server.faults().add(Fault.on("GET", OBJECT).times(1).tooManyRequestsAsText(inTwoSeconds));
+
+    Instant before = Instant.now();
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+
+    assertThat(Duration.between(before, Instant.now()))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(2);
+  }
+
   @Test
   void aCreateIsNeverSentTwiceBlindly() {
     server

@@ -22,7 +22,9 @@ import java.util.Set;
 
 /**
  * Parses and evaluates Kubernetes label selectors: {@code k=v}, {@code k==v}, {@code k!=v}, {@code
- * k in (a,b)}, {@code k notin (a,b)}, {@code k}, {@code !k}, joined by commas. Not a published API.
+ * k in (a,b)}, {@code k notin (a,b)}, {@code k}, {@code !k}, {@code k>1}, {@code k<1}, joined by
+ * commas, with the keys, values and empty-set rules of apimachinery's {@code
+ * pkg/labels/selector.go} {@code Parse}. Not a published API.
  *
  * <p>Immutable and thread safe.
  */
@@ -34,7 +36,9 @@ public final class LabelSelector {
     IN,
     NOTIN,
     EXISTS,
-    NOT_EXISTS
+    NOT_EXISTS,
+    GT,
+    LT
   }
 
   private record Requirement(String key, Op op, Set<String> values) {
@@ -45,6 +49,18 @@ public final class LabelSelector {
         case NEQ, NOTIN -> v == null || !values.contains(v);
         case EXISTS -> v != null;
         case NOT_EXISTS -> v == null;
+        case GT, LT -> {
+          if (v == null) {
+            yield false;
+          }
+          try {
+            long actual = Long.parseLong(v);
+            long bound = Long.parseLong(values.iterator().next());
+            yield op == Op.GT ? actual > bound : actual < bound;
+          } catch (NumberFormatException e) {
+            yield false;
+          }
+        }
       };
     }
   }
@@ -78,19 +94,30 @@ public final class LabelSelector {
       java.util.regex.Matcher set = SET.matcher(p);
       if (set.matches()) {
         Op op = "in".equals(set.group(2)) ? Op.IN : Op.NOTIN;
-        result.add(new Requirement(key(set.group(1)), op, values(set.group(3))));
+        Set<String> values = values(set.group(3));
+        if (values.isEmpty()) {
+          throw new IllegalArgumentException(
+              "for 'in', 'notin' operators, values set can't be empty");
+        }
+        result.add(new Requirement(key(set.group(1)), op, values));
       } else if (p.contains("!=")) {
         int i = p.indexOf("!=");
-        result.add(
-            new Requirement(key(p.substring(0, i)), Op.NEQ, Set.of(p.substring(i + 2).trim())));
+        result.add(new Requirement(key(p.substring(0, i)), Op.NEQ, value(p.substring(i + 2))));
       } else if (p.contains("==")) {
         int i = p.indexOf("==");
-        result.add(
-            new Requirement(key(p.substring(0, i)), Op.EQ, Set.of(p.substring(i + 2).trim())));
+        result.add(new Requirement(key(p.substring(0, i)), Op.EQ, value(p.substring(i + 2))));
       } else if (p.contains("=")) {
         int i = p.indexOf('=');
-        result.add(
-            new Requirement(key(p.substring(0, i)), Op.EQ, Set.of(p.substring(i + 1).trim())));
+        result.add(new Requirement(key(p.substring(0, i)), Op.EQ, value(p.substring(i + 1))));
+      } else if (p.contains(">") || p.contains("<")) {
+        boolean gt = p.contains(">");
+        int i = p.indexOf(gt ? '>' : '<');
+        String bound = p.substring(i + 1).trim();
+        if (!bound.matches("-?[0-9]+")) {
+          throw new IllegalArgumentException(
+              "for 'Gt', 'Lt' operators, the value must be an integer, but was '" + bound + "'");
+        }
+        result.add(new Requirement(key(p.substring(0, i)), gt ? Op.GT : Op.LT, Set.of(bound)));
       } else if (p.startsWith("!")) {
         result.add(new Requirement(key(p.substring(1)), Op.NOT_EXISTS, Set.of()));
       } else {
@@ -115,18 +142,50 @@ public final class LabelSelector {
     return true;
   }
 
+  private static final String NAME = "[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?";
+  private static final String PREFIX =
+      "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+  private static final String VALUE = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
+
+  /** A qualified name: an optional DNS-subdomain prefix and '/', then a name of at most 63. */
   private static String key(String raw) {
     String k = raw.trim();
-    if (k.isEmpty() || !k.matches("[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?")) {
-      throw new IllegalArgumentException("invalid label key \"" + k + "\"");
+    int slash = k.indexOf('/');
+    String name = slash < 0 ? k : k.substring(slash + 1);
+    String prefix = slash < 0 ? null : k.substring(0, slash);
+    if (name.isEmpty()
+        || name.length() > 63
+        || !name.matches(NAME)
+        || (prefix != null && (prefix.length() > 253 || !prefix.matches(PREFIX)))) {
+      throw new IllegalArgumentException(
+          "invalid label key \""
+              + k
+              + "\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', with an optional DNS subdomain prefix and '/'");
     }
     return k;
+  }
+
+  private static Set<String> value(String raw) {
+    String v = raw.trim();
+    checkValue(v);
+    return Set.of(v);
+  }
+
+  private static void checkValue(String v) {
+    if (v.length() > 63 || !v.matches(VALUE)) {
+      throw new IllegalArgumentException(
+          "invalid label value: \""
+              + v
+              + "\": a valid label must be an empty string or consist of alphanumeric characters,"
+              + " '-', '_' or '.', and must start and end with an alphanumeric character");
+    }
   }
 
   private static Set<String> values(String list) {
     List<String> values = new ArrayList<>();
     for (String v : list.split(",")) {
       if (!v.trim().isEmpty()) {
+        checkValue(v.trim());
         values.add(v.trim());
       }
     }

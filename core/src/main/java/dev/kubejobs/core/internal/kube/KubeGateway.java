@@ -36,7 +36,12 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -84,14 +89,22 @@ public final class KubeGateway {
   private static final int LIST_PAGE_SIZE = 500;
   private static final String CRD_MISSING_MESSAGE = "the server could not find the requested";
 
+  /** Go's {@code http.NotFound} body, which the API server answers for a path nothing serves. */
+  private static final String PAGE_NOT_FOUND = "404 page not found";
+
+  /** How many times a paged list restarts after its continue token expired (410). */
+  private static final int LIST_RESTARTS = 3;
+
   private final ApiClient client;
   private final OkHttpClient http;
   private final ResiliencePolicy policy;
+  private final Clock clock;
 
-  private KubeGateway(ApiClient client, OkHttpClient http, ResiliencePolicy policy) {
+  private KubeGateway(ApiClient client, OkHttpClient http, ResiliencePolicy policy, Clock clock) {
     this.client = client;
     this.http = http;
     this.policy = policy;
+    this.clock = clock;
   }
 
   /**
@@ -105,7 +118,24 @@ public final class KubeGateway {
    */
   public static KubeGateway create(
       ApiClient client, Duration requestTimeout, ResiliencePolicy policy) {
+    return create(client, requestTimeout, policy, Clock.systemUTC());
+  }
+
+  /**
+   * Returns a gateway over the caller's client with a clock, which turns a {@code Retry-After}
+   * given as an HTTP date into a wait.
+   *
+   * @param client the caller's client; read, never modified
+   * @param requestTimeout the read and write timeout of each request (and the connect timeout when
+   *     the caller's client has none)
+   * @param policy the resilience policy every request runs under
+   * @param clock the clock
+   * @return the gateway
+   */
+  public static KubeGateway create(
+      ApiClient client, Duration requestTimeout, ResiliencePolicy policy, Clock clock) {
     Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(policy, "policy");
     OkHttpClient original = client.getHttpClient();
@@ -118,7 +148,7 @@ public final class KubeGateway {
     if (original.connectTimeoutMillis() == 0) {
       derived.connectTimeout(requestTimeout);
     }
-    return new KubeGateway(client, derived.build(), policy);
+    return new KubeGateway(client, derived.build(), policy, clock);
   }
 
   /**
@@ -182,7 +212,8 @@ public final class KubeGateway {
             + (labelSelector == null || labelSelector.isEmpty() ? "" : " with " + labelSelector);
     List<ResourceSnapshot> out = new ArrayList<>();
     String continueToken = null;
-    do {
+    int restarts = 0;
+    while (true) {
       List<Pair> query = new ArrayList<>();
       if (labelSelector != null && !labelSelector.isEmpty()) {
         query.add(new Pair("labelSelector", labelSelector));
@@ -196,6 +227,15 @@ public final class KubeGateway {
         page =
             call(about, op, true, "GET", collectionPath(kind, namespace), query, null, null).json;
       } catch (ApiStatusException e) {
+        if (e.code() == 410 && continueToken != null && restarts < LIST_RESTARTS) {
+          // The continue token outlived the server's compaction window (410 Expired): the pages
+          // read so far belong to a snapshot that is gone, so read the whole list again.
+          restarts++;
+          LOG.debug("'{}' restarts from the first page: its continue token expired (410)", op);
+          out.clear();
+          continueToken = null;
+          continue;
+        }
         throw rejected(about, op, e, "list", kind, namespace);
       }
       JsonElement items = page.get("items");
@@ -210,8 +250,10 @@ public final class KubeGateway {
         throw garbage(about, op, "'items' that is not an array");
       }
       continueToken = string(object(page, "metadata"), "continue");
-    } while (continueToken != null && !continueToken.isEmpty());
-    return out;
+      if (continueToken == null || continueToken.isEmpty()) {
+        return out;
+      }
+    }
   }
 
   /**
@@ -560,7 +602,7 @@ public final class KubeGateway {
   public Optional<List<String>> servedResources(String group, String version) {
     String path =
         group == null || group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
-    String op = "discover " + path;
+    String op = DISCOVER + path;
     JsonObject answer;
     try {
       answer = call(null, op, true, "GET", path, List.of(), null, null).json;
@@ -619,6 +661,11 @@ public final class KubeGateway {
           });
     } catch (ApiCallFailure f) {
       throw unavailable(about, op, f);
+    } catch (ApiStatusException e) {
+      if (e.isNotFound() && PAGE_NOT_FOUND.equals(e.serverMessage()) && !op.startsWith(DISCOVER)) {
+        throw confirmNotServed(about, op, path, e);
+      }
+      throw e;
     } catch (ApiUnavailableException e) {
       if (about != null && e.executionId().isEmpty()) {
         // The policy refused to send (circuit open): name the job.
@@ -626,6 +673,41 @@ public final class KubeGateway {
       }
       throw e;
     }
+  }
+
+  private static final String DISCOVER = "discover ";
+
+  /**
+   * Decides what a plain-text {@code 404 page not found} means with API discovery: the real API
+   * server answers it (not a {@code Status}) for a resource nothing serves, for example a CRD that
+   * is not installed; if discovery does list the resource, something else (a proxy) answered.
+   *
+   * @return the 404 to interpret as "not served", or an {@link ApiUnavailableException}
+   */
+  private RuntimeException confirmNotServed(
+      ExecutionId about, String op, String path, ApiStatusException e) {
+    String[] parts = path.split("/");
+    // /apis/<group>/<version>/namespaces/<ns>/<plural>[/...] or /api/<version>/namespaces/...
+    boolean core = parts.length > 1 && parts[1].equals("api");
+    int versionAt = core ? 2 : 3;
+    int pluralAt = versionAt + 3;
+    if (parts.length <= pluralAt || !parts[versionAt + 1].equals("namespaces")) {
+      return e;
+    }
+    String group = core ? "" : parts[2];
+    Optional<List<String>> served = servedResources(group, parts[versionAt]);
+    if (served.isEmpty() || !served.get().contains(parts[pluralAt])) {
+      return e;
+    }
+    return new ApiUnavailableException(
+        about,
+        "'"
+            + op
+            + "' got a plain-text 404 page although API discovery serves '"
+            + parts[pluralAt]
+            + "': something in front of the Kubernetes API answered; check the ApiClient's base"
+            + " path and the proxy in between",
+        e);
   }
 
   private Request request(
@@ -694,7 +776,7 @@ public final class KubeGateway {
     JsonObject status = parseObject(bytes);
     String message = status == null ? null : string(status, "message");
     if (code == 429) {
-      Duration retryAfter = retryAfter(response.header("Retry-After"), status);
+      Duration retryAfter = retryAfter(response.header("Retry-After"), status, clock);
       return new ApiCallFailure(
           ApiCallFailure.Kind.THROTTLED,
           code,
@@ -716,6 +798,9 @@ public final class KubeGateway {
           "'" + op + "' failed with " + code + ": " + what,
           null);
     }
+    if (status == null && code == 404 && isPageNotFound(response, bytes)) {
+      return new ApiStatusException(about, op, 404, "NotFound", PAGE_NOT_FOUND, "", "");
+    }
     if (status == null) {
       return nonJson(about, op, response, bytes);
     }
@@ -728,6 +813,14 @@ public final class KubeGateway {
         orEmpty(message),
         details == null ? "" : orEmpty(string(details, "name")),
         details == null ? "" : orEmpty(string(details, "kind")));
+  }
+
+  /** Go's plain-text not-found page, as the API server's not-found handler writes it. */
+  private static boolean isPageNotFound(Response response, byte[] bytes) {
+    String type = response.header("Content-Type");
+    return type != null
+        && type.startsWith("text/plain")
+        && new String(bytes, StandardCharsets.UTF_8).trim().equals(PAGE_NOT_FOUND);
   }
 
   private static ApiUnavailableException nonJson(
@@ -860,12 +953,24 @@ public final class KubeGateway {
         e);
   }
 
-  private static Duration retryAfter(String header, JsonObject status) {
-    if (header != null) {
+  /**
+   * The wait a 429 asks for: {@code Retry-After} in seconds or as an HTTP date (RFC 9110 allows
+   * both), else the {@code Status}'s {@code details.retryAfterSeconds}, else null.
+   */
+  static Duration retryAfter(String header, JsonObject status, Clock clock) {
+    if (header != null && !header.isBlank()) {
+      String value = header.trim();
       try {
-        return Duration.ofSeconds(Math.max(0, Long.parseLong(header.trim())));
-      } catch (NumberFormatException ignored) {
-        // An HTTP date: fall through to the Status details.
+        return Duration.ofSeconds(Math.max(0, Long.parseLong(value)));
+      } catch (NumberFormatException notSeconds) {
+        try {
+          Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+          Duration wait = Duration.between(clock.instant(), at);
+          return wait.isNegative() ? Duration.ZERO : wait;
+        } catch (DateTimeParseException notADate) {
+          LOG.debug(
+              "Ignoring a Retry-After header that is neither seconds nor a date: '{}'", value);
+        }
       }
     }
     JsonObject details = status == null ? null : object(status, "details");

@@ -18,17 +18,24 @@ package dev.kubejobs.core.internal.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.ResourceType;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -132,5 +139,71 @@ class KubeGatewayTest {
             JobRejectedException.class,
             e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.FORBIDDEN))
         .hasMessageContaining("missing permission: list pods in namespace etl");
+  }
+
+  /**
+   * On a real cluster an uninstalled CRD answers Go's plain {@code 404 page not found} (its handler
+   * delegates to the not-found handler), not a {@code Status}; kubejobs asks discovery and reports
+   * the CRD as not installed instead of blaming a proxy.
+   */
+  @Test
+  void aPlainTextPageNotFoundOfAnUninstalledCrdIsCrdNotInstalled() {
+    ResourceKind uninstalled = new ResourceKind("kubejobs.dev", "v2", "testjobs", "TestJob");
+
+    assertThatThrownBy(() -> gateway.list(null, uninstalled, "etl", null))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.CRD_NOT_INSTALLED))
+        .hasMessageContaining("404 page not found");
+    assertThat(KUBE.server().journal().count("GET", "/apis/kubejobs.dev/v2")).isEqualTo(1);
+  }
+
+  @Test
+  void aPlainTextPageNotFoundOfAServedResourceIsAProxyAnswering() {
+    KUBE.server().faults().add(Fault.on("GET", ".*/testjobs").plainText(404, "404 page not found"));
+
+    assertThatThrownBy(() -> gateway.list(null, TestJobKind.KIND, "etl", null))
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("although API discovery serves 'testjobs'");
+  }
+
+  /**
+   * A continue token that outlives the server's compaction answers 410 {@code Expired} (etcd3's
+   * {@code handleCompactedErrorForPaging}); the list starts again and returns one consistent
+   * snapshot, each object once.
+   */
+  @Test
+  void aListWhoseContinueTokenExpiredStartsAgainFromTheFirstPage() throws Exception {
+    for (int i = 0; i < 700; i++) {
+      KUBE.server()
+          .store()
+          .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-" + i, "a", "job-" + i, null));
+    }
+    Hold secondPage = KUBE.server().hold(Hold.on("GET", ".*/testjobs").skip(1));
+    CompletableFuture<List<ResourceSnapshot>> listed =
+        CompletableFuture.supplyAsync(() -> gateway.list(null, TestJobKind.KIND, "etl", null));
+    secondPage.awaitArrived();
+    KUBE.server().compact();
+    secondPage.release();
+
+    assertThat(secondPage.awaitAnswered()).isEqualTo(410);
+    assertThat(listed.get(30, TimeUnit.SECONDS))
+        .extracting(ResourceSnapshot::name)
+        .hasSize(700)
+        .doesNotHaveDuplicates();
+    assertThat(KUBE.server().journal().count("GET", ".*/testjobs")).isEqualTo(4);
+  }
+
+  @Test
+  void retryAfterIsReadAsSecondsOrAsAnHttpDate() {
+    java.time.Clock clock =
+        java.time.Clock.fixed(java.time.Instant.parse("2026-10-21T07:28:00Z"), ZoneOffset.UTC);
+
+    assertThat(KubeGateway.retryAfter("3", null, clock)).isEqualTo(Duration.ofSeconds(3));
+    assertThat(KubeGateway.retryAfter("Wed, 21 Oct 2026 07:28:05 GMT", null, clock))
+        .isEqualTo(Duration.ofSeconds(5));
+    assertThat(KubeGateway.retryAfter("Wed, 21 Oct 2026 07:27:00 GMT", null, clock))
+        .isEqualTo(Duration.ZERO);
+    assertThat(KubeGateway.retryAfter("soon", null, clock)).isNull();
   }
 }
