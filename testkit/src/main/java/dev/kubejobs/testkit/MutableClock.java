@@ -24,19 +24,23 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A {@link Clock} that stands still until a test moves it, for deterministic timestamps in the fake
- * API server and in fake operators.
+ * A {@link Clock} that a test moves: {@link #at(Instant)} stands still until moved, for
+ * deterministic timestamps; {@link #following(Clock)} runs with another clock plus whatever the
+ * test added. Share one between the fake API server, the fake operators and the code under test
+ * (for kubejobs, {@code KubeJobs.builder(...).clock(clock)}) so that moving it moves all of them.
  *
- * <p>Thread safe: the current instant is held atomically, so one thread may advance the clock while
- * others read it.
+ * <p>Thread safe: the offset is held atomically, so one thread may advance the clock while others
+ * read it.
  */
 public final class MutableClock extends Clock {
 
-  private final AtomicReference<Instant> now;
+  private final Clock base;
+  private final AtomicReference<Duration> offset;
   private final ZoneId zone;
 
-  private MutableClock(AtomicReference<Instant> now, ZoneId zone) {
-    this.now = now;
+  private MutableClock(Clock base, AtomicReference<Duration> offset, ZoneId zone) {
+    this.base = base;
+    this.offset = offset;
     this.zone = zone;
   }
 
@@ -47,7 +51,23 @@ public final class MutableClock extends Clock {
    * @return a new clock
    */
   public static MutableClock at(Instant t) {
-    return new MutableClock(new AtomicReference<>(Objects.requireNonNull(t, "t")), ZoneOffset.UTC);
+    return new MutableClock(
+        Clock.fixed(Objects.requireNonNull(t, "t"), ZoneOffset.UTC),
+        new AtomicReference<>(Duration.ZERO),
+        ZoneOffset.UTC);
+  }
+
+  /**
+   * Creates a clock in UTC that reads {@code base}'s time plus what {@link #advance(Duration)} and
+   * {@link #set(Instant)} added: time passes as {@code base}'s does, and a test can still jump
+   * ahead. The default of {@link FakeKubernetesExtension}, following {@link Clock#systemUTC()}.
+   *
+   * @param base the clock to follow
+   * @return a new clock reading {@code base}'s time until moved
+   */
+  public static MutableClock following(Clock base) {
+    return new MutableClock(
+        Objects.requireNonNull(base, "base"), new AtomicReference<>(Duration.ZERO), ZoneOffset.UTC);
   }
 
   /**
@@ -60,22 +80,24 @@ public final class MutableClock extends Clock {
     if (d.isNegative()) {
       throw new IllegalArgumentException("advance duration must not be negative, but was " + d);
     }
-    now.updateAndGet(t -> t.plus(d));
+    offset.updateAndGet(o -> o.plus(d));
   }
 
   /**
-   * Sets the clock to {@code t}, forwards or backwards.
+   * Sets the clock to {@code t}, forwards or backwards (a following clock then runs on from {@code
+   * t}).
    *
    * @param t the new instant
    */
   public void set(Instant t) {
-    now.set(Objects.requireNonNull(t, "t"));
+    Objects.requireNonNull(t, "t");
+    offset.set(Duration.between(base.instant(), t));
   }
 
   /** Returns the current instant of this clock. */
   @Override
   public Instant instant() {
-    return now.get();
+    return base.instant().plus(offset.get());
   }
 
   /** Returns the zone of this clock, UTC unless derived with {@link #withZone(ZoneId)}. */
@@ -92,12 +114,12 @@ public final class MutableClock extends Clock {
    */
   @Override
   public Clock withZone(ZoneId zone) {
-    return new MutableClock(now, zone);
+    return new MutableClock(base, offset, zone);
   }
 
   /** Returns a short description with the current instant. */
   @Override
   public String toString() {
-    return "MutableClock[" + now.get() + "]";
+    return "MutableClock[" + instant() + "]";
   }
 }

@@ -39,6 +39,27 @@ public record ResourceType(String group, String version, String plural, String k
   public static final ResourceType POD = new ResourceType("", "v1", "pods", "Pod");
 
   /**
+   * The Apache Spark Kubernetes Operator's SparkApplication, {@code spark.apache.org/v1} (operator
+   * 0.5 and later), served by {@code FakeSparkOperator.apache(server)}.
+   */
+  public static final ResourceType APACHE_SPARK_APPLICATION =
+      new ResourceType("spark.apache.org", "v1", "sparkapplications", "SparkApplication");
+
+  /**
+   * The Apache Spark Kubernetes Operator's SparkApplication in its older version, {@code
+   * spark.apache.org/v1beta1} (operators 0.3–0.4).
+   */
+  public static final ResourceType APACHE_SPARK_APPLICATION_V1BETA1 =
+      new ResourceType("spark.apache.org", "v1beta1", "sparkapplications", "SparkApplication");
+
+  /**
+   * The Kubeflow Spark operator's SparkApplication, {@code sparkoperator.k8s.io/v1beta2}, served by
+   * {@code FakeSparkOperator.kubeflow(server)}.
+   */
+  public static final ResourceType KUBEFLOW_SPARK_APPLICATION =
+      new ResourceType("sparkoperator.k8s.io", "v1beta2", "sparkapplications", "SparkApplication");
+
+  /**
    * Creates a resource type after checking that every part is present.
    *
    * @throws IllegalArgumentException if version, plural or kind is blank, or group is null

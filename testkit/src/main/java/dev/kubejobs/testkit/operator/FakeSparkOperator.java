@@ -19,11 +19,13 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.testkit.FakeApiException;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import dev.kubejobs.testkit.fixtures.ApacheFixtures;
 import dev.kubejobs.testkit.fixtures.ApacheStatuses;
 import dev.kubejobs.testkit.fixtures.KubeflowFixtures;
 import dev.kubejobs.testkit.fixtures.KubeflowStatuses;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -58,17 +60,27 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>The path of an application is read once, when the operator first sees it: the label {@value
- * #PATH_LABEL} (a {@link SparkAppPath} name, case-insensitive), else the operator's default. With
- * the label {@value #SIDECAR_LABEL}{@code =true} its driver pod gets a sidecar container. Only
- * applications that have no status (or an empty one) when first seen, for Kubeflow also those in
- * the empty state, are driven; one that already has a status — a fixture put into the store — is
- * left as it is, except that deleting it gets the operator's reaction. Deletion: the Apache
- * operator adds its finalizer at first sight; when the application gets a {@code deletionTimestamp}
- * it writes {@code ResourceReleased} "shutdown as requested" and deletes the driver pod, then on
- * the next step removes its finalizer. The Kubeflow operator has no finalizer: deleting the
- * application removes it and the server garbage-collects the driver pod through its owner
- * reference.
+ * <p>The path of an application is read once, when the operator first sees it: the one set with
+ * {@link #path(String, String, SparkAppPath)}, else the label {@value #PATH_LABEL} (a {@link
+ * SparkAppPath} name, case-insensitive), else the operator's default. With the label {@value
+ * #SIDECAR_LABEL}{@code =true} its driver pod gets a sidecar container. Only applications that have
+ * no status (or an empty one) when first seen, for Kubeflow also those in the empty state, are
+ * driven; one that already has a status — a fixture put into the store — is left as it is, except
+ * that deleting it gets the operator's reaction. Deletion: the Apache operator adds its finalizer
+ * at first sight; when the application gets a {@code deletionTimestamp} it writes {@code
+ * ResourceReleased} "shutdown as requested" and deletes the driver pod, then on the next step
+ * removes its finalizer. The Kubeflow operator has no finalizer: deleting the application removes
+ * it and the server garbage-collects the driver pod through its owner reference.
+ *
+ * <p>Time: with a {@link Builder#stepDuration(Duration) step duration} and a server on a {@link
+ * MutableClock}, each transition first moves the server's clock by that duration, so a reader on
+ * the same clock (kubejobs' status cache, for one) sees the time pass that a real operator's
+ * reconciles would take. {@link dev.kubejobs.testkit.FakeKubernetesExtension.Builder#operator}
+ * registers operators that do this.
+ *
+ * <p>Down and back: {@link #down()} stops the operator (nothing moves, not even on {@link #step()}
+ * or the timer) and {@link #up()} brings it back, resuming every application where its path was;
+ * applications created meanwhile are first seen when it is back.
  *
  * <p>Thread safe: steps run one at a time under one lock, whether called by tests or by the timer
  * thread; the store itself is thread safe, so tests may change objects through HTTP meanwhile.
@@ -95,7 +107,10 @@ public final class FakeSparkOperator implements AutoCloseable {
   private final FakeKubernetesApiServer server;
   private final Settings settings;
   private final Map<String, AppRun> runs = new HashMap<>();
+  private final Map<String, SparkAppPath> chosenPaths = new HashMap<>();
   private final Object lock = new Object();
+  private volatile boolean up = true;
+  private boolean ticked;
   private ScheduledExecutorService timer;
   private Thread timerThread;
   private volatile String lastTimedFailure;
@@ -167,6 +182,10 @@ public final class FakeSparkOperator implements AutoCloseable {
    */
   public boolean step() {
     synchronized (lock) {
+      if (!up) {
+        return false;
+      }
+      ticked = false;
       List<JsonObject> apps = server.store().list(settings.type(), null);
       Set<String> present = new HashSet<>();
       boolean changed = false;
@@ -184,12 +203,16 @@ public final class FakeSparkOperator implements AutoCloseable {
    *
    * @param namespace the application's namespace
    * @param name the application's name
-   * @return whether anything changed; false when the application does not exist or has nothing left
-   *     to do
+   * @return whether anything changed; false when the application does not exist, has nothing left
+   *     to do, or the operator is {@link #down() down}
    * @throws IllegalArgumentException if its {@value #PATH_LABEL} names no path
    */
   public boolean advance(String namespace, String name) {
     synchronized (lock) {
+      if (!up) {
+        return false;
+      }
+      ticked = false;
       return server.store().get(settings.type(), namespace, name).map(this::advance).orElse(false);
     }
   }
@@ -236,11 +259,24 @@ public final class FakeSparkOperator implements AutoCloseable {
    * @param namespace the application's namespace
    * @param name the application's name
    * @param state the transition to reach
-   * @throws IllegalStateException if the application does not exist, is being deleted, or its path
-   *     has no such transition ahead (the message lists the transitions left)
+   * @throws IllegalStateException if the operator is {@link #down() down}, the application does not
+   *     exist, is being deleted, or its path has no such transition ahead (the message lists the
+   *     transitions left)
    */
   public void moveTo(String namespace, String name, String state) {
     synchronized (lock) {
+      if (!up) {
+        throw new IllegalStateException(
+            "cannot move "
+                + namespace
+                + "/"
+                + name
+                + " to "
+                + state
+                + ": the fake "
+                + settings.flavor()
+                + " operator is down; call up() first");
+      }
       JsonObject app =
           server
               .store()
@@ -299,6 +335,117 @@ public final class FakeSparkOperator implements AutoCloseable {
           .map(a -> runFor(a).remaining())
           .orElse(List.of());
     }
+  }
+
+  /**
+   * Chooses the path of one application, in one line, before the operator first sees it: for
+   * example {@code operator.path(id.namespace(), id.name(), SparkAppPath.FAILED)} right after the
+   * submit. It wins over the {@value #PATH_LABEL} label and the default path. The application need
+   * not exist yet; if the operator has already seen it but not moved it, it is scripted again on
+   * the new path.
+   *
+   * @param namespace the application's namespace
+   * @param name the application's name
+   * @param path the path to follow
+   * @return this operator
+   * @throws IllegalStateException if the operator has already moved the application along its path
+   *     (choose the path before stepping)
+   */
+  public FakeSparkOperator path(String namespace, String name, SparkAppPath path) {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(path, "path");
+    synchronized (lock) {
+      var app = server.store().get(settings.type(), namespace, name);
+      if (app.isPresent()) {
+        AppRun run = runs.get(AppRun.meta(app.get(), "uid"));
+        if (run != null && (run.next > 0 || run.deletionHandled)) {
+          throw new IllegalStateException(
+              "cannot put "
+                  + namespace
+                  + "/"
+                  + name
+                  + " on path "
+                  + path
+                  + ": it has already made transitions on path "
+                  + run.path
+                  + "; choose the path right after creating it, before stepping");
+        }
+        if (run != null) {
+          runs.remove(run.uid);
+        }
+      }
+      chosenPaths.put(namespace + "/" + name, path);
+      return this;
+    }
+  }
+
+  /**
+   * Takes the operator down, as when its pod is gone: until {@link #up()}, nothing moves — {@link
+   * #step()}, {@link #advance(String, String)} and the timer change nothing, {@link #moveTo(String,
+   * String, String)} throws — and deleting an Apache application stays held by its finalizer. Doing
+   * it twice does nothing.
+   *
+   * @return this operator
+   */
+  public FakeSparkOperator down() {
+    synchronized (lock) {
+      if (up) {
+        up = false;
+        LOG.debug("Fake {} operator down", settings.flavor());
+      }
+      return this;
+    }
+  }
+
+  /**
+   * Brings the operator back after {@link #down()}: the next steps resume every application where
+   * its path was, react to deletions made meanwhile, and first see applications created meanwhile.
+   * Doing it when up does nothing.
+   *
+   * @return this operator
+   */
+  public FakeSparkOperator up() {
+    synchronized (lock) {
+      if (!up) {
+        up = true;
+        LOG.debug("Fake {} operator back up", settings.flavor());
+      }
+      return this;
+    }
+  }
+
+  /**
+   * Forgets every application and every path chosen with {@link #path(String, String,
+   * SparkAppPath)}, and brings the operator up: applications in the store are then seen afresh (as
+   * after a restart of a real operator: those with a status are adopted, not driven). {@link
+   * dev.kubejobs.testkit.FakeKubernetesExtension} calls it before each test.
+   */
+  public void reset() {
+    synchronized (lock) {
+      runs.clear();
+      chosenPaths.clear();
+      up = true;
+    }
+  }
+
+  /**
+   * Returns whether the operator is up (not taken {@link #down()}).
+   *
+   * @return true unless down
+   */
+  public boolean isUp() {
+    return up;
+  }
+
+  /**
+   * Returns how far each transition moves the server's clock ({@link Duration#ZERO} when it does
+   * not).
+   *
+   * @return the step duration
+   */
+  public Duration stepDuration() {
+    return settings.stepDuration();
   }
 
   /**
@@ -394,6 +541,9 @@ public final class FakeSparkOperator implements AutoCloseable {
     String id = run.namespace + "/" + run.name;
     try {
       if (deleting(app)) {
+        if (Scripts.mayReactToDeletion(run, app)) {
+          tick();
+        }
         boolean changed = Scripts.onDeletion(run, app);
         if (changed) {
           LOG.debug("Fake {} operator reacted to deletion of '{}'", settings.flavor(), id);
@@ -404,6 +554,7 @@ public final class FakeSparkOperator implements AutoCloseable {
         return false;
       }
       AppRun.Step step = run.steps.get(run.next);
+      tick();
       step.action().run(run);
       run.next++;
       LOG.debug("Fake {} operator moved '{}' to {}", settings.flavor(), id, step.name());
@@ -419,6 +570,14 @@ public final class FakeSparkOperator implements AutoCloseable {
     }
   }
 
+  /** Moves the server's clock by the step duration, once per step() or advance() call. */
+  private void tick() {
+    if (!ticked && !settings.stepDuration().isZero()) {
+      ((MutableClock) server.clock()).advance(settings.stepDuration());
+    }
+    ticked = true;
+  }
+
   private AppRun runFor(JsonObject app) {
     String uid = AppRun.meta(app, "uid");
     AppRun run = runs.get(uid);
@@ -432,7 +591,12 @@ public final class FakeSparkOperator implements AutoCloseable {
   private AppRun firstSight(JsonObject app) {
     JsonObject labels = app.getAsJsonObject("metadata").getAsJsonObject("labels");
     String pathLabel = labels != null && labels.has(PATH_LABEL) ? string(labels, PATH_LABEL) : null;
-    SparkAppPath path = pathLabel != null ? SparkAppPath.parse(pathLabel) : settings.defaultPath();
+    SparkAppPath chosen =
+        chosenPaths.remove(AppRun.meta(app, "namespace") + "/" + AppRun.meta(app, "name"));
+    SparkAppPath path =
+        chosen != null
+            ? chosen
+            : pathLabel != null ? SparkAppPath.parse(pathLabel) : settings.defaultPath();
     boolean sidecar =
         settings.sidecar()
             || labels != null && "true".equalsIgnoreCase(string(labels, SIDECAR_LABEL));
@@ -513,6 +677,7 @@ public final class FakeSparkOperator implements AutoCloseable {
     private String newerState;
     private JsonObject unparseableStatus;
     private boolean sidecar;
+    private Duration stepDuration = Duration.ZERO;
 
     private Builder(Flavor flavor, FakeKubernetesApiServer server) {
       this.flavor = Objects.requireNonNull(flavor, "flavor");
@@ -607,19 +772,51 @@ public final class FakeSparkOperator implements AutoCloseable {
     }
 
     /**
+     * Sets how far each transition moves the server's {@link MutableClock} before it is made
+     * (default zero: the clock moves only when the test moves it). One {@link #step()} moves the
+     * clock once, however many applications it moves; {@link #moveTo(String, String, String)} once
+     * per transition. Longer than kubejobs' status cache (5 s by default), it lets a reader on the
+     * same clock see every transition.
+     *
+     * @param stepDuration zero or positive
+     * @return this builder
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder stepDuration(Duration stepDuration) {
+      if (stepDuration == null || stepDuration.isNegative()) {
+        throw new IllegalArgumentException(
+            "stepDuration must be zero or positive, but was " + stepDuration);
+      }
+      this.stepDuration = stepDuration;
+      return this;
+    }
+
+    /**
      * Attaches the operator to the server, registering its resource type there.
      *
      * @return the operator, not moving until told
+     * @throws IllegalStateException if a step duration is set and the server's clock is not a
+     *     {@link MutableClock}
      */
     public FakeSparkOperator build() {
+      Clock clock = server.clock();
+      if (!stepDuration.isZero() && !(clock instanceof MutableClock)) {
+        throw new IllegalStateException(
+            "stepDuration "
+                + stepDuration
+                + " needs a server on a MutableClock to move, but its clock is "
+                + clock
+                + "; build the server with FakeKubernetesApiServer.builder().clock(MutableClock.at(...))"
+                + " or leave stepDuration at zero");
+      }
       boolean apache = flavor == Flavor.APACHE;
       String v = version != null ? version : apache ? "v1" : KubeflowStatuses.VERSION;
       ResourceType type =
-          apache
-              ? new ResourceType(
-                  ApacheStatuses.GROUP, v, ApacheStatuses.PLURAL, ApacheStatuses.KIND)
-              : new ResourceType(
-                  KubeflowStatuses.GROUP, v, KubeflowStatuses.PLURAL, KubeflowStatuses.KIND);
+          !apache
+              ? ResourceType.KUBEFLOW_SPARK_APPLICATION
+              : "v1".equals(v)
+                  ? ResourceType.APACHE_SPARK_APPLICATION
+                  : ResourceType.APACHE_SPARK_APPLICATION_V1BETA1;
       JsonObject unparseable = unparseableStatus;
       if (unparseable == null) {
         unparseable = new JsonObject();
@@ -630,7 +827,9 @@ public final class FakeSparkOperator implements AutoCloseable {
               ? newerState
               : apache ? ApacheFixtures.NEWER_STATE : KubeflowFixtures.NEWER_STATE;
       return new FakeSparkOperator(
-          server, new Settings(flavor, type, v, defaultPath, trim, newer, unparseable, sidecar));
+          server,
+          new Settings(
+              flavor, type, v, defaultPath, trim, newer, unparseable, sidecar, stepDuration));
     }
   }
 }

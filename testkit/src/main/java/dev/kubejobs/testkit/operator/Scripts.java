@@ -235,6 +235,14 @@ final class Scripts {
    *
    * @return whether anything changed
    */
+  /** Returns whether {@link #onDeletion} may change something, so time is spent on it. */
+  static boolean mayReactToDeletion(AppRun run, JsonObject app) {
+    if (run.path == SparkAppPath.OPERATOR_DOWN) {
+      return false;
+    }
+    return run.apache() ? AppRun.hasFinalizer(app, ApacheStatuses.FINALIZER) : !run.deletionHandled;
+  }
+
   static boolean onDeletion(AppRun run, JsonObject app) {
     if (run.path == SparkAppPath.OPERATOR_DOWN) {
       return false;

@@ -17,6 +17,7 @@ package dev.kubejobs.testkit.operator;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.testkit.ResourceType;
+import java.time.Duration;
 
 /**
  * A fake operator's fixed settings. Immutable apart from {@code unparseableStatus}, which is never
@@ -30,4 +31,5 @@ record Settings(
     boolean trim,
     String newerState,
     JsonObject unparseableStatus,
-    boolean sidecar) {}
+    boolean sidecar,
+    Duration stepDuration) {}
