@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param gateway the gateway to the API server
  * @param clock the clock for mapping, caches and marks
  * @param warnings the warn-once log
+ * @param writer names this instance's writes (cancel marks, submits)
  * @param <S> the job spec type
  */
 public record KubeJobsContext<S>(
@@ -29,7 +30,8 @@ public record KubeJobsContext<S>(
     JobKind<S> jobKind,
     KubeGateway gateway,
     Clock clock,
-    WarnOnce warnings) {
+    WarnOnce warnings,
+    WriterId writer) {
 
   /** Checks every part. */
   public KubeJobsContext {
@@ -40,6 +42,7 @@ public record KubeJobsContext<S>(
     Objects.requireNonNull(gateway, "gateway");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(warnings, "warnings");
+    Objects.requireNonNull(writer, "writer");
   }
 
   /**
