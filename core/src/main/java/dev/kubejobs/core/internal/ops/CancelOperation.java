@@ -198,7 +198,23 @@ public final class CancelOperation<S> implements JobCanceller {
         // Not deleted, and changed since the mark: decide again on the new copy.
         return Optional.empty();
       }
-      throw failed(id, now.get(), markedNow, e);
+      // Read back unchanged and not being deleted: the delete was not applied. The mark is
+      // removed, so nothing this cancel sent stays applied: a scheduler must not take it as its
+      // own cancel of the job.
+      throw failed(
+          id,
+          now.get(),
+          markedNow,
+          new ApiUnavailableException(
+              id,
+              "cancel of job "
+                  + id
+                  + " failed: the delete got no answer and the job was read back unchanged (not"
+                  + " deleted, still running); its cancel mark is removed, cancel again later ("
+                  + e.getMessage()
+                  + ")",
+              false,
+              e));
     } catch (KubeJobsException e) {
       throw failed(id, marked, markedNow, e);
     }
