@@ -14,7 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The usage snippet quoted in core/README-core.md, compiled and run on the fake server. */
+/** The usage snippet quoted in core/README.md, compiled and run on the fake server. */
 class UsageExampleTest {
   @RegisterExtension
   static final FakeKubernetesExtension KUBE =
