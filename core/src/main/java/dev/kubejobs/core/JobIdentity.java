@@ -52,6 +52,13 @@ public final class JobIdentity {
   /** Annotation put by a cancel before the delete; its value is the time of the request. */
   public static final String ANNOTATION_CANCEL_REQUESTED = "kubejobs.dev/cancel-requested";
 
+  /**
+   * The annotation naming the submit that created or last adopted the resource (a writer token,
+   * {@code <instance id>-<counter>}): a submit that gave up deletes what landed only while it still
+   * names that submit, so it never deletes a resource another node's submit adopted meanwhile.
+   */
+  public static final String ANNOTATION_SUBMITTED_BY = "kubejobs.dev/submitted-by";
+
   private static final int MAX_NAME = 63;
   private static final int MAX_LABEL_VALUE = 63;
   private static final int HASH_LENGTH = 10;
@@ -79,7 +86,8 @@ public final class JobIdentity {
    *     kj}
    * @param deployment the deployment name, a label value of 1-63 characters
    * @param namespace the namespace the job runs in, a DNS-1123 label
-   * @param jobId the caller's job id, any non-blank text of at most 1024 characters
+   * @param jobId the caller's job id, any non-blank text of at most 1024 characters without
+   *     unpaired surrogates
    * @return the identity
    * @throws IllegalArgumentException naming the setting, the rule and the value
    */
@@ -100,6 +108,15 @@ public final class JobIdentity {
     if (jobId == null || jobId.isBlank() || jobId.length() > 1024) {
       throw new IllegalArgumentException(
           "jobId must be non-blank text of at most 1024 characters, but was " + quote(jobId));
+    }
+    int unpaired = unpairedSurrogate(jobId);
+    if (unpaired >= 0) {
+      // It would be stored as '?' (annotations are UTF-8), so a second submit would not match.
+      throw new IllegalArgumentException(
+          "jobId must be valid Unicode text, but has an unpaired surrogate (U+"
+              + Integer.toHexString(jobId.charAt(unpaired)).toUpperCase(java.util.Locale.ROOT)
+              + ") at index "
+              + unpaired);
     }
     return new JobIdentity(jobId, deployment, namespace, nameFor(prefix, jobId));
   }
@@ -254,6 +271,21 @@ public final class JobIdentity {
         + "/"
         + name
         + "}";
+  }
+
+  /** The index of the first unpaired surrogate, or -1 when the text is valid UTF-16. */
+  private static int unpairedSurrogate(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static String quote(String value) {

@@ -18,6 +18,7 @@ package dev.kubejobs.core;
 import dev.kubejobs.core.cancel.JobCanceller;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.WarnOnce;
+import dev.kubejobs.core.internal.WriterId;
 import dev.kubejobs.core.internal.kube.KubeGateway;
 import dev.kubejobs.core.internal.ops.CancelOperation;
 import dev.kubejobs.core.internal.ops.StatusOperation;
@@ -99,7 +100,14 @@ public final class KubeJobs<S> {
     KubeGateway gateway = KubeGateway.create(b.client, b.requestTimeout, policy, b.clock);
     this.context =
         new KubeJobsContext<>(
-            b.cluster, b.deployment, b.namePrefix, b.jobKind, gateway, b.clock, new WarnOnce());
+            b.cluster,
+            b.deployment,
+            b.namePrefix,
+            b.jobKind,
+            gateway,
+            b.clock,
+            new WarnOnce(),
+            WriterId.random());
     this.submitter = new SubmitOperation<>(context);
     this.statusReader = new StatusOperation<>(context, b.statusCacheTtl);
     this.canceller = new CancelOperation<>(context, statusReader);

@@ -18,12 +18,12 @@ package dev.kubejobs.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Random;
 import java.util.regex.Pattern;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.NotBlank;
-import net.jqwik.api.constraints.StringLength;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Naming rules of {@link JobIdentity}. */
 class JobIdentityTest {
@@ -73,21 +73,62 @@ class JobIdentityTest {
         .hasMessageContaining("prefix must be");
   }
 
-  @Property
-  void namesAreDeterministicDns1035AndAtMost63Characters(
-      @ForAll @NotBlank @StringLength(max = 300) String jobId) {
+  static LongStream seeds() {
+    return LongStream.range(0, 1000);
+  }
+
+  /** Non-blank valid Unicode text of 1 to {@code max} chars (any characters, no lone surrogate). */
+  static String jobId(Random r, int max) {
+    String id;
+    do {
+      id = ExecutionIdPropertiesTest.anyString(r, max);
+      id =
+          id.codePoints()
+              .filter(c -> !Character.isSurrogate((char) c) || c > 0xFFFF)
+              .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+              .toString();
+    } while (id.isBlank());
+    return id;
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void namesAreDeterministicDns1035AndAtMost63Characters(long seed) {
+    String jobId = jobId(new Random(seed), 300);
+
     String name = JobIdentity.of("kj", "a", "etl", jobId).name();
     assertThat(name).hasSizeLessThanOrEqualTo(63).matches(DNS_1035);
     assertThat(JobIdentity.of("kj", "a", "etl", jobId).name()).isEqualTo(name);
   }
 
-  @Property
-  void distinctJobIdsGetDistinctNames(
-      @ForAll @NotBlank @StringLength(max = 80) String a,
-      @ForAll @NotBlank @StringLength(max = 80) String b) {
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void distinctJobIdsGetDistinctNames(long seed) {
+    Random r = new Random(seed);
+    String a = jobId(r, 80);
+    // Half the cases are near misses: the same id with one character changed.
+    String b =
+        r.nextBoolean() ? jobId(r, 80) : a.substring(0, a.offsetByCodePoints(a.length(), -1)) + "x";
     if (!a.equals(b)) {
       assertThat(JobIdentity.of("kj", "d", "etl", a).name())
           .isNotEqualTo(JobIdentity.of("kj", "d", "etl", b).name());
+    }
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void jobIdsAreAcceptedExactlyWhenTheyAreValidUnicode(long seed) {
+    String jobId = ExecutionIdPropertiesTest.anyString(new Random(seed), 40);
+    if (jobId.isBlank()) {
+      return;
+    }
+    boolean valid = java.nio.charset.StandardCharsets.UTF_8.newEncoder().canEncode(jobId);
+    try {
+      JobIdentity.of("kj", "d", "etl", jobId);
+      assertThat(valid).as("accepted %s", jobId).isTrue();
+    } catch (IllegalArgumentException e) {
+      assertThat(valid).as("rejected: %s", e.getMessage()).isFalse();
+      assertThat(e.getMessage()).contains("unpaired surrogate");
     }
   }
 }

@@ -18,6 +18,7 @@ package dev.kubejobs.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
@@ -28,7 +29,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The usage snippet quoted in core/README-core.md, compiled and run on the fake server. */
+/** The usage snippet quoted in core/README.md, compiled and run on the fake server. */
 class UsageExampleTest {
   @RegisterExtension
   static final FakeKubernetesExtension KUBE =
@@ -55,10 +56,11 @@ class UsageExampleTest {
 
     JobExecutionInfo info = jobs.statusReader().get(stored);
     System.out.println(info.status() + " " + info.message());
-    Map<ExecutionId, JobExecutionInfo> many = jobs.statusReader().getAll(List.of(id));
+    // One result per job: its info, or that job's own typed error.
+    Map<ExecutionId, JobStatusResult> many = jobs.statusReader().getAll(List.of(id));
 
     // Never waits for the job's end; a finished job keeps its outcome.
-    return many.containsKey(id) ? jobs.canceller().cancel(id) : CancelResult.ALREADY_FINISHED;
+    return many.get(id).isGone() ? CancelResult.ALREADY_FINISHED : jobs.canceller().cancel(id);
   }
   // --8<-- [end:usage]
 }

@@ -119,7 +119,7 @@ public final class ManyJobsSimulation {
         clock.advance(jobs.statusCacheTtl()); // the cache period passes: list afresh
         journal.clear();
         long p0 = System.nanoTime();
-        Map<ExecutionId, JobExecutionInfo> infos = jobs.statusReader().getAll(open);
+        Map<ExecutionId, JobExecutionInfo> infos = jobs.statusReader().getAllInfos(open);
         double pollMs = seconds(p0) * 1000;
         Map<JobStatus, Integer> count = new EnumMap<>(JobStatus.class);
         List<ExecutionId> stillOpen = new ArrayList<>();

@@ -99,6 +99,27 @@ class ReadmeTest {
   }
 
   @Test
+  void coreReadmeQuotesTheCompiledUsageAndNamesOnlyExistingRaceTests() throws IOException {
+    Path core = ROOT.resolve("core");
+    String coreReadme = Files.readString(core.resolve("README.md"));
+    Path usage = core.resolve("src/test/java/dev/kubejobs/core/UsageExampleTest.java");
+    assertThat(coreReadme).contains(region(usage, "usage"));
+    String races =
+        coreReadme.substring(
+            coreReadme.indexOf("## Decisions under races"), coreReadme.indexOf("## Configuration"));
+    Path racesDir = core.resolve("src/test/java/dev/kubejobs/core/races");
+    Matcher test = Pattern.compile("`([A-Z][A-Za-z]*Test)\\.([a-z][A-Za-z0-9]*)`").matcher(races);
+    int tests = 0;
+    while (test.find()) {
+      assertThat(Files.readString(racesDir.resolve(test.group(1) + ".java")))
+          .as("%s.%s", test.group(1), test.group(2))
+          .contains("void " + test.group(2) + "(");
+      tests++;
+    }
+    assertThat(tests).isGreaterThanOrEqualTo(10);
+  }
+
+  @Test
   void everyLinkedTestMethodAndFileExists() throws IOException {
     Matcher link = Pattern.compile("\\[`?([^\\]`]+)`?\\]\\(([^)\\s]+)\\)").matcher(readme);
     int tests = 0;

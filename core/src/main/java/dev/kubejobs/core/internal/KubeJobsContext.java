@@ -35,6 +35,7 @@ import java.util.Objects;
  * @param gateway the gateway to the API server
  * @param clock the clock for mapping, caches and marks
  * @param warnings the warn-once log
+ * @param writer names this instance's writes (cancel marks, submits)
  * @param <S> the job spec type
  */
 public record KubeJobsContext<S>(
@@ -44,7 +45,8 @@ public record KubeJobsContext<S>(
     JobKind<S> jobKind,
     KubeGateway gateway,
     Clock clock,
-    WarnOnce warnings) {
+    WarnOnce warnings,
+    WriterId writer) {
 
   /** Checks every part. */
   public KubeJobsContext {
@@ -55,6 +57,7 @@ public record KubeJobsContext<S>(
     Objects.requireNonNull(gateway, "gateway");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(warnings, "warnings");
+    Objects.requireNonNull(writer, "writer");
   }
 
   /**

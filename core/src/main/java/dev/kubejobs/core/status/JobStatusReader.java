@@ -20,8 +20,10 @@ import dev.kubejobs.core.ClusterMismatchException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.JobStatusUnknownException;
 import dev.kubejobs.core.NoSuchJobException;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -35,6 +37,11 @@ import java.util.Map;
  * reported. Where the mapping asks for it, the driver pod is looked up, and deletes the mapping
  * requires (a resource without status past its timeout, a live driver of a failed job) are carried
  * out and confirmed before the outcome is reported. Implementations are thread safe.
+ *
+ * <p>The statuses one reader reports for a job never go backwards (QUEUED, then STARTED, then
+ * CANCELLING, then a terminal status), and a terminal status, once reported, never changes — even
+ * if the job's resource is deleted later. The reader keeps the highest status it reported per job
+ * for its most recently read jobs (see {@code core/README.md}, "Decisions under races").
  */
 public interface JobStatusReader {
   /**
@@ -50,6 +57,8 @@ public interface JobStatusReader {
    *     state is unknown, not failed). A delete the status required may have been applied.
    * @throws JobRejectedException if the service account may not read the resource, or the CRD is
    *     not installed
+   * @throws JobStatusUnknownException if the job kind's mapper cannot tell the status of the
+   *     resource read (the job's state is unknown, not failed)
    */
   JobExecutionInfo get(ExecutionId id);
 
@@ -64,6 +73,7 @@ public interface JobStatusReader {
    * @throws NoSuchJobException if a fresh GET confirms the job's resource is gone
    * @throws ApiUnavailableException if the API server cannot be reached
    * @throws JobRejectedException if forbidden or the CRD is not installed
+   * @throws JobStatusUnknownException if the job kind's mapper cannot tell the status
    */
   default JobExecutionInfo get(String id) {
     return get(ExecutionId.parse(id));
@@ -71,26 +81,32 @@ public interface JobStatusReader {
 
   /**
    * Returns the status of many jobs with one LIST per namespace (plus a GET for each job missing
-   * from its list or whose cached copy would end it).
+   * from its list or whose cached copy would end it), each job's result on its own: one job's
+   * failing step (its GET, driver-pod lookup, or a delete its status requires) is that job's {@link
+   * JobStatusResult#error()} and never hides the others.
    *
    * @param ids the jobs' execution ids
-   * @return the execution info of each id, in the order of {@code ids}; an id is absent when a
-   *     fresh GET confirmed its resource is gone (what {@link #get(ExecutionId)} reports as {@link
-   *     NoSuchJobException})
+   * @return a result for each distinct id, in the order of {@code ids}: the info, or the typed
+   *     error {@link #get(ExecutionId)} would have thrown for that job ({@link NoSuchJobException}
+   *     when a fresh GET confirmed its resource is gone, see {@link JobStatusResult#isGone()})
    * @throws IllegalArgumentException if an id is null or of another resource kind; nothing was sent
    * @throws ClusterMismatchException if an id is of another cluster; nothing was sent
-   * @throws ApiUnavailableException if the API server cannot be reached, or a step of one job
-   *     failed after its retries (the GET of a job missing from its list or whose cached copy would
-   *     end it, its driver-pod lookup, or a delete its status requires). <b>One job's failure fails
-   *     the whole call</b>: the map has no room for a per-job error, an absent id means "confirmed
-   *     gone", and an invented unfinished status could not be told apart from a real reading. The
-   *     exception's {@link ApiUnavailableException#executionId()} names that job; to isolate it,
-   *     call {@link #get(ExecutionId)} per job, which is served from the same cached LIST (no extra
-   *     request for the others within the cache period). Permanent refusals of a job's own steps do
-   *     not fail the call: a forbidden driver-pod lookup or driver-pod delete reports the outcome
-   *     with a warning, a forbidden resource delete keeps the job unfinished with a message naming
-   *     the permission.
-   * @throws JobRejectedException if forbidden or the CRD is not installed
    */
-  Map<ExecutionId, JobExecutionInfo> getAll(Collection<ExecutionId> ids);
+  Map<ExecutionId, JobStatusResult> getAll(Collection<ExecutionId> ids);
+
+  /**
+   * Returns the info of the jobs that could be read, for callers that only poll: like {@link
+   * #getAll(Collection)}, but a job whose read failed (gone, unreachable, refused) is absent from
+   * the map; call {@link #getAll(Collection)} to learn why.
+   *
+   * @param ids the jobs' execution ids
+   * @return the info of each job read, in the order of {@code ids}
+   * @throws IllegalArgumentException if an id is null or of another resource kind; nothing was sent
+   * @throws ClusterMismatchException if an id is of another cluster; nothing was sent
+   */
+  default Map<ExecutionId, JobExecutionInfo> getAllInfos(Collection<ExecutionId> ids) {
+    Map<ExecutionId, JobExecutionInfo> out = new LinkedHashMap<>();
+    getAll(ids).forEach((id, result) -> result.info().ifPresent(info -> out.put(id, info)));
+    return out;
+  }
 }

@@ -185,8 +185,10 @@ class JobCancellerTest {
   void deleteUnreachableWhileTheResourceStaysRemovesTheMarkAndThrowsUnavailable() {
     server.faults().add(Fault.on("DELETE", OBJECT).forever().connectionReset());
 
+    // Nothing this cancel sent stays applied: a scheduler must not record it as cancelled.
     assertThatThrownBy(() -> jobs.canceller().cancel(id))
-        .isInstanceOf(ApiUnavailableException.class);
+        .isInstanceOfSatisfying(
+            ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isFalse());
 
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
     assertThat(Fixture.annotations(server, "etl", "kj-job-1"))

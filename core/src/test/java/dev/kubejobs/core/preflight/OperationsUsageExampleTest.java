@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The preflight, sweep and driver log snippet quoted in {@code core/README-core2.md}. */
+/** The preflight, sweep and driver log snippet quoted in {@code core/README.md}. */
 class OperationsUsageExampleTest {
   private static final Logger LOG = LoggerFactory.getLogger(OperationsUsageExampleTest.class);
   private static final MutableClock CLOCK = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
@@ -47,7 +47,7 @@ class OperationsUsageExampleTest {
   static final FakeKubernetesExtension KUBE =
       FakeKubernetesExtension.builder().resource(FakeAppKind.TYPE).clock(CLOCK).build();
 
-  // --- quoted in README-core2.md
+  // --- quoted in core/README.md
   static List<String> usage(KubeJobs<?> jobs, Set<String> knownJobIds, ExecutionId id) {
     // At start-up: every missing permission and whether the CRD is served, before any job fails.
     PreflightReport preflight = jobs.preflight().check("etl", "ml");

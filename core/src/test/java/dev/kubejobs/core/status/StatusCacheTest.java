@@ -79,7 +79,7 @@ class StatusCacheTest {
       ids.add(ExecutionId.of("test", TestJobKind.KIND, ns, name));
     }
 
-    Map<ExecutionId, JobExecutionInfo> all = jobs.statusReader().getAll(ids);
+    Map<ExecutionId, JobExecutionInfo> all = jobs.statusReader().getAllInfos(ids);
 
     assertThat(all).hasSize(1000);
     assertThat(all.values()).allMatch(i -> i.status() == JobStatus.STARTED);
@@ -99,7 +99,7 @@ class StatusCacheTest {
 
     assertThat(jobs.statusReader().get(later).status()).isEqualTo(JobStatus.QUEUED);
     assertThatThrownBy(() -> jobs.statusReader().get(never)).isInstanceOf(NoSuchJobException.class);
-    assertThat(jobs.statusReader().getAll(List.of(listed, never))).containsOnlyKeys(listed);
+    assertThat(jobs.statusReader().getAllInfos(List.of(listed, never))).containsOnlyKeys(listed);
 
     assertThat(server.journal().count("GET", LISTS)).isZero();
     assertThat(server.journal().count("GET", GETS)).isEqualTo(3);
@@ -147,7 +147,7 @@ class StatusCacheTest {
     ExecutorService pool = Executors.newFixedThreadPool(callers);
     CountDownLatch start = new CountDownLatch(1);
     try {
-      List<Future<Map<ExecutionId, JobExecutionInfo>>> results = new ArrayList<>();
+      List<Future<Map<ExecutionId, JobStatusResult>>> results = new ArrayList<>();
       for (int i = 0; i < callers; i++) {
         results.add(
             pool.submit(
@@ -157,8 +157,9 @@ class StatusCacheTest {
                 }));
       }
       start.countDown();
-      for (Future<Map<ExecutionId, JobExecutionInfo>> f : results) {
+      for (Future<Map<ExecutionId, JobStatusResult>> f : results) {
         assertThat(f.get()).hasSize(20);
+        assertThat(f.get().values()).allMatch(r -> r.info().isPresent());
       }
     } finally {
       pool.shutdownNow();
@@ -173,7 +174,7 @@ class StatusCacheTest {
   }
 
   @Test
-  void oneJobsFailingStepFailsTheBatchNamingThatJobWhileGetStillReadsTheOthersFromTheList() {
+  void oneJobsFailingStepIsThatJobsResultAndNeverHidesTheOthers() {
     server
         .store()
         .create(
@@ -198,7 +199,11 @@ class StatusCacheTest {
     ExecutionId one = ExecutionId.of("test", TestJobKind.KIND, "etl", "kj-job-1");
     ExecutionId two = ExecutionId.of("test", TestJobKind.KIND, "etl", "kj-job-2");
 
-    assertThatThrownBy(() -> jobs.statusReader().getAll(List.of(one, two)))
+    Map<ExecutionId, JobStatusResult> all = jobs.statusReader().getAll(List.of(one, two));
+
+    assertThat(all.get(one).orElseThrow().status()).isEqualTo(JobStatus.STARTED);
+    assertThat(all.get(two).error())
+        .get()
         .isInstanceOfSatisfying(
             ApiUnavailableException.class, e -> assertThat(e.executionId()).contains(two));
 

@@ -84,7 +84,7 @@ class TwoSchedulersTest {
     server.journal().clear();
 
     assertThatThrownBy(() -> nodeB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
-    assertThat(nodeB.statusReader().getAll(List.of(id))).isEmpty();
+    assertThat(nodeB.statusReader().getAll(List.of(id)).get(id).isGone()).isTrue();
     assertThat(server.journal().count("GET", ".*/testjobs/kj-job-1")).isEqualTo(2);
     assertThat(server.journal().count("DELETE", ".*")).isZero();
   }

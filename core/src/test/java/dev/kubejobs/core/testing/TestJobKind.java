@@ -32,9 +32,12 @@ import java.util.Optional;
 
 /**
  * A made-up job kind for core's own tests: {@code testjobs.kubejobs.dev/v1} {@code TestJob}, whose
- * operator writes {@code status.state} QUEUED, RUNNING, SUCCEEDED or FAILED. Its mapper follows the
- * rules the Spark mappers follow (no status vs unparseable status, outcome beats cancel mark, live
- * driver of a failed job, forbidden pod lookup), so core's handling of them can be tested.
+ * operator writes {@code status.state} QUEUED, RUNNING, SUCCEEDED or FAILED, and may name the
+ * driver pod in {@code status.driverPod} (else it is found by labels). A status without a state is
+ * decided by the driver pod's phase (Succeeded, Failed), like an unparseable Spark status. Its
+ * mapper follows the rules the Spark mappers follow (no status vs unparseable status, outcome beats
+ * cancel mark, live driver of a failed job, forbidden pod lookup), so core's handling of them can
+ * be tested.
  */
 public final class TestJobKind implements JobKind<TestJobSpec> {
   /** The resource kind. */
@@ -92,7 +95,11 @@ public final class TestJobKind implements JobKind<TestJobSpec> {
 
   @Override
   public Optional<String> driverPodName(ResourceSnapshot application) {
-    return Optional.empty();
+    // Like Kubeflow's status.driverInfo.podName: server data, which may be anything.
+    return application
+        .status()
+        .filter(s -> s.has("driverPod") && s.get("driverPod").isJsonPrimitive())
+        .map(s -> s.get("driverPod").getAsString());
   }
 
   @Override
@@ -129,9 +136,22 @@ public final class TestJobKind implements JobKind<TestJobSpec> {
             ? status.get().get("state").getAsString()
             : null;
     if (state == null) {
-      return JobExecutionInfo.builder(JobStatus.QUEUED)
-          .warning("status without a state this version can parse: " + status.get().keySet())
-          .build();
+      // Rule 1: only the driver pod can tell the outcome of a status this version cannot read.
+      String warning = "status without a state this version can parse: " + status.get().keySet();
+      String phase = phaseOf(pod);
+      if (pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
+        return JobExecutionInfo.builder(JobStatus.QUEUED)
+            .driverPodWanted(true)
+            .warning(warning)
+            .build();
+      }
+      if (phase.equals("Succeeded")) {
+        return JobExecutionInfo.builder(JobStatus.SUCCEEDED).message("driver exited 0").build();
+      }
+      if (phase.equals("Failed")) {
+        return JobExecutionInfo.builder(JobStatus.FAILED).message("driver failed").build();
+      }
+      return JobExecutionInfo.builder(JobStatus.QUEUED).warning(warning).build();
     }
     switch (state) {
       case "QUEUED":
@@ -154,18 +174,21 @@ public final class TestJobKind implements JobKind<TestJobSpec> {
     }
   }
 
+  private static String phaseOf(DriverPod pod) {
+    return pod.pod()
+        .flatMap(ResourceSnapshot::status)
+        .filter(s -> s.has("phase"))
+        .map(s -> s.get("phase").getAsString())
+        .orElse("Unknown");
+  }
+
   private static JobExecutionInfo failed(DriverPod pod) {
     JobExecutionInfo.Builder b = JobExecutionInfo.builder(JobStatus.FAILED).operatorState("FAILED");
     switch (pod.lookup()) {
       case NOT_LOOKED_UP:
         return b.driverPodWanted(true).build();
       case FOUND:
-        String phase =
-            pod.pod()
-                .flatMap(ResourceSnapshot::status)
-                .filter(s -> s.has("phase"))
-                .map(s -> s.get("phase").getAsString())
-                .orElse("Unknown");
+        String phase = phaseOf(pod);
         if (phase.equals("Running") || phase.equals("Pending")) {
           return b.status(JobStatus.STARTED)
               .followUp(

@@ -343,7 +343,7 @@ public final class Commands {
         jobIds.put(
             ExecutionId.of(cluster.cluster, kind, cluster.namespace(), meta.getName()), jobId);
       }
-      Map<ExecutionId, JobExecutionInfo> infos = jobs.statusReader().getAll(jobIds.keySet());
+      Map<ExecutionId, JobExecutionInfo> infos = jobs.statusReader().getAllInfos(jobIds.keySet());
       PrintWriter out = out();
       out.printf(
           Locale.ROOT,

@@ -378,14 +378,48 @@ public final class KubeGateway {
    */
   public DeleteResult delete(
       ExecutionId about, ResourceKind kind, String namespace, String name, String uid) {
+    return delete(about, kind, namespace, name, uid, null);
+  }
+
+  /**
+   * Deletes an object, in the background, only if it is still the copy a decision was made on: its
+   * uid is {@code uid} and its resourceVersion is {@code resourceVersion} (kube-apiserver checks
+   * both in {@code Preconditions.Check}, staging/src/k8s.io/apiserver/pkg/storage/interfaces.go,
+   * answering 409 Conflict on a mismatch). A retry of an applied delete answers 404, or 409 when
+   * the object is still there with a {@code deletionTimestamp}: callers re-read on 409.
+   *
+   * @param about the job concerned, for errors, or null
+   * @param kind the resource kind
+   * @param namespace the namespace
+   * @param name the name
+   * @param uid the uid precondition; null or empty checks no uid
+   * @param resourceVersion the resourceVersion precondition; null or empty checks none
+   * @return {@link DeleteResult#ACCEPTED} or {@link DeleteResult#GONE}
+   * @throws ApiStatusException 409 when the object changed since that copy or has another uid
+   * @throws ApiUnavailableException when the server cannot be reached; the delete may have been
+   *     applied
+   * @throws JobRejectedException when forbidden
+   */
+  public DeleteResult delete(
+      ExecutionId about,
+      ResourceKind kind,
+      String namespace,
+      String name,
+      String uid,
+      String resourceVersion) {
     String op = "delete " + kind.qualifiedPlural() + " " + namespace + "/" + name;
     JsonObject options = new JsonObject();
     options.addProperty("apiVersion", "v1");
     options.addProperty("kind", "DeleteOptions");
     options.addProperty("propagationPolicy", "Background");
+    JsonObject preconditions = new JsonObject();
     if (uid != null && !uid.isEmpty()) {
-      JsonObject preconditions = new JsonObject();
       preconditions.addProperty("uid", uid);
+    }
+    if (resourceVersion != null && !resourceVersion.isEmpty()) {
+      preconditions.addProperty("resourceVersion", resourceVersion);
+    }
+    if (preconditions.size() > 0) {
       options.add("preconditions", preconditions);
     }
     try {
@@ -457,6 +491,24 @@ public final class KubeGateway {
    */
   public DeleteResult deletePod(ExecutionId about, String namespace, String name, String uid) {
     return delete(about, ResourceKind.POD, namespace, name, uid);
+  }
+
+  /**
+   * Deletes a pod only if it is still the copy a decision was made on (uid and resourceVersion).
+   *
+   * @param about the job concerned, or null
+   * @param namespace the namespace
+   * @param name the pod name
+   * @param uid the pod's uid
+   * @param resourceVersion the pod's resourceVersion as read
+   * @return whether the pod was deleted or already gone
+   * @throws ApiStatusException 409 when the pod changed since it was read or has another uid
+   * @throws ApiUnavailableException when the server cannot be reached
+   * @throws JobRejectedException when forbidden
+   */
+  public DeleteResult deletePod(
+      ExecutionId about, String namespace, String name, String uid, String resourceVersion) {
+    return delete(about, ResourceKind.POD, namespace, name, uid, resourceVersion);
   }
 
   /**
@@ -669,7 +721,8 @@ public final class KubeGateway {
     } catch (ApiUnavailableException e) {
       if (about != null && e.executionId().isEmpty()) {
         // The policy refused to send (circuit open): name the job.
-        throw new ApiUnavailableException(about, e.getMessage(), e.getCause());
+        throw new ApiUnavailableException(
+            about, e.getMessage(), e.mayHaveBeenApplied(), e.getCause());
       }
       throw e;
     }

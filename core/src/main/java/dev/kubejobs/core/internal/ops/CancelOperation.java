@@ -18,8 +18,9 @@ package dev.kubejobs.core.internal.ops;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.CancelMark;
 import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobConflictException;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.KubeJobsException;
@@ -31,17 +32,19 @@ import dev.kubejobs.core.cancel.JobCanceller;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.KubeGateway;
-import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Cancels jobs: fresh read; finished → no-op; being deleted → done; otherwise put the cancel mark
- * with a resourceVersion-locked merge patch (409 → read and decide again) and delete with a uid
- * precondition. A delete whose answer was lost is confirmed by a read (being deleted or gone →
- * done, the mark stays); a delete that truly failed removes the mark again, only while the resource
- * is not being deleted. Not a published API; thread safe.
+ * Cancels jobs: fresh read; not managed by kubejobs → {@link JobConflictException}; finished (by
+ * the status reader's full mapping, driver pod included) → no-op; being deleted → done; otherwise
+ * put the cancel mark (writer token, resourceVersion and state of the copy) with a
+ * resourceVersion-locked merge patch (409 → read and decide again) and delete locked to the marked
+ * copy's uid and resourceVersion (409 → read and decide again). A delete whose answer was lost is
+ * confirmed by a read (being deleted or gone → done, the mark stays); a delete that truly failed
+ * removes the mark again, only while the resource is not being deleted. Not a published API; thread
+ * safe.
  *
  * @param <S> the job spec type
  */
@@ -72,27 +75,45 @@ public final class CancelOperation<S> implements JobCanceller {
   @Override
   public CancelResult cancel(ExecutionId id) {
     ctx.check(id);
-    // The mark's value; a patch whose answer was lost may have put it in an earlier round.
-    String ourMark = DateTimeFormatter.ISO_INSTANT.format(ctx.clock().instant());
+    if (status.reportedTerminal(id).isPresent()) {
+      LOG.debug("Job '{}' was already reported finished; cancel is a no-op", id);
+      return CancelResult.ALREADY_FINISHED;
+    }
+    // This cancel's writer token; a patch whose answer was lost may have put it in an earlier
+    // round.
+    String token = ctx.writer().next();
+    String uid = null;
     for (int round = 1; round <= MAX_ROUNDS; round++) {
       ResourceSnapshot app = read(id).orElseThrow(() -> gone(id));
+      if (uid != null && !uid.equals(app.uid())) {
+        // Replaced by another resource of that name since the first read: the job's own is gone.
+        LOG.debug("Job '{}' was replaced while being cancelled; its resource is gone", id);
+        status.forget(id);
+        return CancelResult.REQUESTED;
+      }
+      uid = app.uid();
+      requireManaged(id, app);
       if (app.isBeingDeleted()) {
         LOG.debug("Job '{}' is already being deleted; nothing to cancel", id);
         return CancelResult.ALREADY_DELETING;
       }
-      JobExecutionInfo info = status.map(id, app, DriverPod.notLookedUp());
+      // The same full mapping as the status reader, on a copy read after the cancel was asked.
+      JobExecutionInfo info = status.decideForCancel(id, app);
       if (info.status().isTerminal()) {
         LOG.debug("Job '{}' already finished as {}; cancel is a no-op", id, info.status());
         return CancelResult.ALREADY_FINISHED;
       }
       String existingMark = app.annotations().get(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
       // A mark put by another cancel in flight is left to it; our own (lost answer) is ours.
-      boolean markedNow = ourMark.equals(existingMark);
+      boolean markedNow =
+          CancelMark.parse(existingMark).map(m -> m.writer().equals(token)).orElse(false);
       ResourceSnapshot marked = app;
       if (existingMark == null) {
+        CancelMark mark =
+            new CancelMark(
+                ctx.clock().instant(), token, app.resourceVersion(), info.operatorState());
         try {
-          marked =
-              gateway.mergePatch(id, resourceKind, id.namespace(), id.name(), mark(app, ourMark));
+          marked = gateway.mergePatch(id, resourceKind, id.namespace(), id.name(), mark(app, mark));
           markedNow = true;
         } catch (ApiStatusException e) {
           if (e.isConflict()) {
@@ -107,7 +128,11 @@ public final class CancelOperation<S> implements JobCanceller {
           throw e;
         }
       }
-      return delete(id, marked, markedNow);
+      Optional<CancelResult> result = delete(id, marked, markedNow);
+      if (result.isPresent()) {
+        return result.get();
+      }
+      LOG.debug("Job '{}' changed after the cancel mark (round {}); deciding again", id, round);
     }
     throw new ApiUnavailableException(
         id,
@@ -115,22 +140,50 @@ public final class CancelOperation<S> implements JobCanceller {
             + id
             + " gave up: its resource changed under each of "
             + MAX_ROUNDS
-            + " attempts to mark it; cancel again",
+            + " attempts to mark and delete it; cancel again",
+        false,
         null);
   }
 
-  private CancelResult delete(ExecutionId id, ResourceSnapshot marked, boolean markedNow) {
+  /** Cancel, like the sweep, touches only what kubejobs manages. */
+  private static void requireManaged(ExecutionId id, ResourceSnapshot app) {
+    if (!JobIdentity.MANAGED_BY_VALUE.equals(app.labels().get(JobIdentity.LABEL_MANAGED_BY))) {
+      throw new JobConflictException(
+          id,
+          JobConflictException.Reason.NOT_MANAGED,
+          "cannot cancel "
+              + id
+              + ": the resource is not managed by kubejobs (it lacks the label "
+              + JobIdentity.LABEL_MANAGED_BY
+              + "="
+              + JobIdentity.MANAGED_BY_VALUE
+              + "), and kubejobs never changes or deletes what it does not manage; check the"
+              + " execution id, or delete the resource yourself",
+          null);
+    }
+  }
+
+  /**
+   * Deletes the job's resource, locked to the marked copy (uid and resourceVersion), so an outcome
+   * the operator wrote after the mark is never deleted.
+   *
+   * @return the result, or empty when the resource changed since the marked copy (409): decide
+   *     again
+   */
+  private Optional<CancelResult> delete(
+      ExecutionId id, ResourceSnapshot marked, boolean markedNow) {
     try {
-      gateway.delete(id, resourceKind, id.namespace(), id.name(), marked.uid());
+      gateway.delete(
+          id, resourceKind, id.namespace(), id.name(), marked.uid(), marked.resourceVersion());
       // ACCEPTED, or GONE: a retried delete whose first answer was lost finds it gone.
       status.forget(id);
       LOG.info("Requested to cancel job '{}'", id);
-      return CancelResult.REQUESTED;
+      return Optional.of(CancelResult.REQUESTED);
     } catch (ApiStatusException e) {
       if (e.isConflict()) {
-        // Another resource now has the name: the job's own is gone.
-        status.forget(id);
-        return CancelResult.REQUESTED;
+        // Changed since the marked copy (an outcome written after the mark, a retried delete that
+        // was applied, another node's write) or replaced: read again and decide again.
+        return Optional.empty();
       }
       throw failed(id, marked, markedNow, e);
     } catch (ApiUnavailableException e) {
@@ -148,14 +201,35 @@ public final class CancelOperation<S> implements JobCanceller {
                 + " again; its cancel mark may stay, cancel again to finish ("
                 + e.getMessage()
                 + ")",
+            true,
             e);
       }
       if (now.isEmpty() || now.get().isBeingDeleted() || !now.get().uid().equals(marked.uid())) {
         LOG.debug("Delete of '{}' was applied although its answer was lost", id);
         status.forget(id);
-        return CancelResult.REQUESTED;
+        return Optional.of(CancelResult.REQUESTED);
       }
-      throw failed(id, now.get(), markedNow, e);
+      if (!now.get().resourceVersion().equals(marked.resourceVersion())) {
+        // Not deleted, and changed since the mark: decide again on the new copy.
+        return Optional.empty();
+      }
+      // Read back unchanged and not being deleted: the delete was not applied. The mark is
+      // removed, so nothing this cancel sent stays applied: a scheduler must not take it as its
+      // own cancel of the job.
+      throw failed(
+          id,
+          now.get(),
+          markedNow,
+          new ApiUnavailableException(
+              id,
+              "cancel of job "
+                  + id
+                  + " failed: the delete got no answer and the job was read back unchanged (not"
+                  + " deleted, still running); its cancel mark is removed, cancel again later ("
+                  + e.getMessage()
+                  + ")",
+              false,
+              e));
     } catch (KubeJobsException e) {
       throw failed(id, marked, markedNow, e);
     }
@@ -200,9 +274,9 @@ public final class CancelOperation<S> implements JobCanceller {
     return gateway.get(id, resourceKind, id.namespace(), id.name());
   }
 
-  private static JsonObject mark(ResourceSnapshot app, String value) {
+  private static JsonObject mark(ResourceSnapshot app, CancelMark mark) {
     JsonObject annotations = new JsonObject();
-    annotations.addProperty(JobIdentity.ANNOTATION_CANCEL_REQUESTED, value);
+    annotations.addProperty(JobIdentity.ANNOTATION_CANCEL_REQUESTED, mark.toString());
     return metadataPatch(app.resourceVersion(), annotations);
   }
 

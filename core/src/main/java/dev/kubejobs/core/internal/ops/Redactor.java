@@ -143,7 +143,8 @@ final class Redactor {
               r.executionId().orElse(null), r.reason(), r.code(), redact(r.getMessage()), cause);
     } else if (e instanceof ApiUnavailableException u) {
       out =
-          new ApiUnavailableException(u.executionId().orElse(null), redact(u.getMessage()), cause);
+          new ApiUnavailableException(
+              u.executionId().orElse(null), redact(u.getMessage()), u.mayHaveBeenApplied(), cause);
     } else {
       // Submit's other errors (conflict, invalid spec) carry no server text.
       return e;

@@ -23,6 +23,9 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.JobStatusUnknownException;
+import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
@@ -31,6 +34,7 @@ import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.DeleteResult;
 import dev.kubejobs.core.internal.kube.KubeGateway;
 import dev.kubejobs.core.status.JobStatusReader;
+import dev.kubejobs.core.status.JobStatusResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,6 +66,13 @@ import org.slf4j.LoggerFactory;
 public final class StatusOperation<S> implements JobStatusReader {
   private static final Logger LOG = LoggerFactory.getLogger(StatusOperation.class);
 
+  /** How many times a status reads and decides again after its delete lost a 409 race. */
+  static final int MAX_ROUNDS = 5;
+
+  private static final java.util.regex.Pattern DNS_SUBDOMAIN =
+      java.util.regex.Pattern.compile(
+          "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
   /** The label selector of the status LIST. */
   public static final String SELECTOR =
       JobIdentity.LABEL_MANAGED_BY + "=" + JobIdentity.MANAGED_BY_VALUE;
@@ -72,6 +83,7 @@ public final class StatusOperation<S> implements JobStatusReader {
   private final ResourceKind resourceKind;
   private final Duration ttl;
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
+  private final ReportedStatuses reported = new ReportedStatuses(ReportedStatuses.DEFAULT_CAPACITY);
 
   /**
    * Creates the operation.
@@ -90,19 +102,19 @@ public final class StatusOperation<S> implements JobStatusReader {
   @Override
   public JobExecutionInfo get(ExecutionId id) {
     ctx.check(id);
+    Optional<JobExecutionInfo> done = reported.terminal(id);
+    if (done.isPresent()) {
+      return done.get();
+    }
     if (ttl.isZero()) {
-      return resolve(id, fresh(id), false);
+      return report(id, () -> resolve(id, fresh(id), false));
     }
     Listing listing = listing(id.namespace(), id);
-    ResourceSnapshot cached = listing.forbidden ? null : listing.byName.get(id.name());
-    if (cached == null) {
-      return resolve(id, fresh(id), false);
-    }
-    return resolve(id, cached, true);
+    return read(id, listing);
   }
 
   @Override
-  public Map<ExecutionId, JobExecutionInfo> getAll(Collection<ExecutionId> ids) {
+  public Map<ExecutionId, JobStatusResult> getAll(Collection<ExecutionId> ids) {
     if (ids == null) {
       throw new IllegalArgumentException("ids must not be null");
     }
@@ -110,27 +122,107 @@ public final class StatusOperation<S> implements JobStatusReader {
     for (ExecutionId id : ids) {
       unique.add(ctx.check(id));
     }
+    Map<ExecutionId, JobStatusResult> out = new LinkedHashMap<>();
     Map<String, Listing> listings = new LinkedHashMap<>();
+    Map<String, KubeJobsException> listFailures = new LinkedHashMap<>();
     for (ExecutionId id : unique) {
-      if (!listings.containsKey(id.namespace())) {
-        listings.put(id.namespace(), listing(id.namespace(), id));
+      Optional<JobExecutionInfo> done = reported.terminal(id);
+      if (done.isPresent()) {
+        out.put(id, JobStatusResult.of(done.get()));
+        continue;
       }
-    }
-    Map<ExecutionId, JobExecutionInfo> out = new LinkedHashMap<>();
-    for (ExecutionId id : unique) {
-      Listing listing = listings.get(id.namespace());
-      ResourceSnapshot cached = listing.forbidden ? null : listing.byName.get(id.name());
+      String ns = id.namespace();
       try {
-        out.put(id, cached == null ? resolve(id, fresh(id), false) : resolve(id, cached, true));
-      } catch (NoSuchJobException gone) {
-        LOG.debug("Job '{}' is gone: {}", id, gone.getMessage());
+        KubeJobsException listFailure = listFailures.get(ns);
+        if (listFailure != null) {
+          throw listFailure;
+        }
+        JobExecutionInfo info;
+        if (ttl.isZero()) {
+          info = report(id, () -> resolve(id, fresh(id), false));
+        } else {
+          Listing listing = listings.get(ns);
+          if (listing == null) {
+            try {
+              listing = listing(ns, id);
+            } catch (KubeJobsException e) {
+              listFailures.put(ns, e);
+              throw e;
+            }
+            listings.put(ns, listing);
+          }
+          info = read(id, listing);
+        }
+        out.put(id, JobStatusResult.of(info));
+      } catch (KubeJobsException e) {
+        LOG.debug("Job '{}' could not be read: {}", id, e.getMessage());
+        out.put(id, JobStatusResult.failed(e));
       }
     }
     return out;
   }
 
+  /** Reads one job from a namespace's list: the cached copy, or a GET when it is not listed. */
+  private JobExecutionInfo read(ExecutionId id, Listing listing) {
+    ResourceSnapshot cached = listing.forbidden ? null : listing.byName.get(id.name());
+    if (cached == null) {
+      return report(id, () -> resolve(id, fresh(id), false));
+    }
+    return report(id, () -> resolve(id, cached, true));
+  }
+
   /**
-   * Drops a job's cached copy, so the next read of it is a fresh GET (after a cancel).
+   * Resolves a job and reports it through the per-job floor, so statuses never go backwards and a
+   * terminal one never changes; a job confirmed gone after a terminal status keeps that status.
+   */
+  private JobExecutionInfo report(ExecutionId id, java.util.function.Supplier<JobExecutionInfo> r) {
+    JobExecutionInfo info;
+    try {
+      info = r.get();
+    } catch (NoSuchJobException gone) {
+      Optional<JobExecutionInfo> done = reported.terminal(id);
+      if (done.isPresent()) {
+        LOG.debug("Job '{}' is gone after it ended {}; keeping that", id, done.get().status());
+        return done.get();
+      }
+      throw gone;
+    }
+    return reported.raise(id, info);
+  }
+
+  /**
+   * Returns the terminal status this reader reported for a job, if it remembers one.
+   *
+   * @param id the job
+   * @return the terminal info reported, or empty
+   */
+  public Optional<JobExecutionInfo> reportedTerminal(ExecutionId id) {
+    return reported.terminal(id);
+  }
+
+  /**
+   * Decides a job's status for a cancel from a copy read after the cancel was asked for, with the
+   * same full mapping as {@link #get(ExecutionId)}: the driver pod is looked up when the mapper
+   * asks, and a live driver of a failed job is deleted before FAILED is reported. A no-status
+   * deletion is left to the cancel (the job is cancelled, not failed).
+   *
+   * @param id the job
+   * @param fresh the copy read by the cancel
+   * @return the info, terminal when the job had already finished
+   * @throws NoSuchJobException if the job's resource is gone on a re-read
+   */
+  public JobExecutionInfo decideForCancel(ExecutionId id, ResourceSnapshot fresh) {
+    Optional<JobExecutionInfo> done = reported.terminal(id);
+    if (done.isPresent()) {
+      return done.get();
+    }
+    JobExecutionInfo info = resolveFrom(id, mapFully(id, fresh), true);
+    return info.status().isTerminal() ? reported.raise(id, info) : info;
+  }
+
+  /**
+   * Drops a job's cached copy, so the next read of it is a fresh GET (after a cancel). The status
+   * reported for it is kept.
    *
    * @param id the job
    */
@@ -266,6 +358,49 @@ public final class StatusOperation<S> implements JobStatusReader {
       LOG.debug("Re-reading '{}' before reporting {}", id, mapped.info.status());
       mapped = mapFully(id, fresh(id));
     }
+    return resolveFrom(id, mapped, false);
+  }
+
+  /**
+   * Carries out the mapping's follow-up on the copy it was decided on; when that copy changed
+   * before the delete (409), reads again and decides again.
+   */
+  private JobExecutionInfo resolveFrom(ExecutionId id, Mapped first, boolean forCancel) {
+    Mapped mapped = first;
+    for (int round = 1; ; round++) {
+      warn(id, mapped);
+      Optional<FollowUp> followUp = mapped.info.followUp();
+      if (followUp.isEmpty()
+          || (forCancel && followUp.get().action() == FollowUp.Action.DELETE_APPLICATION)) {
+        return mapped.info.toBuilder().followUp(null).driverPodWanted(false).build();
+      }
+      JobExecutionInfo done = carryOut(id, mapped);
+      if (done != null) {
+        return done;
+      }
+      if (round >= MAX_ROUNDS) {
+        throw new ApiUnavailableException(
+            id,
+            "the status of job "
+                + id
+                + " could not be decided: its resource or driver pod changed under each of "
+                + MAX_ROUNDS
+                + " attempts to "
+                + describe(followUp.get())
+                + "; read it again",
+            false,
+            null);
+      }
+      LOG.debug(
+          "Job '{}' changed before {} (round {}); deciding again",
+          id,
+          describe(followUp.get()),
+          round);
+      mapped = mapFully(id, fresh(id));
+    }
+  }
+
+  private void warn(ExecutionId id, Mapped mapped) {
     for (String warning : mapped.info.warnings()) {
       if (mapped.pod.lookup() == DriverPod.Lookup.UNAVAILABLE
           && warning.contains(mapped.pod.reason())) {
@@ -276,10 +411,6 @@ public final class StatusOperation<S> implements JobStatusReader {
       // Each distinct text once, whichever job shows it first (the text names no job).
       ctx.warnings().warn(LOG, warning, "job '" + id + "': " + warning);
     }
-    if (mapped.info.followUp().isPresent()) {
-      return carryOut(id, mapped);
-    }
-    return mapped.info.toBuilder().driverPodWanted(false).build();
   }
 
   private static boolean endsJob(JobExecutionInfo info) {
@@ -298,7 +429,7 @@ public final class StatusOperation<S> implements JobStatusReader {
 
   /**
    * Maps with the job kind's mapper, which must not fail; if it does, that is a bug of the job
-   * kind, reported without failing the job.
+   * kind, reported as {@link JobStatusUnknownException} without failing the job.
    */
   JobExecutionInfo map(ExecutionId id, ResourceSnapshot app, DriverPod pod) {
     try {
@@ -308,28 +439,43 @@ public final class StatusOperation<S> implements JobStatusReader {
       }
       return info;
     } catch (RuntimeException e) {
-      throw new IllegalStateException(
+      throw new JobStatusUnknownException(
+          id,
           "the status mapper of "
               + resourceKind.qualifiedPlural()
               + " failed on job "
               + id
-              + " (a bug of the job kind; the job's state is unknown, not failed): "
+              + " (a bug of the job kind, or data it cannot handle; the job's state is unknown, not"
+              + " failed: keep it as it was and read again later): "
               + e,
           e);
     }
   }
 
   private DriverPod lookUpDriver(ExecutionId id, ResourceSnapshot app) {
-    Optional<String> name = kind.driverPodName(app);
+    Optional<String> name;
+    String selector = null;
     try {
-      if (name.isPresent() && !name.get().isEmpty()) {
+      name = kind.driverPodName(app).filter(n -> !n.isEmpty());
+      if (name.isEmpty()) {
+        selector = kind.driverPodSelector(app);
+      }
+    } catch (RuntimeException e) {
+      return unusableDriverReference(id, "the job kind could not name its driver pod (" + e + ")");
+    }
+    if (name.isPresent() && !isDnsSubdomain(name.get())) {
+      // Server data (for example status.driverInfo.podName "x/../y"): never a path, never a throw.
+      return unusableDriverReference(
+          id, "the resource names an invalid driver pod '" + abbreviate(name.get()) + "'");
+    }
+    try {
+      if (name.isPresent()) {
         return gateway
             .getPod(id, id.namespace(), name.get())
             .map(DriverPod::found)
             .orElse(DriverPod.absent());
       }
-      List<ResourceSnapshot> pods =
-          new ArrayList<>(gateway.listPods(id, id.namespace(), kind.driverPodSelector(app)));
+      List<ResourceSnapshot> pods = new ArrayList<>(gateway.listPods(id, id.namespace(), selector));
       // The latest attempt's pod wins.
       return pods.stream()
           .max(
@@ -358,15 +504,41 @@ public final class StatusOperation<S> implements JobStatusReader {
     }
   }
 
-  /** Carries out the mapper's follow-up; the outcome is reported only once it is confirmed. */
+  /** A driver pod that cannot be looked up from what the resource says: decide without it. */
+  private DriverPod unusableDriverReference(ExecutionId id, String reason) {
+    ctx.warnings()
+        .warn(
+            LOG,
+            reason + "; its status is decided from the resource alone",
+            "job '" + id + "': " + reason + "; its status is decided from the resource alone");
+    return DriverPod.unavailable(reason);
+  }
+
+  private static boolean isDnsSubdomain(String name) {
+    return name.length() <= 253 && DNS_SUBDOMAIN.matcher(name).matches();
+  }
+
+  private static String abbreviate(String text) {
+    return text.length() <= 100 ? text : text.substring(0, 100) + "…";
+  }
+
+  /**
+   * Carries out the mapper's follow-up on the copy it was decided on; the outcome is reported only
+   * once it is confirmed.
+   *
+   * @return the info to report, or null when the copy changed before the delete (decide again)
+   */
   private JobExecutionInfo carryOut(ExecutionId id, Mapped mapped) {
     JobExecutionInfo info = mapped.info;
     FollowUp followUp = info.followUp().orElseThrow();
     try {
-      switch (followUp.action()) {
-        case DELETE_APPLICATION -> deleteApplication(id, mapped.app);
-        case DELETE_DRIVER_POD -> deleteDriverPod(id, mapped);
-        default -> throw new IllegalStateException("unknown follow-up " + followUp.action());
+      boolean done =
+          switch (followUp.action()) {
+            case DELETE_APPLICATION -> deleteApplication(id, mapped.app);
+            case DELETE_DRIVER_POD -> deleteDriverPod(id, mapped);
+          };
+      if (!done) {
+        return null;
       }
     } catch (JobRejectedException e) {
       if (followUp.action() == FollowUp.Action.DELETE_DRIVER_POD
@@ -403,10 +575,19 @@ public final class StatusOperation<S> implements JobStatusReader {
                       : ""))
           .build();
     }
-    LOG.debug("Job '{}': {} confirmed, reporting {}", id, describe(followUp), followUp.outcome());
+    JobStatus outcome = followUp.outcome();
+    String message = followUp.message();
+    if (followUp.action() == FollowUp.Action.DELETE_APPLICATION
+        && mapped.app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+      // The copy deleted carried a cancel mark: the job was being cancelled, and the node that
+      // marked it reports it cancelled; every node must agree.
+      outcome = JobStatus.CANCELLED;
+      message = "cancelled by kubejobs before the operator wrote a status";
+    }
+    LOG.debug("Job '{}': {} confirmed, reporting {}", id, describe(followUp), outcome);
     return info.toBuilder()
-        .status(followUp.outcome())
-        .message(followUp.message())
+        .status(outcome)
+        .message(message)
         .finishedAt(info.finishedAt().orElse(ctx.clock().instant()))
         .followUp(null)
         .driverPodWanted(false)
@@ -444,18 +625,27 @@ public final class StatusOperation<S> implements JobStatusReader {
     return cut > 0 ? message.substring(0, cut) : message;
   }
 
-  private void deleteApplication(ExecutionId id, ResourceSnapshot app) {
+  /**
+   * Deletes the job's resource, locked to the copy the decision was made on.
+   *
+   * @return true when deleted, false when the copy changed before the delete (409)
+   */
+  private boolean deleteApplication(ExecutionId id, ResourceSnapshot app) {
     if (app.isBeingDeleted()) {
-      return;
+      return true;
     }
     DeleteResult result;
     try {
-      result = gateway.delete(id, resourceKind, id.namespace(), id.name(), app.uid());
+      result =
+          gateway.delete(
+              id, resourceKind, id.namespace(), id.name(), app.uid(), app.resourceVersion());
     } catch (ApiStatusException e) {
       if (!e.isConflict()) {
         throw e;
       }
-      result = DeleteResult.GONE;
+      // Changed since the copy the decision was made on (the operator's first status write, a
+      // cancel mark of another node) or replaced: read again and decide again.
+      return false;
     }
     if (result == DeleteResult.GONE) {
       // Someone else deleted it between the fresh read and the delete (a cancel, most likely):
@@ -463,9 +653,15 @@ public final class StatusOperation<S> implements JobStatusReader {
       throw new NoSuchJobException(
           id, "the resource of job " + id + " disappeared before kubejobs could end the job", null);
     }
+    return true;
   }
 
-  private void deleteDriverPod(ExecutionId id, Mapped mapped) {
+  /**
+   * Deletes the live driver pod of an ended job, locked to the pod copy the mapping saw.
+   *
+   * @return true when deleted or gone, false when the pod changed before the delete (409)
+   */
+  private boolean deleteDriverPod(ExecutionId id, Mapped mapped) {
     DriverPod pod = mapped.pod;
     if (pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
       pod = lookUpDriver(id, mapped.app);
@@ -476,19 +672,22 @@ public final class StatusOperation<S> implements JobStatusReader {
         throw new JobRejectedException(
             id, JobRejectedException.Reason.FORBIDDEN, 403, pod.reason(), null);
       }
-      return;
+      return true;
     }
     try {
-      gateway.deletePod(id, id.namespace(), found.get().name(), found.get().uid());
+      gateway.deletePod(
+          id, id.namespace(), found.get().name(), found.get().uid(), found.get().resourceVersion());
       LOG.info(
           "Deleted driver pod {} of job '{}', which still ran after the job ended",
           found.get().name(),
           id);
+      return true;
     } catch (ApiStatusException e) {
       if (!e.isConflict()) {
         throw e;
       }
-      // Replaced by another pod of that name: the one that ran is gone.
+      // The pod changed since it was looked up (it may have just exited): decide again.
+      return false;
     }
   }
 

@@ -34,6 +34,7 @@ import dev.kubejobs.core.internal.kube.UnconfirmedException;
 import dev.kubejobs.core.submit.JobSubmitter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -113,12 +114,13 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
   @Override
   public ExecutionId submit(String jobId, S spec) {
     JobIdentity identity = identityOf(jobId, spec);
-    JsonObject manifest = manifestOf(spec, identity);
+    String token = ctx.writer().next();
+    JsonObject manifest = manifestOf(spec, identity, token);
     ExecutionId id =
         ExecutionId.of(ctx.cluster(), resourceKind, identity.namespace(), identity.name());
     Redactor redactor = Redactor.of(manifest);
     try {
-      return create(id, identity, manifest, redactor);
+      return create(id, identity, manifest, token, redactor);
     } catch (KubeJobsException e) {
       // The server's text may echo the manifest (an admission webhook quoting a Spark conf).
       throw redactor.scrub(e);
@@ -126,7 +128,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
   }
 
   private ExecutionId create(
-      ExecutionId id, JobIdentity identity, JsonObject manifest, Redactor redactor) {
+      ExecutionId id, JobIdentity identity, JsonObject manifest, String token, Redactor redactor) {
     ApiUnavailableException unconfirmed = null;
     int attempts = 0;
     for (int attempt = 1; attempt <= MAX_CREATE_ATTEMPTS; attempt++) {
@@ -141,8 +143,8 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
         }
         // Created by an earlier submit of this job (or its lost answer), or a name clash.
         Optional<ResourceSnapshot> existing = read(id, identity);
-        if (existing.isPresent()) {
-          return adoptOrConflict(id, identity, existing.get());
+        if (existing.isPresent() && adoptOrConflict(id, identity, existing.get(), token)) {
+          return id;
         }
         LOG.debug("'{}' vanished after 409 AlreadyExists; creating it again", id);
       } catch (UnconfirmedException e) {
@@ -155,8 +157,8 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
             redactor.redact(e.getMessage()));
         try {
           Optional<ResourceSnapshot> landed = read(id, identity);
-          if (landed.isPresent()) {
-            return adoptOrConflict(id, identity, landed.get());
+          if (landed.isPresent() && adoptOrConflict(id, identity, landed.get(), token)) {
+            return id;
           }
         } catch (ApiUnavailableException readFailure) {
           e.addSuppressed(readFailure);
@@ -173,40 +175,114 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
         break;
       }
     }
-    throw giveUp(id, identity, unconfirmed, attempts, redactor);
+    throw giveUp(id, identity, unconfirmed, attempts, token, redactor);
   }
 
   private Optional<ResourceSnapshot> read(ExecutionId id, JobIdentity identity) {
     return gateway.get(id, resourceKind, identity.namespace(), identity.name());
   }
 
-  private ExecutionId adoptOrConflict(
-      ExecutionId id, JobIdentity identity, ResourceSnapshot existing) {
-    if (identity.owns(existing) && !existing.isBeingDeleted()) {
-      LOG.debug("Adopted '{}', created by an earlier submit of job '{}'", id, identity.jobId());
-      return id;
+  /**
+   * Adopts an existing resource of this job: one this submit created (its lost answer), or one
+   * another submit of the job created, which this submit claims with a resourceVersion-locked patch
+   * of {@value JobIdentity#ANNOTATION_SUBMITTED_BY} so that submit's clean-up leaves it alone.
+   *
+   * @return true when adopted, false when the resource vanished meanwhile (create again)
+   * @throws JobConflictException when the name is someone else's or being deleted
+   */
+  private boolean adoptOrConflict(
+      ExecutionId id, JobIdentity identity, ResourceSnapshot first, String token) {
+    ResourceSnapshot existing = first;
+    String creator = first.annotations().get(JobIdentity.ANNOTATION_SUBMITTED_BY);
+    for (int round = 1; round <= MAX_CREATE_ATTEMPTS; round++) {
+      if (!identity.owns(existing) || existing.isBeingDeleted()) {
+        throw conflict(id, identity, existing);
+      }
+      if (token.equals(existing.annotations().get(JobIdentity.ANNOTATION_SUBMITTED_BY))) {
+        LOG.debug("Adopted '{}', created by this submit of job '{}'", id, identity.jobId());
+        return true;
+      }
+      try {
+        gateway.mergePatch(
+            id, resourceKind, identity.namespace(), identity.name(), claim(existing, token));
+        LOG.debug("Adopted '{}', created by another submit of job '{}'", id, identity.jobId());
+        return true;
+      } catch (ApiStatusException e) {
+        if (e.isNotFound()) {
+          return false;
+        }
+        if (!e.isConflict()) {
+          throw e;
+        }
+        // Changed since the read (that submit's clean-up may be deleting it): decide again.
+        Optional<ResourceSnapshot> now = read(id, identity);
+        if (now.isEmpty()) {
+          return false;
+        }
+        existing = now.get();
+        if (identity.owns(existing)
+            && !existing.isBeingDeleted()
+            && !Objects.equals(
+                creator, existing.annotations().get(JobIdentity.ANNOTATION_SUBMITTED_BY))) {
+          // Another submit claimed it meanwhile: the creator's clean-up leaves it alone now.
+          LOG.debug("Adopted '{}', claimed by another submit of job '{}'", id, identity.jobId());
+          return true;
+        }
+      }
     }
+    throw new ApiUnavailableException(
+        id,
+        "submit of job '"
+            + abbreviate(identity.jobId())
+            + "' could not adopt "
+            + id
+            + ": it changed under each of "
+            + MAX_CREATE_ATTEMPTS
+            + " attempts; submitting again is safe",
+        false,
+        null);
+  }
+
+  private static JsonObject claim(ResourceSnapshot existing, String token) {
+    JsonObject annotations = new JsonObject();
+    annotations.addProperty(JobIdentity.ANNOTATION_SUBMITTED_BY, token);
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("resourceVersion", existing.resourceVersion());
+    metadata.add("annotations", annotations);
+    JsonObject patch = new JsonObject();
+    patch.add("metadata", metadata);
+    return patch;
+  }
+
+  private JobConflictException conflict(
+      ExecutionId id, JobIdentity identity, ResourceSnapshot existing) {
     String owner;
+    JobConflictException.Reason reason;
     if (identity.owns(existing)) {
+      reason = JobConflictException.Reason.BEING_DELETED;
       owner =
           "a resource of this very job that is being deleted (wait until it is gone, then submit"
               + " again)";
     } else if (!JobIdentity.MANAGED_BY_VALUE.equals(
         existing.labels().get(JobIdentity.LABEL_MANAGED_BY))) {
+      reason = JobConflictException.Reason.NOT_MANAGED;
       owner = "a resource not managed by kubejobs";
     } else if (!ctx.deployment().equals(existing.labels().get(JobIdentity.LABEL_DEPLOYMENT))) {
+      reason = JobConflictException.Reason.OTHER_DEPLOYMENT;
       owner =
           "a resource of another deployment ('"
               + existing.labels().getOrDefault(JobIdentity.LABEL_DEPLOYMENT, "")
               + "')";
     } else {
+      reason = JobConflictException.Reason.OTHER_JOB;
       owner =
           "another job ('"
               + abbreviate(existing.annotations().getOrDefault(JobIdentity.ANNOTATION_JOB_ID, ""))
               + "') of this deployment";
     }
-    throw new JobConflictException(
+    return new JobConflictException(
         id,
+        reason,
         "cannot submit job '"
             + abbreviate(identity.jobId())
             + "': the name "
@@ -224,36 +300,67 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
         null);
   }
 
-  /** Every create went unanswered: delete what landed if it is this job's, then give up. */
+  /**
+   * Every create went unanswered: delete what landed if this submit created it and no other submit
+   * adopted it since (the delete is locked to the copy read; 409 → read and decide again), then
+   * give up.
+   */
   private ApiUnavailableException giveUp(
       ExecutionId id,
       JobIdentity identity,
       ApiUnavailableException cause,
       int attempts,
+      String token,
       Redactor redactor) {
-    String cleanup;
+    String cleanup = null;
+    boolean mayExist = true;
     try {
-      Optional<ResourceSnapshot> landed = read(id, identity);
-      if (landed.isEmpty()) {
-        cleanup = "nothing landed";
-      } else if (!identity.owns(landed.get())) {
-        cleanup = "the resource of that name is not this job's and was left alone";
-      } else if (landed.get().isBeingDeleted()) {
-        cleanup = "the resource that landed is being deleted";
-      } else {
-        DeleteResult result =
-            gateway.delete(
-                id, resourceKind, identity.namespace(), identity.name(), landed.get().uid());
-        cleanup =
-            result == DeleteResult.ACCEPTED
-                ? "the resource that landed was deleted"
-                : "the resource that landed is gone";
+      for (int round = 1; cleanup == null; round++) {
+        Optional<ResourceSnapshot> landed = read(id, identity);
+        if (landed.isEmpty()) {
+          cleanup = "nothing landed";
+          mayExist = false;
+        } else if (!identity.owns(landed.get())) {
+          cleanup = "the resource of that name is not this job's and was left alone";
+        } else if (landed.get().isBeingDeleted()) {
+          cleanup = "the resource that landed is being deleted";
+          mayExist = false;
+        } else if (!token.equals(
+            landed.get().annotations().get(JobIdentity.ANNOTATION_SUBMITTED_BY))) {
+          cleanup =
+              "the job's resource was created or adopted by another submit of this job and was"
+                  + " left alone";
+        } else if (round > MAX_CREATE_ATTEMPTS) {
+          cleanup = "the resource that landed changed under each attempt to delete it";
+        } else {
+          try {
+            DeleteResult result =
+                gateway.delete(
+                    id,
+                    resourceKind,
+                    identity.namespace(),
+                    identity.name(),
+                    landed.get().uid(),
+                    landed.get().resourceVersion());
+            cleanup =
+                result == DeleteResult.ACCEPTED
+                    ? "the resource that landed was deleted"
+                    : "the resource that landed is gone";
+            mayExist = false;
+          } catch (ApiStatusException e) {
+            if (!e.isConflict()) {
+              throw e;
+            }
+            // Changed since the read (another submit adopted it): read and decide again.
+          }
+        }
       }
     } catch (KubeJobsException e) {
       if (cause != null) {
         cause.addSuppressed(e);
       }
       cleanup = "whether it landed could not be checked (" + e.getMessage() + ")";
+      mayExist = true;
     }
     LOG.debug("Gave up submitting '{}': {}", id, redactor.redact(cleanup));
     return new ApiUnavailableException(
@@ -268,10 +375,11 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
             + ": the API server's answers were lost; "
             + cleanup
             + ". The orphan sweeper reconciles anything left; submitting again is safe",
+        mayExist,
         cause);
   }
 
-  private JsonObject manifestOf(S spec, JobIdentity identity) {
+  private JsonObject manifestOf(S spec, JobIdentity identity, String token) {
     JsonObject manifest;
     try {
       manifest = kind.manifest(spec, identity);
@@ -303,6 +411,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
     identity.labels().forEach(labels::addProperty);
     JsonObject annotations = objectField(metadata, "annotations", identity);
     identity.annotations().forEach(annotations::addProperty);
+    annotations.addProperty(JobIdentity.ANNOTATION_SUBMITTED_BY, token);
     annotations.remove(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
     validateLabels(identity, labels);
     validateAnnotations(identity, annotations);

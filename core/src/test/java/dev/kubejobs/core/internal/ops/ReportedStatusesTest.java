@@ -1,0 +1,72 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.ResourceKind;
+import org.junit.jupiter.api.Test;
+
+/** Issue 8, item 6: the per-instance floor of reported statuses, and its bound. */
+class ReportedStatusesTest {
+  private static final ResourceKind KIND = new ResourceKind("kubejobs.dev", "v1", "testjobs", "T");
+
+  private static ExecutionId id(int n) {
+    return ExecutionId.of("test", KIND, "etl", "kj-" + n);
+  }
+
+  private static JobExecutionInfo info(JobStatus status) {
+    return JobExecutionInfo.builder(status).message(status.name()).build();
+  }
+
+  @Test
+  void statusesNeverGoBackwardsAndATerminalOneNeverChanges() {
+    ReportedStatuses reported = new ReportedStatuses(10);
+
+    assertThat(reported.raise(id(1), info(JobStatus.STARTED)).status())
+        .isEqualTo(JobStatus.STARTED);
+    JobExecutionInfo back = reported.raise(id(1), info(JobStatus.QUEUED));
+    assertThat(back.status()).isEqualTo(JobStatus.STARTED);
+    assertThat(back.message()).isEqualTo("QUEUED");
+    assertThat(reported.raise(id(1), info(JobStatus.CANCELLING)).status())
+        .isEqualTo(JobStatus.CANCELLING);
+    assertThat(reported.raise(id(1), info(JobStatus.STARTED)).status())
+        .isEqualTo(JobStatus.CANCELLING);
+    assertThat(reported.terminal(id(1))).isEmpty();
+
+    JobExecutionInfo done = reported.raise(id(1), info(JobStatus.SUCCEEDED));
+    assertThat(reported.raise(id(1), info(JobStatus.CANCELLED))).isSameAs(done);
+    assertThat(reported.raise(id(1), info(JobStatus.QUEUED))).isSameAs(done);
+    assertThat(reported.terminal(id(1))).containsSame(done);
+  }
+
+  @Test
+  void theLeastRecentlyReadJobIsForgottenBeyondTheCapacity() {
+    ReportedStatuses reported = new ReportedStatuses(2);
+    reported.raise(id(1), info(JobStatus.FAILED));
+    reported.raise(id(2), info(JobStatus.FAILED));
+    reported.terminal(id(1)); // read: job 2 is now the least recently read
+    reported.raise(id(3), info(JobStatus.FAILED));
+
+    assertThat(reported.size()).isEqualTo(2);
+    assertThat(reported.terminal(id(1))).isPresent();
+    assertThat(reported.terminal(id(2))).isEmpty();
+    assertThat(reported.terminal(id(3))).isPresent();
+  }
+}

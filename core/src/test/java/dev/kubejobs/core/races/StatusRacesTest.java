@@ -1,0 +1,194 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.races;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.status.JobStatusResult;
+import dev.kubejobs.core.testing.ClientHooks;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.ResourceType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 8, items 4, 6, 8 and 9: the status reader decides on one locked copy, never reports a
+ * status going backwards, and never lets server data escape as an undocumented exception.
+ *
+ * <p>The no-status delete carries the resourceVersion of the copy it was decided on; the fake
+ * server answers 409 when it changed, as kube-apiserver does ({@code Preconditions.Check} in
+ * staging/src/k8s.io/apiserver/pkg/storage/interfaces.go).
+ */
+class StatusRacesTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> nodeB;
+  private ExecutionId id;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    nodeB = Fixture.builder(server, CLOCK, "gravitino").build();
+    id = nodeB.submitter().submit("job-1", TestJobSpec.in("etl"));
+  }
+
+  private KubeJobs<TestJobSpec> node(ClientHooks hooks, Duration ttl) {
+    return Fixture.builder(hooks.client(server), CLOCK, "gravitino").statusCacheTtl(ttl).build();
+  }
+
+  @Test
+  void noStatusDeleteRacingTheOperatorsFirstStatusWriteKeepsTheJobRunning() {
+    // Item 4: an operator back from an outage writes its first status between the reader's fresh
+    // read (no status, past the timeout) and its DELETE.
+    CLOCK.advance(Duration.ofSeconds(601));
+    ClientHooks hooks =
+        new ClientHooks()
+            .before(
+                "DELETE",
+                OBJECT,
+                () -> Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}"));
+    KubeJobs<TestJobSpec> nodeA = node(hooks, Duration.ZERO);
+
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(1);
+  }
+
+  @Test
+  void noStatusDeleteRacingAnotherNodesCancelMarkReportsCancelledNotFailed() {
+    // Item 4: another node marks the job for cancel between the reader's read and its DELETE.
+    CLOCK.advance(Duration.ofSeconds(601));
+    ClientHooks hooks =
+        new ClientHooks()
+            .before(
+                "DELETE",
+                OBJECT,
+                () ->
+                    server
+                        .store()
+                        .update(
+                            TestJobKind.TYPE,
+                            "etl",
+                            "kj-job-1",
+                            o -> {
+                              o.getAsJsonObject("metadata")
+                                  .getAsJsonObject("annotations")
+                                  .addProperty(
+                                      JobIdentity.ANNOTATION_CANCEL_REQUESTED,
+                                      T0.plusSeconds(601).toString());
+                              return o;
+                            }));
+    KubeJobs<TestJobSpec> nodeA = node(hooks, Duration.ZERO);
+
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.CANCELLED);
+
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(2);
+  }
+
+  @Test
+  void aStaleCachedCopyPlusAFreshPodLookupNeverTurnsSucceededBackToQueued() {
+    // Item 6: a status this version cannot parse; the driver pod says it succeeded.
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"phase\":\"Done\"}");
+    server
+        .store()
+        .create(
+            ResourceType.POD, "etl", Fixture.driverPod("kj-job-1-driver", "kj-job-1", "Succeeded"));
+    KubeJobs<TestJobSpec> nodeA = node(new ClientHooks(), Duration.ofSeconds(30));
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+
+    // The operator cleans the driver pod up; the cached copy still cannot be parsed.
+    server.store().delete(ResourceType.POD, "etl", "kj-job-1-driver");
+
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(nodeA.statusReader().getAll(List.of(id)).get(id).orElseThrow().status())
+        .isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aRerunThatGoesBackToQueuedIsStillReportedStartedAndTheOutcomeNeverChanges() {
+    // Item 6: a restart policy puts a started job back in the queue (Kubeflow PENDING_RERUN).
+    KubeJobs<TestJobSpec> nodeA = node(new ClientHooks(), Duration.ZERO);
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"QUEUED\"}");
+    JobExecutionInfo rerun = nodeA.statusReader().get(id);
+    assertThat(rerun.status()).isEqualTo(JobStatus.STARTED);
+    assertThat(rerun.operatorState()).isEqualTo("QUEUED");
+
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+    server.journal().clear();
+
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(server.journal().requests()).isEmpty();
+  }
+
+  @Test
+  void aDriverPodNameThatIsNoPodNameIsWarnedAboutAndNeverThrows() {
+    // Item 8: server data such as Kubeflow's status.driverInfo.podName "x/../y".
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"FAILED\",\"driverPod\":\"x/../y\"}");
+    KubeJobs<TestJobSpec> nodeA = node(new ClientHooks(), Duration.ofSeconds(5));
+
+    JobExecutionInfo info = nodeA.statusReader().get(id);
+    Map<ExecutionId, JobStatusResult> all = nodeA.statusReader().getAll(List.of(id));
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.warnings()).anyMatch(w -> w.contains("invalid driver pod"));
+    assertThat(all.get(id).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+    assertThat(server.journal().count("GET", "/api/v1/.*")).isZero();
+  }
+
+  @Test
+  void getAllReportsEachJobOnItsOwnGoneOrRead() {
+    // Item 9: one job gone, one read.
+    ExecutionId other = nodeB.submitter().submit("job-2", TestJobSpec.in("etl"));
+    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+    KubeJobs<TestJobSpec> nodeA = node(new ClientHooks(), Duration.ofSeconds(5));
+
+    Map<ExecutionId, JobStatusResult> all = nodeA.statusReader().getAll(List.of(id, other));
+
+    assertThat(all).containsOnlyKeys(id, other);
+    assertThat(all.get(id).isGone()).isTrue();
+    assertThat(all.get(other).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(nodeA.statusReader().getAllInfos(List.of(id, other))).containsOnlyKeys(other);
+  }
+}

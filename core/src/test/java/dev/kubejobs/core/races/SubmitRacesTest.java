@@ -1,0 +1,158 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.races;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.InvalidJobSpecException;
+import dev.kubejobs.core.JobConflictException;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.testing.ClientHooks;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.MutableClock;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Issue 8, items 5, 10 and 11: submit under races, job ids, exceptions that carry fields. */
+class SubmitRacesTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String COLLECTION = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
+  private static final String OBJECT = COLLECTION + "/kj-job-1";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> nodeB;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    nodeB = Fixture.builder(server, CLOCK, "gravitino").build();
+  }
+
+  private KubeJobs<TestJobSpec> node(ClientHooks hooks) {
+    return Fixture.builder(hooks.client(server), CLOCK, "gravitino")
+        .circuitBreaker(Fixture.lenientBreaker(CLOCK))
+        .build();
+  }
+
+  @Test
+  void submitCleanUpNeverDeletesWhatAnotherNodesSubmitOfTheSameJobAdopted() {
+    // Item 5: all three creates of node A lose their answers and A's reads fail meanwhile
+    // (3 reads x 3 attempts), so A gives up and reads what landed to clean it up; right before
+    // A's DELETE, node B submits the same job and adopts the resource.
+    AtomicReference<ExecutionId> adopted = new AtomicReference<>();
+    ClientHooks hooks =
+        new ClientHooks()
+            .loseAnswer("POST", COLLECTION, 3)
+            .notSent("GET", OBJECT, 9)
+            .before(
+                "DELETE",
+                OBJECT,
+                () -> adopted.set(nodeB.submitter().submit("job-1", TestJobSpec.in("etl"))));
+    KubeJobs<TestJobSpec> nodeA = node(hooks);
+
+    assertThatThrownBy(() -> nodeA.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOfSatisfying(
+            ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isTrue())
+        .hasMessageContaining("adopted by another submit");
+
+    assertThat(adopted.get()).isNotNull();
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(nodeB.statusReader().get(adopted.get()).status()).isEqualTo(JobStatus.QUEUED);
+  }
+
+  @Test
+  void submitCleanUpDeletesWhatItsOwnLostCreateLeftLockedToTheCopyRead() {
+    ClientHooks hooks =
+        new ClientHooks().loseAnswer("POST", COLLECTION, 3).notSent("GET", OBJECT, 9);
+    KubeJobs<TestJobSpec> nodeA = node(hooks);
+
+    assertThatThrownBy(() -> nodeA.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOfSatisfying(
+            ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isFalse())
+        .hasMessageContaining("the resource that landed was deleted");
+
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThat(server.journal().requests("DELETE", OBJECT).get(0).body())
+        .contains("\"resourceVersion\"");
+  }
+
+  @Test
+  void jobIdsWithUnpairedSurrogatesAreRejectedAndPairedOnesSubmitIdempotently() {
+    // Item 10: "job-\uD800" would be stored as "job-?", so a second submit would not match.
+    assertThatThrownBy(() -> nodeB.submitter().submit("job-\uD800", TestJobSpec.in("etl")))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageContaining("unpaired surrogate")
+        .hasMessageContaining("index 4");
+    assertThatThrownBy(() -> nodeB.submitter().submit("\uDC00job", TestJobSpec.in("etl")))
+        .isInstanceOf(InvalidJobSpecException.class);
+
+    String emoji = "job-\uD83D\uDE00";
+    ExecutionId first = nodeB.submitter().submit(emoji, TestJobSpec.in("etl"));
+    ExecutionId second = nodeB.submitter().submit(emoji, TestJobSpec.in("etl"));
+
+    assertThat(second).isEqualTo(first);
+    assertThat(Fixture.annotations(server, "etl", first.name()))
+        .containsEntry(JobIdentity.ANNOTATION_JOB_ID, emoji);
+  }
+
+  @Test
+  void conflictsSayWhyInAField() {
+    // Item 11: another deployment's resource, then this job's own resource being deleted.
+    server
+        .store()
+        .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-job-1", "other", "job-1", null));
+    assertThatThrownBy(() -> nodeB.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOfSatisfying(
+            JobConflictException.class,
+            e -> assertThat(e.reason()).isEqualTo(JobConflictException.Reason.OTHER_DEPLOYMENT));
+
+    server
+        .store()
+        .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-job-2", "gravitino", "job-9", null));
+    assertThatThrownBy(() -> nodeB.submitter().submit("job-2", TestJobSpec.in("etl")))
+        .isInstanceOfSatisfying(
+            JobConflictException.class,
+            e -> assertThat(e.reason()).isEqualTo(JobConflictException.Reason.OTHER_JOB));
+  }
+
+  @Test
+  void anUnsentRequestSaysNothingWasApplied() {
+    // Item 11: a create never sent (connection refused) cannot have landed.
+    KubeJobs<TestJobSpec> nodeA = node(new ClientHooks().notSent("POST", COLLECTION, 1));
+
+    assertThatThrownBy(() -> nodeA.submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOfSatisfying(
+            ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isFalse());
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+  }
+}
