@@ -19,12 +19,15 @@ import static dev.kubejobs.spark.Fixtures.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.spark.Fixtures.App;
+import dev.kubejobs.spark.Fixtures.Pod;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -162,5 +165,143 @@ class StatusShapesTest {
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(info.finishedAt()).contains(at(3));
+  }
+
+  /** A driver pod with the given phase and container statuses (JSON array text). */
+  private static DriverPod pod(String phase, String containerStatuses) {
+    return DriverPod.found(
+        ResourceSnapshot.of(
+            JsonParser.parseString(
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\","
+                        + "\"namespace\":\"etl\"},\"status\":{\"phase\":\""
+                        + phase
+                        + "\",\"containerStatuses\":"
+                        + containerStatuses
+                        + "}}")
+                .getAsJsonObject()));
+  }
+
+  private static String terminated(String name, int code, String reason, String message) {
+    return "{\"name\":\""
+        + name
+        + "\",\"state\":{\"terminated\":{\"exitCode\":"
+        + code
+        + ",\"reason\":\""
+        + reason
+        + "\",\"message\":\""
+        + message
+        + "\",\"finishedAt\":\""
+        + at(4)
+        + "\"}}}";
+  }
+
+  private static final App UNKNOWN = App.apache().states("Submitted", "DriverWarmingUp");
+
+  @Test
+  void theExitMessageCarriesTheTerminationReasonAndMessage() {
+    JobExecutionInfo both =
+        APACHE.map(
+            UNKNOWN.snapshot(),
+            pod(
+                "Failed",
+                "[" + terminated("spark-kubernetes-driver", 137, "OOMKilled", "oom") + "]"),
+            NOW);
+    JobExecutionInfo reasonOnly =
+        APACHE.map(
+            UNKNOWN.snapshot(),
+            pod("Failed", "[" + terminated("spark-kubernetes-driver", 1, "Error", "") + "]"),
+            NOW);
+    JobExecutionInfo none =
+        APACHE.map(
+            UNKNOWN.snapshot(),
+            pod("Failed", "[" + terminated("spark-kubernetes-driver", 1, "", "") + "]"),
+            NOW);
+
+    assertThat(both.message()).contains("exited with code 137 (OOMKilled: oom);");
+    assertThat(reasonOnly.message()).contains("exited with code 1 (Error);");
+    assertThat(none.message()).contains("exited with code 1;");
+    assertThat(both.finishedAt()).contains(at(4));
+  }
+
+  @Test
+  void aSingleContainerOfAnotherNameIsTheDriverButOneOfTwoIsNot() {
+    String other = terminated("main", 1, "Error", "");
+    String sidecar = "{\"name\":\"istio-proxy\",\"state\":{\"running\":{}}}";
+
+    assertThat(APACHE.map(UNKNOWN.snapshot(), pod("Failed", "[" + other + "]"), NOW).status())
+        .isEqualTo(JobStatus.FAILED);
+    assertThat(
+            APACHE
+                .map(UNKNOWN.snapshot(), pod("Running", "[" + sidecar + "," + other + "]"), NOW)
+                .status())
+        .isEqualTo(JobStatus.QUEUED);
+    assertThat(APACHE.map(UNKNOWN.snapshot(), pod("Failed", "[\"x\"]"), NOW).status())
+        .isEqualTo(JobStatus.QUEUED);
+  }
+
+  @Test
+  void aFailedJobsPodInPhaseUnknownWithTheDriverEndedIsNotDeleted() {
+    App failed = App.apache().states("Submitted", "DriverStarted", "Failed");
+    String driver = terminated("spark-kubernetes-driver", 1, "Error", "");
+
+    JobExecutionInfo unknown =
+        APACHE.map(failed.snapshot(), pod("Unknown", "[" + driver + "]"), NOW);
+    JobExecutionInfo pending =
+        APACHE.map(failed.snapshot(), pod("Pending", "[" + driver + "]"), NOW);
+
+    assertThat(unknown.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(unknown.followUp()).isEmpty();
+    assertThat(pending.followUp().map(FollowUp::action))
+        .contains(FollowUp.Action.DELETE_DRIVER_POD);
+  }
+
+  @Test
+  void kubeflowEmptyWebUiExecutorsAndErrorMessageCountAsAbsent() {
+    App app =
+        App.kubeflow()
+            .status(
+                "{\"applicationState\":{\"state\":\"UNKNOWN\",\"errorMessage\":\"  \"},"
+                    + "\"driverInfo\":{\"podName\":\"d\",\"webUIAddress\":\"\"},"
+                    + "\"executorState\":{},\"lastSubmissionAttemptTime\":\""
+                    + at(1)
+                    + "\"}");
+    App withError =
+        App.kubeflow()
+            .status("{\"applicationState\":{\"state\":\"RUNNING\",\"errorMessage\":\"boom\"}}");
+
+    JobExecutionInfo info = KUBEFLOW.map(app.snapshot(), DriverPod.absent(), NOW);
+
+    assertThat(info.webUi()).isEmpty();
+    assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(info.message()).doesNotContain("Operator message");
+    assertThat(KUBEFLOW.map(withError.snapshot(), DriverPod.absent(), NOW).message())
+        .contains("Operator message: boom.");
+  }
+
+  @Test
+  void cancellingSaysWhetherTheDriverIsKnownToRun() {
+    App app =
+        App.apache()
+            .states("Submitted", "DriverStarted", "RunningHealthy")
+            .cancelMark(at(3))
+            .deleting(at(4));
+
+    String unknown = APACHE.map(app.snapshot(), DriverPod.notLookedUp(), NOW).message();
+    String runs =
+        APACHE
+            .map(app.snapshot(), DriverPod.found(Pod.named("p").running(at(2)).snapshot()), NOW)
+            .message();
+
+    assertThat(unknown).doesNotContain("(its driver still runs)").contains("Last state:");
+    assertThat(runs).contains("has not released it yet (its driver still runs). Last state:");
+  }
+
+  @Test
+  void noStatusBeforeTheCreationTimeCountsAsZeroAge() {
+    JobExecutionInfo info =
+        APACHE.map(App.apache().snapshot(), DriverPod.notLookedUp(), Fixtures.T0.minusSeconds(30));
+
+    assertThat(info.message()).contains("(no status 0 s after creation)");
+    assertThat(info.followUp()).isEmpty();
   }
 }
