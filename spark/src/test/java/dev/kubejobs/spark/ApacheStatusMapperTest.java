@@ -362,8 +362,10 @@ class ApacheStatusMapperTest {
       assertThat(b.status()).isEqualTo(JobStatus.STARTED);
       assertThat(a.warnings()).hasSize(1);
       assertThat(a.warnings().get(0)).contains("DriverWarmingUp");
-      assertThat(a.driverPodWanted()).isFalse();
+      // Restart policy Never: a terminated driver would decide, so the pod is asked for.
+      assertThat(a.driverPodWanted()).isTrue();
       assertThat(a.followUp()).isEmpty();
+      assertThat(map(fresh, DriverPod.absent()).status()).isEqualTo(JobStatus.QUEUED);
       assertThat(b.warnings().get(0)).contains("DriverWarmingUp").doesNotContain("kj-other");
       assertThat(b.warnings()).isEqualTo(a.warnings());
     }
@@ -501,10 +503,12 @@ class ApacheStatusMapperTest {
     void noStatusBeingDeletedWithTheCancelMarkIsCancelledNotTimedOut() {
       App app = App.apache().cancelMark(at(12)).deleting(at(12));
 
-      JobExecutionInfo info = map(app);
+      JobExecutionInfo info = map(app, DriverPod.absent());
 
       assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
       assertThat(info.followUp()).isEmpty();
+      assertThat(map(app).status()).isEqualTo(JobStatus.CANCELLING);
+      assertThat(map(app).followUp()).isEmpty();
     }
   }
 
@@ -556,10 +560,10 @@ class ApacheStatusMapperTest {
     }
 
     @Test
-    void cancelMarkAndDeletionWithoutOutcomeIsCancelled() {
+    void cancelMarkAndDeletionWithoutOutcomeIsCancelledOnceTheDriverIsGone() {
       App app = App.apache().states(running).cancelMark(at(5)).deleting(at(5));
 
-      JobExecutionInfo info = map(app);
+      JobExecutionInfo info = map(app, DriverPod.absent());
 
       assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
       assertThat(info.finishedAt()).contains(at(5));

@@ -23,6 +23,7 @@ import dev.kubejobs.core.ResourceSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** SparkApplications and driver pods for mapper tests, built as JSON. */
 final class Fixtures {
@@ -125,7 +126,11 @@ final class Fixtures {
       return this;
     }
 
-    /** Kubeflow status with the given state and the usual fields. */
+    /**
+     * Kubeflow status with the given state and the usual fields of a first attempt: {@code
+     * executionAttempts} 1 in the states that follow the first successful submission (the
+     * operator's {@code submitSparkApplication} counts it), absent in the others.
+     */
     App kubeflowState(String state) {
       JsonObject status = new JsonObject();
       JsonObject appState = new JsonObject();
@@ -136,10 +141,37 @@ final class Fixtures {
         driverInfo.addProperty("podName", NAME + "-driver");
         status.addProperty("lastSubmissionAttemptTime", at(1).toString());
         status.addProperty("submissionAttempts", 1);
-        status.addProperty("executionAttempts", 1);
+        if (Set.of("SUBMITTED", "RUNNING", "SUCCEEDING", "FAILING", "COMPLETED", "FAILED")
+            .contains(state)) {
+          status.addProperty("executionAttempts", 1);
+        }
       }
       status.add("driverInfo", driverInfo);
       json.add("status", status);
+      return this;
+    }
+
+    /** Sets a Kubeflow status field to a number, for example {@code executionAttempts}. */
+    App statusNumber(String field, long value) {
+      json.getAsJsonObject("status").addProperty(field, value);
+      return this;
+    }
+
+    /** Sets a Kubeflow status field to a time, for example {@code lastSubmissionAttemptTime}. */
+    App statusTime(String field, Instant value) {
+      json.getAsJsonObject("status").addProperty(field, value.toString());
+      return this;
+    }
+
+    /** Sets Kubeflow's {@code spec.restartPolicy}; a null retry count is left out. */
+    App kubeflowRestartPolicy(String type, Integer onFailureRetries) {
+      JsonObject policy = new JsonObject();
+      policy.addProperty("type", type);
+      if (onFailureRetries != null) {
+        policy.addProperty("onFailureRetries", onFailureRetries);
+        policy.addProperty("onSubmissionFailureRetries", onFailureRetries);
+      }
+      json.getAsJsonObject("spec").add("restartPolicy", policy);
       return this;
     }
 
@@ -154,11 +186,17 @@ final class Fixtures {
       return this;
     }
 
+    /**
+     * Marks the application as being deleted; an Apache one keeps its operator's finalizer until
+     * the operator released it, a Kubeflow one has none (the delete removes it at once).
+     */
     App deleting(Instant at) {
       json.getAsJsonObject("metadata").addProperty("deletionTimestamp", at.toString());
-      JsonArray finalizers = new JsonArray();
-      finalizers.add("sparkapplications.spark.apache.org/finalizer");
-      json.getAsJsonObject("metadata").add("finalizers", finalizers);
+      if (json.get("apiVersion").getAsString().startsWith("spark.apache.org/")) {
+        JsonArray finalizers = new JsonArray();
+        finalizers.add("sparkapplications.spark.apache.org/finalizer");
+        json.getAsJsonObject("metadata").add("finalizers", finalizers);
+      }
       return this;
     }
 

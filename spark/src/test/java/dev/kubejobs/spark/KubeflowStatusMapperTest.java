@@ -53,7 +53,8 @@ class KubeflowStatusMapperTest {
   /**
    * Every one of the 14 states. Columns: the state (empty for ""), the status with the driver pod
    * not looked up, whether the pod is wanted, the status once the pod is known to be absent, and
-   * the status when the operator also recorded executors (a run that started).
+   * the status when the operator also recorded executors (a run that started). No restart policy
+   * (Never): SUCCEEDING and FAILING are the outcome, as {@code util.ShouldRetry} answers false.
    */
   @ParameterizedTest(name = "''{0}'' -> {1} (pod wanted {2}), pod absent {3}, with executors {4}")
   @CsvSource(
@@ -61,18 +62,18 @@ class KubeflowStatusMapperTest {
       emptyValue = "",
       value = {
         "'' | QUEUED | false | QUEUED | QUEUED",
-        "SUBMITTED | QUEUED | false | QUEUED | QUEUED",
+        "SUBMITTED | QUEUED | false | QUEUED | STARTED",
         "RUNNING | STARTED | false | STARTED | STARTED",
         "COMPLETED | SUCCEEDED | false | SUCCEEDED | SUCCEEDED",
-        "FAILED | QUEUED | true | FAILED | FAILED",
+        "FAILED | STARTED | true | FAILED | FAILED",
         "SUBMISSION_FAILED | QUEUED | false | QUEUED | STARTED",
         "PENDING_RERUN | QUEUED | false | QUEUED | STARTED",
         "INVALIDATING | QUEUED | false | QUEUED | STARTED",
-        "SUCCEEDING | STARTED | false | STARTED | STARTED",
-        "FAILING | STARTED | false | STARTED | STARTED",
+        "SUCCEEDING | SUCCEEDED | false | SUCCEEDED | SUCCEEDED",
+        "FAILING | STARTED | true | FAILED | FAILED",
         "UNKNOWN | QUEUED | false | QUEUED | STARTED",
         "SUSPENDING | QUEUED | false | QUEUED | STARTED",
-        "SUSPENDED | QUEUED | false | QUEUED | QUEUED",
+        "SUSPENDED | QUEUED | false | QUEUED | STARTED",
         "RESUMING | QUEUED | false | QUEUED | STARTED",
       })
   void everyStateMapsPerTheTable(
@@ -102,11 +103,9 @@ class KubeflowStatusMapperTest {
   @ValueSource(
       strings = {
         "SUBMISSION_FAILED",
-        "FAILING",
         "PENDING_RERUN",
         "UNKNOWN",
         "INVALIDATING",
-        "SUCCEEDING",
         "SUSPENDING",
         "SUSPENDED",
         "RESUMING"
@@ -216,7 +215,10 @@ class KubeflowStatusMapperTest {
 
     assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
     assertThat(info.warnings()).singleElement().asString().contains("HIBERNATING");
-    assertThat(info.driverPodWanted()).isFalse();
+    // Restart policy Never: a terminated driver would decide, so the pod is asked for.
+    assertThat(info.driverPodWanted()).isTrue();
+    assertThat(map(App.kubeflow().kubeflowState("HIBERNATING"), DriverPod.absent()).status())
+        .isEqualTo(JobStatus.QUEUED);
   }
 
   @Nested

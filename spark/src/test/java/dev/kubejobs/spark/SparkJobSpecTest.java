@@ -23,11 +23,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.function.UnaryOperator;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -207,20 +206,52 @@ class SparkJobSpecTest {
     assertThat(KubeflowOptions.ofDefaults().noStatusTimeout()).isEqualTo(Duration.ofMinutes(10));
   }
 
-  @Property
-  void memoryWithASparkUnitIsAcceptedAndAnyOtherTextRefused(
-      @ForAll @IntRange(min = 1, max = 999_999) int amount, @ForAll("units") String unit) {
+  /** Seeds the seeds of the generated cases (consecutive seeds give correlated first draws). */
+  private static final long SEED = 0x5EED_14L;
+
+  private static final List<String> UNITS =
+      List.of("k", "m", "g", "t", "p", "K", "M", "G", "kb", "MB", "gb");
+
+  /** Label characters, valid ones first; the rest are refused by Kubernetes. */
+  private static final String VALID = "abcXYZ019-_.";
+
+  private static final String INVALID = " /:@~\u00e9\u00df\u0000\t\n\ud83d\ude00\ud800";
+
+  /** Seeds of generated cases: each case is rebuilt from its seed, printed in its name. */
+  static LongStream seeds() {
+    return new Random(SEED).longs(300);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void memoryWithASparkUnitIsAcceptedAndAnyOtherTextRefused(long seed) {
+    Random random = new Random(seed);
+    int amount = 1 + random.nextInt(999_999);
+    String unit = UNITS.get(random.nextInt(UNITS.size()));
+
     assertThat(valid().driverMemory(amount + unit).build().driverMemory())
         .isEqualTo((amount + unit).toLowerCase(java.util.Locale.ROOT));
   }
 
-  @net.jqwik.api.Provide
-  net.jqwik.api.Arbitrary<String> units() {
-    return net.jqwik.api.Arbitraries.of("k", "m", "g", "t", "p", "K", "M", "G", "kb", "MB", "gb");
+  /**
+   * A label value: empty, short or longer than 63, of valid characters only about half the time,
+   * else with some invalid ones (including unpaired surrogates and control characters).
+   */
+  static String labelValue(Random random) {
+    int length = random.nextInt(8) == 0 ? 60 + random.nextInt(8) : random.nextInt(12);
+    boolean onlyValid = random.nextBoolean();
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < length; i++) {
+      String pool = onlyValid || random.nextInt(4) > 0 ? VALID : INVALID;
+      b.append(pool.charAt(random.nextInt(pool.length())));
+    }
+    return b.toString();
   }
 
-  @Property
-  void anyTextIsEitherAValidLabelValueOrRefusedWithTheSetting(@ForAll String value) {
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void anyTextIsEitherAValidLabelValueOrRefusedWithTheSetting(long seed) {
+    String value = labelValue(new Random(seed));
     try {
       valid().label("team", value);
       assertThat(value)
@@ -228,6 +259,22 @@ class SparkJobSpecTest {
           .hasSizeLessThanOrEqualTo(63);
     } catch (InvalidJobSpecException e) {
       assertThat(e).hasMessageStartingWith("labels['team'] must");
+      assertThat(value)
+          .satisfiesAnyOf(
+              v -> assertThat(v).doesNotMatch("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?"),
+              v -> assertThat(v).hasSizeGreaterThan(63));
     }
+  }
+
+  /** The generator reaches both answers: accepted and refused values, short and too long. */
+  @Test
+  void labelValuesOfTheSeedsCoverValidInvalidAndTooLong() {
+    List<String> values = seeds().mapToObj(s -> labelValue(new Random(s))).toList();
+
+    assertThat(values).anyMatch(String::isEmpty);
+    assertThat(values).anyMatch(v -> v.length() > 63);
+    assertThat(values)
+        .anyMatch(v -> !v.isEmpty() && v.matches("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?"));
+    assertThat(values).anyMatch(v -> v.length() <= 63 && !v.matches("[-A-Za-z0-9_.]*"));
   }
 }

@@ -65,6 +65,13 @@ public final class ApacheStatusMapper implements JobStatusMapper {
 
   static final String SUCCEEDED = "Succeeded";
 
+  /**
+   * Failures after which restart policy OnInfrastructureFailure restarts: the operator's {@code
+   * ApplicationStateSummary.infrastructureFailures}.
+   */
+  static final Set<String> INFRASTRUCTURE_FAILURES =
+      Set.of("DriverStartTimedOut", "ExecutorsStartTimedOut", "SchedulingFailure");
+
   /** States after the operator stopped the application for good. */
   static final Set<String> TERMINATED =
       Set.of("ResourceReleased", "TerminatedWithoutReleaseResources");
@@ -98,7 +105,7 @@ public final class ApacheStatusMapper implements JobStatusMapper {
 
   @Override
   public JobExecutionInfo map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
-    return rules.decide(application, observe(application), driverPod, now);
+    return rules.decide(application, observe(application), restarts(application), driverPod, now);
   }
 
   /**
@@ -208,12 +215,8 @@ public final class ApacheStatusMapper implements JobStatusMapper {
           null);
     }
     if (state.equals(SUCCEEDED) || FAILURES.contains(state)) {
-      String policy =
-          app.spec()
-              .flatMap(
-                  s -> Json.string(s, "applicationTolerations", "restartConfig", "restartPolicy"))
-              .orElse("Never");
-      if (policy.equals("Never") || app.isBeingDeleted()) {
+      String policy = restartPolicy(app);
+      if (!mayRestart(policy, state) || app.isBeingDeleted()) {
         return known(state, unfinished, outcomeOf(current, app), startedAt, described, podName);
       }
       return known(
@@ -251,6 +254,37 @@ public final class ApacheStatusMapper implements JobStatusMapper {
             + " the operator reports a known state. Upgrade kubejobs to match the operator.",
         podName,
         null);
+  }
+
+  /** The restart policy as the operator reads it: {@code Never} when unset. */
+  private static String restartPolicy(ResourceSnapshot app) {
+    return app.spec()
+        .flatMap(s -> Json.string(s, "applicationTolerations", "restartConfig", "restartPolicy"))
+        .orElse("Never");
+  }
+
+  /**
+   * Returns whether the operator may start another attempt after an attempt ended in {@code state},
+   * as the operator's {@code RestartPolicy.attemptRestartOnState} decides: Always restarts after
+   * every ending, OnFailure after failures, OnInfrastructureFailure after infrastructure failures,
+   * Never after none. A policy this version does not know may restart.
+   */
+  static boolean mayRestart(String policy, String state) {
+    return switch (policy) {
+      case "Never" -> false;
+      case "OnFailure" -> FAILURES.contains(state);
+      case "OnInfrastructureFailure" -> INFRASTRUCTURE_FAILURES.contains(state);
+      default -> true;
+    };
+  }
+
+  /**
+   * Whether another attempt may follow a driver that exited: an exit code 0 ends the attempt as
+   * {@code Succeeded}, another code as {@code Failed}.
+   */
+  static Restarts restarts(ResourceSnapshot app) {
+    String policy = restartPolicy(app);
+    return new Restarts(mayRestart(policy, SUCCEEDED), mayRestart(policy, "Failed"));
   }
 
   private static Observation known(

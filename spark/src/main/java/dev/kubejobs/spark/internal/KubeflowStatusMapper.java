@@ -60,7 +60,7 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
 
   @Override
   public JobExecutionInfo map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
-    return rules.decide(application, observe(application), driverPod, now);
+    return rules.decide(application, observe(application), restarts(application), driverPod, now);
   }
 
   /**
@@ -82,6 +82,28 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
                     .flatMap(s -> Json.string(s, "driver", "podName"))
                     .filter(n -> !n.isEmpty()))
         .orElse(application.name() + "-driver");
+  }
+
+  /**
+   * Whether another attempt may follow a driver that exited, as the operator's {@code
+   * util.ShouldRetry} decides from SUCCEEDING and FAILING: restart policy Always retries both,
+   * OnFailure retries a failure while {@code status.executionAttempts <= onFailureRetries}, Never
+   * neither. A policy type this version does not know may retry.
+   */
+  static Restarts restarts(ResourceSnapshot app) {
+    String type = app.spec().flatMap(s -> Json.string(s, "restartPolicy", "type")).orElse("Never");
+    long attempts = app.status().flatMap(s -> Json.number(s, "executionAttempts")).orElse(0L);
+    return switch (type) {
+      case "Never" -> Restarts.NEVER;
+      case "OnFailure" ->
+          new Restarts(
+              false,
+              app.spec()
+                  .flatMap(s -> Json.number(s, "restartPolicy", "onFailureRetries"))
+                  .map(retries -> attempts <= retries)
+                  .orElse(false));
+      default -> new Restarts(true, true);
+    };
   }
 
   Observation observe(ResourceSnapshot app) {
@@ -127,8 +149,17 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
     Instant submitted = Json.time(status, "lastSubmissionAttemptTime").orElse(null);
     Instant terminated = Json.time(status, "terminationTime").orElse(null);
     boolean executors = Json.object(status, "executorState").map(o -> o.size() > 0).orElse(false);
+    // The operator counts successful submissions (submitSparkApplication) and resets the count
+    // only on invalidation (resetSparkApplicationStatus): past the current submission, an earlier
+    // attempt ran. SUBMITTED counts its own submission.
+    long attempts = Json.number(status, "executionAttempts").orElse(0L);
+    boolean ranBefore = attempts >= 2 || (attempts >= 1 && !state.equals("SUBMITTED"));
     boolean everStarted =
-        RUNNING.contains(state) || executors || terminated != null || state.equals("COMPLETED");
+        RUNNING.contains(state)
+            || executors
+            || terminated != null
+            || state.equals("COMPLETED")
+            || ranBefore;
     Instant startedAt = everStarted ? submitted : null;
     JobStatus unfinished = everStarted ? JobStatus.STARTED : JobStatus.QUEUED;
     String described =
@@ -154,18 +185,7 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
             Observation.Kind.KNOWN,
             state,
             unfinished,
-            new Observation.Outcome(
-                JobStatus.FAILED,
-                terminated,
-                "The Spark application failed."
-                    + (error.isEmpty()
-                        ? ""
-                        : " Operator message: " + ApacheStatusMapper.sentence(error))
-                    + " Check the driver log and `kubectl describe sparkapplication "
-                    + app.name()
-                    + " -n "
-                    + app.namespace()
-                    + "`."),
+            failed(app, terminated, error, ""),
             startedAt,
             described,
             null,
@@ -176,15 +196,54 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
         return observation(
             Observation.Kind.KNOWN,
             state,
-            JobStatus.QUEUED,
+            unfinished,
             null,
-            null,
-            described,
+            startedAt,
+            described
+                + (ranBefore
+                    ? " An earlier attempt ran (execution attempts: " + attempts + ")."
+                    : ""),
             null,
             podName,
             webUi);
       default:
         break;
+    }
+    // util.ShouldRetry: SUCCEEDING reruns only with restart policy Always, FAILING only while the
+    // policy allows; where it does not, the operator records COMPLETED or FAILED next
+    // (reconcileSucceedingSparkApplication, reconcileFailingSparkApplication).
+    Restarts restarts = restarts(app);
+    if (state.equals("SUCCEEDING") && !restarts.afterSuccess()) {
+      return observation(
+          Observation.Kind.KNOWN,
+          state,
+          JobStatus.STARTED,
+          new Observation.Outcome(
+              JobStatus.SUCCEEDED,
+              terminated,
+              "The Spark application completed (state SUCCEEDING; the restart policy runs no"
+                  + " other attempt)."),
+          startedAt,
+          described,
+          null,
+          podName,
+          webUi);
+    }
+    if (state.equals("FAILING") && !restarts.afterFailure()) {
+      return observation(
+          Observation.Kind.KNOWN,
+          state,
+          JobStatus.STARTED,
+          failed(
+              app,
+              terminated,
+              error,
+              " (State FAILING; the restart policy runs no other attempt.)"),
+          startedAt,
+          described,
+          null,
+          podName,
+          webUi);
     }
     if (RUNNING.contains(state)) {
       return observation(
@@ -225,6 +284,21 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
             + " operator reports a known state. Upgrade kubejobs to match the operator.",
         podName,
         webUi);
+  }
+
+  private static Observation.Outcome failed(
+      ResourceSnapshot app, Instant terminated, String error, String note) {
+    return new Observation.Outcome(
+        JobStatus.FAILED,
+        terminated,
+        "The Spark application failed."
+            + (error.isEmpty() ? "" : " Operator message: " + ApacheStatusMapper.sentence(error))
+            + note
+            + " Check the driver log and `kubectl describe sparkapplication "
+            + app.name()
+            + " -n "
+            + app.namespace()
+            + "`.");
   }
 
   private static Observation observation(

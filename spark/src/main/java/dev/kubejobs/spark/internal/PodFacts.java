@@ -88,8 +88,26 @@ record PodFacts(
     return exitCode != null;
   }
 
-  /** Returns whether the pod still runs or may still run its driver (not ended, not deleting). */
-  boolean stillRuns() {
-    return !deleting && !terminated() && !phase.equals("Succeeded") && !phase.equals("Failed");
+  /**
+   * Returns whether the driver may still run: its container has not terminated and the pod has not
+   * ended (being deleted does not stop it before the grace period).
+   */
+  boolean driverRuns() {
+    return !terminated() && !podEnded();
+  }
+
+  /**
+   * Returns whether the pod still runs or may still run, not being deleted: its driver runs, or the
+   * driver terminated while another container (a sidecar) keeps the pod Running or Pending.
+   */
+  boolean podRuns() {
+    if (deleting || podEnded()) {
+      return false;
+    }
+    return !terminated() || phase.equals("Running") || phase.equals("Pending");
+  }
+
+  private boolean podEnded() {
+    return phase.equals("Succeeded") || phase.equals("Failed");
   }
 }

@@ -28,8 +28,8 @@ import java.util.Optional;
 /**
  * The rules of DESIGN.md section 4 that hold for both operators, applied to what an
  * operator-specific reader observed: the cancel mark and deletion (rule 2), the no-status timeout
- * and unparseable statuses (rule 1), times (rule 4), the live driver of a failed job (rule 5) and
- * unavailable pod lookups (rule 6). Pure and thread safe. Not a published API.
+ * and unparseable statuses or unknown states (rule 1), times (rule 4), the live driver of a failed
+ * job (rule 5) and unavailable pod lookups (rule 6). Pure and thread safe. Not a published API.
  */
 final class StatusRules {
   /** The driver container's name in both operators' driver pods. */
@@ -49,7 +49,18 @@ final class StatusRules {
     this.noStatusTimeout = noStatusTimeout;
   }
 
-  JobExecutionInfo decide(ResourceSnapshot app, Observation obs, DriverPod pod, Instant now) {
+  /**
+   * Decides the status.
+   *
+   * @param app the SparkApplication
+   * @param obs what the operator-specific reader found in it
+   * @param restarts whether the operator may start another attempt after the driver exited
+   * @param pod what is known of the driver pod
+   * @param now the current time
+   * @return the execution info
+   */
+  JobExecutionInfo decide(
+      ResourceSnapshot app, Observation obs, Restarts restarts, DriverPod pod, Instant now) {
     JobExecutionInfo.Builder b =
         JobExecutionInfo.builder(JobStatus.QUEUED)
             .operatorState(obs.operatorState())
@@ -69,9 +80,11 @@ final class StatusRules {
               + "); kubejobs reports jobs from the SparkApplication alone and cannot stop a"
               + " failed job's driver. Grant the service account get, list and delete on pods.");
     }
-    boolean unparseable = obs.kind() == Observation.Kind.UNPARSEABLE;
-    if (unparseable && pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
-      // Rule 1: only the driver pod can tell the outcome of a status this version cannot read.
+    // Rule 1: a status this version cannot read, or a state it does not know, tells no outcome; a
+    // terminated driver container does, when the restart policy cannot start another attempt.
+    boolean unreadable =
+        obs.kind() == Observation.Kind.UNPARSEABLE || obs.kind() == Observation.Kind.UNKNOWN_STATE;
+    if (unreadable && restarts.someExitEnds() && pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
       b.driverPodWanted(true);
     }
     Instant startedAt =
@@ -81,9 +94,15 @@ final class StatusRules {
     boolean deleting = app.isBeingDeleted();
 
     Observation.Outcome outcome = obs.outcome();
-    boolean fromPod = false;
-    if (outcome == null && unparseable && facts != null && facts.terminated()) {
-      fromPod = true;
+    if (outcome == null
+        && unreadable
+        && facts != null
+        && facts.terminated()
+        && !restarts.after(facts.exitCode())) {
+      String why =
+          obs.kind() == Observation.Kind.UNPARSEABLE
+              ? "the " + operator + "'s status could not be read"
+              : "the " + operator + " reports state '" + obs.operatorState() + "', unknown here";
       outcome =
           facts.exitCode() == 0
               ? new Observation.Outcome(
@@ -91,9 +110,9 @@ final class StatusRules {
                   facts.finishedAt(),
                   "The driver container of pod "
                       + facts.name()
-                      + " exited with code 0; the "
-                      + operator
-                      + "'s status could not be read.")
+                      + " exited with code 0; "
+                      + why
+                      + " and the restart policy starts no other attempt.")
               : new Observation.Outcome(
                   JobStatus.FAILED,
                   facts.finishedAt(),
@@ -102,9 +121,9 @@ final class StatusRules {
                       + " exited with code "
                       + facts.exitCode()
                       + (facts.reason().isEmpty() ? "" : " (" + facts.reason() + ")")
-                      + "; the "
-                      + operator
-                      + "'s status could not be read. Check the driver log.");
+                      + "; "
+                      + why
+                      + " and the restart policy starts no other attempt. Check the driver log.");
     }
 
     // Rule 2: an outcome recorded before the deletion (or with no deletion) beats the cancel mark.
@@ -115,13 +134,31 @@ final class StatusRules {
               && outcome.at() != null
               && outcome.at().isAfter(deletedAt.get());
       if (!cancelledFirst) {
-        return reportOutcome(b, obs, outcome, fromPod, pod, facts, startedAt);
+        return reportOutcome(b, obs, outcome, pod, facts, startedAt);
       }
       return cancelled(b, mark, startedAt, outcome.at());
     }
     if (deleting || obs.released()) {
       Instant endedAt = obs.releasedAt() != null ? obs.releasedAt() : deletedAt.orElse(null);
       if (mark != null) {
+        if (!obs.released() && !app.finalizers().isEmpty()) {
+          // Being deleted, but the operator has not released it yet (its finalizer is on): the
+          // driver may still run and write output, so the cancel is not done until it stopped.
+          switch (pod.lookup()) {
+            case NOT_LOOKED_UP:
+              return cancelling(b, mark, startedAt, obs, true);
+            case FOUND:
+              if (facts.driverRuns()) {
+                return cancelling(b, mark, startedAt, obs, false);
+              }
+              if (facts.finishedAt() != null) {
+                endedAt = facts.finishedAt();
+              }
+              break;
+            default:
+              break;
+          }
+        }
         return cancelled(b, mark, startedAt, endedAt);
       }
       return b.status(JobStatus.FAILED)
@@ -170,17 +207,18 @@ final class StatusRules {
       JobExecutionInfo.Builder b,
       Observation obs,
       Observation.Outcome outcome,
-      boolean fromPod,
       DriverPod pod,
       PodFacts facts,
       Instant startedAt) {
     Instant finishedAt =
         facts != null && facts.finishedAt() != null ? facts.finishedAt() : outcome.at();
     b.startedAt(startedAt).finishedAt(finishedAt).message(outcome.message());
-    if (outcome.status() != JobStatus.FAILED || fromPod) {
+    if (outcome.status() != JobStatus.FAILED) {
       return b.status(outcome.status()).build();
     }
-    // Rule 5: a failed application whose driver pod still runs gets the pod deleted first.
+    // Rule 5: a failed application whose driver pod still runs gets the pod deleted first, also
+    // when only another container (a sidecar) keeps the pod running: Kubeflow's clean-up after
+    // FAILED (cleanUpOnTermination) leaves the driver pod alone.
     JobStatus waiting = startedAt != null ? JobStatus.STARTED : obs.unfinished();
     switch (pod.lookup()) {
       case NOT_LOOKED_UP:
@@ -192,7 +230,7 @@ final class StatusRules {
                     + " (FAILED is reported once the driver pod is known to have stopped.)")
             .build();
       case FOUND:
-        if (facts.stillRuns()) {
+        if (facts.podRuns()) {
           return b.status(waiting)
               .finishedAt(null)
               .followUp(
@@ -202,13 +240,36 @@ final class StatusRules {
                       outcome.message()
                           + " Its driver pod "
                           + facts.name()
-                          + " was still running and has been deleted."))
+                          + (facts.terminated()
+                              ? " was kept running by another container and has been deleted."
+                              : " was still running and has been deleted.")))
               .build();
         }
         return b.status(JobStatus.FAILED).build();
       default:
         return b.status(JobStatus.FAILED).build();
     }
+  }
+
+  private JobExecutionInfo cancelling(
+      JobExecutionInfo.Builder b,
+      String mark,
+      Instant startedAt,
+      Observation obs,
+      boolean wantPod) {
+    return b.status(JobStatus.CANCELLING)
+        .startedAt(startedAt)
+        .driverPodWanted(wantPod)
+        .message(
+            "Cancel requested at "
+                + mark
+                + "; the SparkApplication is being deleted and the "
+                + operator
+                + " has not released it yet"
+                + (wantPod ? "" : " (its driver still runs)")
+                + "."
+                + (obs.message().isEmpty() ? "" : " Last state: " + obs.message()))
+        .build();
   }
 
   private JobExecutionInfo cancelled(
