@@ -16,6 +16,7 @@
 package dev.kubejobs.examples;
 
 import dev.kubejobs.examples.cli.Commands;
+import dev.kubejobs.examples.cli.HelpLayout;
 import dev.kubejobs.examples.gravitino.GravitinoExample;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -110,7 +111,8 @@ public final class Main implements Callable<Integer> {
     CommandLine cli = new CommandLine(new Main());
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setExecutionExceptionHandler(new OneLineErrors());
-    return cli;
+    cli.setParameterExceptionHandler(new OneLineUsageErrors());
+    return HelpLayout.install(cli);
   }
 
   @Override
@@ -129,6 +131,24 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() {
       return Demo.run(spec.commandLine().getOut(), Demo.Settings.ofDefaults());
+    }
+  }
+
+  /**
+   * Prints a usage error (an unknown option, a missing or bad value) as one line and a hint naming
+   * the help of the command, instead of the whole usage text; exit code {@link
+   * Errors#CONFIGURATION}.
+   */
+  static final class OneLineUsageErrors implements CommandLine.IParameterExceptionHandler {
+    @Override
+    public int handleParseException(CommandLine.ParameterException e, String[] args) {
+      CommandLine cli = e.getCommandLine();
+      PrintWriter err = cli.getErr();
+      String message = e.getMessage() == null ? e.toString() : e.getMessage();
+      err.println("error: " + message.strip().replaceAll("\\s*\\R\\s*", " "));
+      err.println("Try '" + cli.getCommandSpec().qualifiedName() + " --help' for usage.");
+      err.flush();
+      return Errors.CONFIGURATION;
     }
   }
 

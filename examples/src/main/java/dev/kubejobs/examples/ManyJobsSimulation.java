@@ -196,6 +196,14 @@ public final class ManyJobsSimulation {
 
     @Override
     public Integer call() {
+      if (jobs < 1) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), "--jobs must be at least 1, but was " + jobs);
+      }
+      if (namespaces < 1) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), "--namespaces must be at least 1, but was " + namespaces);
+      }
       return run(spec.commandLine().getOut(), jobs, namespaces);
     }
   }

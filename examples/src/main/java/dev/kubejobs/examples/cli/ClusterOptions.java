@@ -25,10 +25,7 @@ import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
-import io.kubernetes.client.util.KubeConfig;
-import java.io.File;
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,8 +63,8 @@ public final class ClusterOptions {
 
   @Option(
       names = {"-n", "--namespace"},
-      defaultValue = "default",
-      description = "Namespace of the jobs (default: ${DEFAULT-VALUE}).")
+      description =
+          "Namespace of the jobs (default: the kubeconfig context's namespace, else default).")
   String namespace;
 
   @Option(
@@ -89,13 +86,46 @@ public final class ClusterOptions {
       description = "Spark operator: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Operator operator;
 
+  private Kubeconfigs.Loaded loaded;
+  private boolean looked;
+
   /**
-   * Returns the namespace option.
+   * Returns the namespace of the jobs: {@code -n} when given, else the namespace of the
+   * kubeconfig's current context (as kubectl does), else the pod's own namespace inside a pod, else
+   * {@code default}.
    *
    * @return the namespace
+   * @throws CliException if the kubeconfig must be read and cannot be
    */
   public String namespace() {
-    return namespace;
+    if (namespace != null) {
+      return namespace;
+    }
+    Kubeconfigs.Loaded config = kubeconfig();
+    String fromContext = config == null ? null : config.config().getNamespace();
+    if (fromContext != null && !fromContext.isBlank()) {
+      return fromContext;
+    }
+    if (config == null) {
+      try {
+        return Files.readString(IN_CLUSTER_NAMESPACE).strip();
+      } catch (IOException | RuntimeException e) {
+        return "default";
+      }
+    }
+    return "default";
+  }
+
+  private static final Path IN_CLUSTER_NAMESPACE =
+      Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+
+  private synchronized Kubeconfigs.Loaded kubeconfig() {
+    if (!looked) {
+      loaded =
+          Kubeconfigs.load(kubeconfig, System.getenv(), Path.of(System.getProperty("user.home")));
+      looked = true;
+    }
+    return loaded;
   }
 
   /**
@@ -124,14 +154,8 @@ public final class ClusterOptions {
    * @throws CliException if there is no kubeconfig or it cannot be read
    */
   public ApiClient apiClient() {
-    if (kubeconfig != null) {
-      return fromKubeconfig(kubeconfig, "--kubeconfig");
-    }
-    String env = System.getenv("KUBECONFIG");
-    if (env != null && !env.isBlank()) {
-      return fromKubeconfig(Path.of(env.split(File.pathSeparator)[0]), "$KUBECONFIG");
-    }
-    if (System.getenv("KUBERNETES_SERVICE_HOST") != null) {
+    Kubeconfigs.Loaded config = kubeconfig();
+    if (config == null) {
       try {
         return ClientBuilder.cluster().build();
       } catch (IOException | RuntimeException e) {
@@ -139,14 +163,19 @@ public final class ClusterOptions {
             Errors.CONFIGURATION, "cannot use the in-cluster configuration: " + e.getMessage());
       }
     }
-    Path home = Path.of(System.getProperty("user.home"), ".kube", "config");
-    if (Files.isRegularFile(home)) {
-      return fromKubeconfig(home, "~/.kube/config");
+    try {
+      // Like ClientBuilder.standard(false): no persister, refreshed tokens are never written back.
+      return ClientBuilder.kubeconfig(config.config()).build();
+    } catch (IOException | RuntimeException e) {
+      throw new CliException(
+          Errors.CONFIGURATION,
+          "cannot use kubeconfig "
+              + config.files()
+              + " (from "
+              + config.source()
+              + "): "
+              + message(e));
     }
-    throw new CliException(
-        Errors.CONFIGURATION,
-        "no kubeconfig: give --kubeconfig PATH, set KUBECONFIG, or run inside a pod for the"
-            + " in-cluster configuration");
   }
 
   /**
@@ -176,29 +205,9 @@ public final class ClusterOptions {
     if (idOrJobId.contains("/")) {
       return ExecutionId.parse(idOrJobId);
     }
-    String name = JobIdentity.of(jobs.namePrefix(), deployment, namespace, idOrJobId).name();
-    return ExecutionId.of(cluster, jobs.jobKind().resourceKind(), namespace, name);
-  }
-
-  private static ApiClient fromKubeconfig(Path path, String source) {
-    if (!Files.isRegularFile(path)) {
-      throw new CliException(
-          Errors.CONFIGURATION,
-          "kubeconfig "
-              + path
-              + " (from "
-              + source
-              + ") not found: give --kubeconfig PATH of an existing file");
-    }
-    try (Reader reader = Files.newBufferedReader(path)) {
-      KubeConfig config = KubeConfig.loadKubeConfig(reader);
-      config.setFile(path.toAbsolutePath().toFile()); // certificate paths relative to the file
-      // Like ClientBuilder.standard(false): no persister, refreshed tokens are never written back.
-      return ClientBuilder.kubeconfig(config).build();
-    } catch (IOException | RuntimeException e) {
-      throw new CliException(
-          Errors.CONFIGURATION, "cannot read kubeconfig " + path + ": " + message(e));
-    }
+    String ns = namespace();
+    String name = JobIdentity.of(jobs.namePrefix(), deployment, ns, idOrJobId).name();
+    return ExecutionId.of(cluster, jobs.jobKind().resourceKind(), ns, name);
   }
 
   private static String message(Exception e) {

@@ -17,10 +17,13 @@ package dev.kubejobs.examples.gravitino;
 
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.examples.Errors;
+import dev.kubejobs.examples.gravitino.spi.JobContext;
+import dev.kubejobs.examples.gravitino.spi.JobExecutionInfo;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
+import java.io.File;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -85,13 +88,20 @@ public final class GravitinoExample {
               + GravitinoMapping.toSpec(
                   template,
                   new GravitinoMapping.Defaults("default", "4.0.1", "apache/spark:4.0.1")));
-      String handle = executor.submitJob("job-1", template);
+      String handle =
+          executor.submitJob(
+              new JobContext(1, "demo", new File(System.getProperty("java.io.tmpdir"))), template);
       out.println("handle:    " + handle);
       JobHandle.Status last = null;
       for (int i = 0; i < 100; i++) {
-        JobHandle.Status status = executor.getJobStatus(handle);
+        JobExecutionInfo info = executor.getJobExecutionInfo(handle);
+        JobHandle.Status status = info.status();
         if (status != last) {
-          out.println("status:    " + status);
+          out.println(
+              "status:    "
+                  + status
+                  + (info.startedAt() != null ? " started " + info.startedAt() : "")
+                  + (info.finishedAt() != null ? " finished " + info.finishedAt() : ""));
           last = status;
         }
         if (status == JobHandle.Status.SUCCEEDED
@@ -101,7 +111,7 @@ public final class GravitinoExample {
         }
         operator.step();
       }
-      executor.getJobLog(handle, 3).forEach(l -> out.println("log:       " + l));
+      executor.getJobStdout(handle, 3, 1 << 20).forEach(l -> out.println("log:       " + l));
       return last == JobHandle.Status.SUCCEEDED ? 0 : Errors.FAILED;
     } catch (RuntimeException e) {
       out.println("gravitino example failed: " + Errors.describe(e));

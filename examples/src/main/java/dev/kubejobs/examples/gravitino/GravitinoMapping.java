@@ -99,6 +99,9 @@ public final class GravitinoMapping {
     if (defaults.image() != null) {
       b.image(defaults.image());
     }
+    if (defaults.serviceAccount() != null) {
+      b.serviceAccount(defaults.serviceAccount());
+    }
     if (template.className() != null && !template.className().isBlank()) {
       b.mainClass(template.className());
     }
@@ -193,12 +196,25 @@ public final class GravitinoMapping {
   }
 
   /**
-   * What the executor uses when a template does not say: the namespace, the Spark version and the
-   * image. Immutable.
+   * What the executor uses when a template does not say: the namespace, the Spark version, the
+   * image and the driver's service account. Immutable.
    *
    * @param namespace the namespace jobs run in
    * @param sparkVersion the Spark version, for example {@code 4.0.1}
    * @param image the container image, or null for the operator's default
+   * @param serviceAccount the driver's service account, or null for the operator's default
    */
-  public record Defaults(String namespace, String sparkVersion, String image) {}
+  public record Defaults(
+      String namespace, String sparkVersion, String image, String serviceAccount) {
+    /**
+     * Creates defaults without a service account (the operator's default is used).
+     *
+     * @param namespace the namespace jobs run in
+     * @param sparkVersion the Spark version, for example {@code 4.0.1}
+     * @param image the container image, or null for the operator's default
+     */
+    public Defaults(String namespace, String sparkVersion, String image) {
+      this(namespace, sparkVersion, image, null);
+    }
+  }
 }

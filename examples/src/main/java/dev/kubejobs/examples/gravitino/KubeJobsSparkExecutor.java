@@ -16,117 +16,437 @@
 package dev.kubejobs.examples.gravitino;
 
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.cancel.CancelResult;
-import dev.kubejobs.core.logs.DriverLog;
+import dev.kubejobs.core.resilience.Resilience4jPolicy;
+import dev.kubejobs.examples.gravitino.spi.JobContext;
+import dev.kubejobs.examples.gravitino.spi.JobExecutionInfo;
+import dev.kubejobs.examples.gravitino.spi.JobExecutor;
 import dev.kubejobs.spark.SparkJobSpec;
+import dev.kubejobs.spark.SparkOperators;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.retry.RetryConfig;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
+import java.util.UUID;
+import okhttp3.OkHttpClient;
+import org.apache.gravitino.exceptions.NoSuchJobException;
 import org.apache.gravitino.job.JobHandle;
 import org.apache.gravitino.job.JobTemplate;
 import org.apache.gravitino.job.SparkJobTemplate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The shape of a job executor a Gravitino server could load to run its Spark job templates on
- * Kubernetes: submit, status, cancel and logs, each delegating to {@link KubeJobs}.
+ * A Gravitino job executor that runs Gravitino's Spark job templates on Kubernetes as Spark
+ * operator {@code SparkApplication}s through kubejobs: Gravitino's job system can submit, track,
+ * cancel and read the driver log of Spark jobs on a cluster without its own Kubernetes code.
  *
- * <p>gravitino-api 1.3.0 holds no server-side executor interface (it lives in Gravitino's server
- * code), so this class implements none; its methods mirror what such an executor does. One
- * difference on purpose: {@link #submitJob(String, JobTemplate)} takes Gravitino's job id, so a
- * retried submit lands on the same SparkApplication instead of starting a second run.
+ * <p><b>SPI.</b> It implements Gravitino's {@code org.apache.gravitino.connector.job.JobExecutor}
+ * as on Gravitino's {@code main} branch after 1.3.0 (with {@code JobContext}, {@code
+ * getJobExecutionInfo}, {@code ownsJob}, {@code isJobStateNodeLocal}, {@code getJobStdout}/{@code
+ * getJobStderr}; commits in {@link dev.kubejobs.examples.gravitino.spi}), and also every method of
+ * Gravitino 1.3.0's smaller interface. Only {@code gravitino-api} is on Maven Central, so the three
+ * {@code gravitino-core} types are stand-ins in {@link dev.kubejobs.examples.gravitino.spi}: to run
+ * it in a Gravitino server, import {@code org.apache.gravitino.connector.job.*} instead and compile
+ * against {@code gravitino-core} (the README's "Gravitino" section gives the steps and the {@code
+ * gravitino.conf} lines).
  *
- * <pre>{@code
- * KubeJobsSparkExecutor executor = new KubeJobsSparkExecutor(
- *     KubeJobs.builder(apiClient, SparkOperators.apache()).cluster("prod").deployment("gravitino")
- *         .build(),
- *     new GravitinoMapping.Defaults("spark-jobs", "4.0.1", "apache/spark:4.0.1"));
- * String handle = executor.submitJob(jobId, template); // store it with the job
- * JobHandle.Status status = executor.getJobStatus(handle);
- * }</pre>
+ * <p><b>Contract.</b>
  *
- * <p>Thread safe; every Gravitino server node may hold one, and any node can tell the status of or
- * cancel a job another node submitted.
+ * <ul>
+ *   <li>The job execution id is the kubejobs {@link ExecutionId} ({@code
+ *       <cluster>/<plural>.<group>/<namespace>/<name>}); the resource is named after Gravitino's
+ *       job id, so a retried submit of the same job lands on the same SparkApplication.
+ *   <li>Any node can track and cancel any job (the cluster is shared): {@link #ownsJob} is true and
+ *       {@link #isJobStateNodeLocal} false; this executor keeps no per-job state.
+ *   <li>{@link #getJobExecutionInfo} reports when the job started and finished as the operator (or
+ *       the driver container) recorded them, in every later state, on every node.
+ *   <li>{@link NoSuchJobException} only when a fresh read confirms the SparkApplication is gone —
+ *       never for a cache miss or an unreachable API server (those throw kubejobs' {@code
+ *       ApiUnavailableException}, which Gravitino logs, keeping the job's status). A job cancelled
+ *       through this executor is deleted, so it ends in one of two ways, both CANCELLED: the pull
+ *       sees it being deleted with the cancel mark (CANCELLED), or sees it gone and Gravitino turns
+ *       the {@code NoSuchJobException} of a job it recorded CANCELLING into CANCELLED.
+ *   <li>{@link #cancelJob} of a job that has already ended changes nothing: it keeps its outcome.
+ * </ul>
+ *
+ * <p>Thread safe. Gravitino creates it with the no-argument constructor and calls {@link
+ * #initialize} once; an embedding program can instead hand in a ready {@link KubeJobs}.
  */
-public final class KubeJobsSparkExecutor {
-  private final KubeJobs<SparkJobSpec> jobs;
-  private final GravitinoMapping.Defaults defaults;
-  private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
+public final class KubeJobsSparkExecutor implements JobExecutor {
+  /** The annotation carrying the Gravitino metalake of the job. */
+  public static final String METALAKE_ANNOTATION = "gravitino.apache.org/metalake";
+
+  private static final Logger LOG = LoggerFactory.getLogger(KubeJobsSparkExecutor.class);
+
+  private volatile KubeJobs<SparkJobSpec> jobs;
+  private volatile GravitinoMapping.Defaults defaults;
+  private volatile ApiClient ownedClient;
+  private volatile boolean closed;
+
+  /** Creates an executor that {@link #initialize} configures; what Gravitino calls. */
+  public KubeJobsSparkExecutor() {}
 
   /**
-   * Creates an executor over a kubejobs instance.
+   * Creates a ready executor over a kubejobs instance the caller built (and keeps owning: {@link
+   * #close()} does not release its client).
    *
    * @param jobs the instance, for one cluster and Spark operator
    * @param defaults what a template that does not say runs with
+   * @throws IllegalArgumentException if an argument is null
    */
   public KubeJobsSparkExecutor(KubeJobs<SparkJobSpec> jobs, GravitinoMapping.Defaults defaults) {
+    if (jobs == null || defaults == null) {
+      throw new IllegalArgumentException("jobs and defaults must not be null");
+    }
     this.jobs = jobs;
     this.defaults = defaults;
   }
 
   /**
-   * Submits a Spark job template. Idempotent for the same job id.
+   * Configures the executor from its {@code gravitino.jobExecutor.kubejobs.*} settings (keys in
+   * {@link ExecutorSettings}): builds the API client from the kubeconfig file or the in-cluster
+   * configuration, and a kubejobs instance over it. Nothing is sent to the cluster.
    *
-   * @param jobId Gravitino's id of the job
-   * @param template the template, placeholders resolved; must be a {@link SparkJobTemplate}
-   * @return the handle to store with the job: the kubejobs execution id
-   * @throws IllegalArgumentException if the template is not a Spark template or is invalid
-   * @throws dev.kubejobs.core.KubeJobsException if the cluster refuses or cannot be reached
+   * @param configs the settings, prefix stripped
+   * @throws IllegalArgumentException naming the {@code gravitino.conf} key, the rule and the value;
+   *     nothing was created
+   * @throws IllegalStateException if already initialized
    */
-  public String submitJob(String jobId, JobTemplate template) {
+  @Override
+  public synchronized void initialize(Map<String, String> configs) {
+    if (jobs != null || closed) {
+      throw new IllegalStateException("the kubejobs executor is already initialized");
+    }
+    ExecutorSettings s = ExecutorSettings.parse(configs);
+    if (!s.unknownKeys().isEmpty()) {
+      LOG.warn(
+          "Ignoring unknown settings {} of the kubejobs job executor; the known keys after '{}' are"
+              + " {}",
+          s.unknownKeys(),
+          ExecutorSettings.PREFIX,
+          ExecutorSettings.KEYS);
+    }
+    KubeJobs.Builder<SparkJobSpec> b;
+    ApiClient client = apiClient(s);
+    try {
+      b =
+          KubeJobs.builder(
+              client,
+              s.operator().equals("kubeflow")
+                  ? SparkOperators.kubeflow()
+                  : SparkOperators.apache());
+      set(() -> b.cluster(s.cluster()), ExecutorSettings.CLUSTER, s.cluster());
+      set(() -> b.deployment(s.deployment()), ExecutorSettings.DEPLOYMENT, s.deployment());
+      b.statusCacheTtl(s.statusCachePeriod())
+          .requestTimeout(s.requestTimeout())
+          .retry(
+              RetryConfig.from(Resilience4jPolicy.defaultRetryConfig())
+                  .maxAttempts(s.retryMaxAttempts())
+                  .build())
+          .circuitBreaker(
+              CircuitBreakerConfig.from(
+                      Resilience4jPolicy.defaultCircuitBreakerConfig(Clock.systemUTC()))
+                  .waitDurationInOpenState(s.breakerOpen())
+                  .build());
+      this.defaults = s.defaults();
+      this.jobs = b.build();
+      this.ownedClient = client;
+    } catch (RuntimeException e) {
+      release(client);
+      throw e;
+    }
+    LOG.info(
+        "kubejobs job executor ready: cluster '{}', deployment '{}', {} operator, default"
+            + " namespace '{}', API server {}",
+        s.cluster(),
+        s.deployment(),
+        s.operator(),
+        s.defaults().namespace(),
+        client.getBasePath());
+  }
+
+  /**
+   * Submits a Spark job template as the SparkApplication of Gravitino's job {@code context.jobId()}
+   * (named {@code <prefix>-job-<id>}, annotated with the template name and the metalake).
+   * Idempotent for the same Gravitino job id.
+   *
+   * @param context Gravitino's job id, metalake and staging directory (not used: the cluster cannot
+   *     read the Gravitino server's disk, so the template's files must be URIs the cluster reaches)
+   * @param jobTemplate the template, placeholders replaced; must be a {@link SparkJobTemplate}
+   * @return the execution id
+   * @throws IllegalArgumentException if the template is not a Spark template
+   * @throws dev.kubejobs.core.InvalidJobSpecException naming the template field, rule and value
+   * @throws dev.kubejobs.core.KubeJobsException if the cluster refuses or cannot be reached (see
+   *     {@link dev.kubejobs.core.submit.JobSubmitter}: retrying is safe)
+   */
+  @Override
+  public String submitJob(JobContext context, JobTemplate jobTemplate) {
+    return submit(JobHandle.JOB_ID_PREFIX + context.jobId(), context.metalake(), jobTemplate);
+  }
+
+  /**
+   * Submits a Spark job template under a fresh random job id: Gravitino 1.3.0's method, which has
+   * no Gravitino job id, so a retried call starts a second run (the {@link #submitJob(JobContext,
+   * JobTemplate)} Gravitino calls since {@code JobContext} exists does not).
+   *
+   * @param jobTemplate the template, placeholders replaced; must be a {@link SparkJobTemplate}
+   * @return the execution id
+   * @throws IllegalArgumentException if the template is not a Spark template
+   * @throws dev.kubejobs.core.KubeJobsException if the cluster refuses or cannot be reached
+   * @deprecated Gravitino calls {@link #submitJob(JobContext, JobTemplate)}.
+   */
+  @Deprecated
+  @Override
+  public String submitJob(JobTemplate jobTemplate) {
+    return submit("run-" + UUID.randomUUID(), null, jobTemplate);
+  }
+
+  private String submit(String jobId, String metalake, JobTemplate template) {
     if (!(template instanceof SparkJobTemplate spark)) {
       throw new IllegalArgumentException(
-          "this executor runs Spark job templates only, but got a " + template.jobType());
+          "the kubejobs job executor runs Spark job templates only, but template '"
+              + (template == null ? null : template.name())
+              + "' is a "
+              + (template == null ? null : template.jobType())
+              + " template");
     }
-    return jobs.submitter().submit(jobId, GravitinoMapping.toSpec(spark, defaults)).toString();
+    KubeJobs<SparkJobSpec> j = jobs();
+    SparkJobSpec spec = GravitinoMapping.toSpec(spark, defaults);
+    if (metalake != null) {
+      spec = spec.toBuilder().annotation(METALAKE_ANNOTATION, metalake).build();
+    }
+    ExecutionId id = j.submitter().submit(jobId, spec);
+    LOG.debug("Submitted Gravitino job '{}' as '{}'", jobId, id);
+    return id.toString();
   }
 
   /**
-   * Tells a job's status in Gravitino's terms. A job whose resource is gone is CANCELLED when this
-   * executor cancelled it, else FAILED (deleted outside Gravitino); a Gravitino server with several
-   * nodes should instead keep its last recorded status when it was CANCELLING.
+   * Returns a job's Gravitino status and the times it started and finished. The start time is
+   * reported in every state after the job started, the finish time in the terminal ones.
    *
-   * @param handle the handle {@link #submitJob} returned
-   * @return the status
-   * @throws dev.kubejobs.core.KubeJobsException if the cluster cannot be reached (the status is
-   *     unknown, not failed)
+   * @param jobId the execution id {@link #submitJob(JobContext, JobTemplate)} returned
+   * @return the snapshot
+   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone
+   * @throws IllegalArgumentException if {@code jobId} is not an execution id of this job kind
+   * @throws dev.kubejobs.core.ClusterMismatchException if the id is of another cluster (the status
+   *     is unknown here; never a reason to fail the job)
+   * @throws dev.kubejobs.core.ApiUnavailableException if the API server cannot be reached (the
+   *     status is unknown, not failed; the next pull tries again)
    */
-  public JobHandle.Status getJobStatus(String handle) {
+  @Override
+  public JobExecutionInfo getJobExecutionInfo(String jobId) throws NoSuchJobException {
+    dev.kubejobs.core.JobExecutionInfo info;
     try {
-      JobExecutionInfo info = jobs.statusReader().get(handle);
-      return GravitinoMapping.toGravitino(info.status());
-    } catch (NoSuchJobException e) {
-      return cancelled.contains(handle) ? JobHandle.Status.CANCELLED : JobHandle.Status.FAILED;
+      info = jobs().statusReader().get(ExecutionId.parse(jobId));
+    } catch (dev.kubejobs.core.NoSuchJobException e) {
+      throw new NoSuchJobException(e, "%s", e.getMessage());
+    }
+    JobStatus status = info.status();
+    boolean ended =
+        status == JobStatus.SUCCEEDED
+            || status == JobStatus.FAILED
+            || status == JobStatus.CANCELLED;
+    Instant startedAt = info.startedAt().orElse(null);
+    return JobExecutionInfo.builder()
+        .withStatus(GravitinoMapping.toGravitino(status))
+        .withStartedAt(startedAt)
+        .withFinishedAt(ended ? info.finishedAt().orElse(null) : null)
+        .build();
+  }
+
+  /**
+   * Returns a job's Gravitino status: the status of {@link #getJobExecutionInfo(String)} (Gravitino
+   * 1.3.0 calls this one).
+   *
+   * @param jobId the execution id
+   * @return the status
+   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone
+   * @throws dev.kubejobs.core.ApiUnavailableException if the API server cannot be reached
+   */
+  @Override
+  public JobHandle.Status getJobStatus(String jobId) throws NoSuchJobException {
+    return getJobExecutionInfo(jobId).status();
+  }
+
+  /**
+   * Cancels a job: marks its SparkApplication cancelled and deletes it; does not wait for the job
+   * to stop. A job that has already ended is left as it is and keeps its outcome; cancelling twice
+   * is safe.
+   *
+   * @param jobId the execution id
+   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone
+   * @throws dev.kubejobs.core.ApiUnavailableException if the API server cannot be reached; the
+   *     cancel may have been applied, cancelling again is safe
+   * @throws dev.kubejobs.core.JobRejectedException if the service account may not patch or delete
+   *     SparkApplications
+   */
+  @Override
+  public void cancelJob(String jobId) throws NoSuchJobException {
+    CancelResult result;
+    try {
+      result = jobs().canceller().cancel(ExecutionId.parse(jobId));
+    } catch (dev.kubejobs.core.NoSuchJobException e) {
+      throw new NoSuchJobException(e, "%s", e.getMessage());
+    }
+    LOG.debug("Cancel of '{}': {}", jobId, result);
+  }
+
+  /**
+   * Returns true: the jobs live on the shared cluster, so every Gravitino node can track and cancel
+   * every job.
+   *
+   * @param jobId the execution id
+   * @return true
+   */
+  @Override
+  public boolean ownsJob(String jobId) {
+    return true;
+  }
+
+  /**
+   * Returns false: no job state is kept on a node.
+   *
+   * @return false
+   */
+  @Override
+  public boolean isJobStateNodeLocal() {
+    return false;
+  }
+
+  /**
+   * Returns the tail of the job's driver log: at most {@code maxLines} lines of at most {@code
+   * maxBytes} bytes in all, newest last, from the driver container of the latest attempt. This is
+   * the container's whole output — Kubernetes' pod log API ({@code GET .../pods/{name}/log}) serves
+   * a container's standard output and standard error as one interleaved stream (Spark's own log
+   * lines go to standard error). Never throws: an unknown or malformed id, a job without a driver
+   * pod yet, a pod that is gone or an unreachable API server give an empty list (logged).
+   *
+   * @param jobId the execution id
+   * @param maxLines the most lines
+   * @param maxBytes the most bytes
+   * @return the lines, or an empty list
+   */
+  @Override
+  public List<String> getJobStdout(String jobId, int maxLines, int maxBytes) {
+    if (maxLines <= 0 || maxBytes <= 0) {
+      return List.of();
+    }
+    try {
+      return jobs().driverLogs().tail(ExecutionId.parse(jobId), maxLines, maxBytes).lines();
+    } catch (RuntimeException e) {
+      LOG.debug("No driver log for '{}': {}", jobId, e.toString());
+      return List.of();
     }
   }
 
   /**
-   * Cancels a job; does not wait for it to stop. A finished job keeps its outcome.
+   * Returns an empty list: Kubernetes' pod log API cannot serve standard error apart from standard
+   * output (one interleaved stream per container; a split by stream exists only behind an alpha
+   * feature gate), so the driver's whole output, standard error included, is what {@link
+   * #getJobStdout} returns. Never throws.
    *
-   * @param handle the handle {@link #submitJob} returned
-   * @return what the cancel did
-   * @throws dev.kubejobs.core.KubeJobsException if the cancel could not be made
+   * @param jobId the execution id
+   * @param maxLines the most lines
+   * @param maxBytes the most bytes
+   * @return an empty list
    */
-  public CancelResult cancelJob(String handle) {
-    CancelResult result = jobs.canceller().cancel(ExecutionId.parse(handle));
-    if (result != CancelResult.ALREADY_FINISHED) {
-      cancelled.add(handle);
-    }
-    return result;
+  @Override
+  public List<String> getJobStderr(String jobId, int maxLines, int maxBytes) {
+    return List.of();
   }
 
   /**
-   * Returns the last lines of a job's driver log; empty when there is none to read. Never throws
-   * for the cluster's sake.
-   *
-   * @param handle the handle {@link #submitJob} returned
-   * @param lines how many lines at most
-   * @return the lines, oldest first
+   * Releases what the executor holds: when {@link #initialize} built the API client, its HTTP
+   * connections and threads (kubejobs' derived client shares them). A client handed in through the
+   * constructor is the caller's and left open. Every later call but {@code close} throws {@link
+   * IllegalStateException}. Idempotent.
    */
-  public List<String> getJobLog(String handle, int lines) {
-    DriverLog log = jobs.driverLogs().tail(ExecutionId.parse(handle), lines, 1 << 20);
-    return log.lines();
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    jobs = null;
+    ApiClient client = ownedClient;
+    ownedClient = null;
+    if (client != null) {
+      release(client);
+    }
+    LOG.debug("kubejobs job executor closed");
+  }
+
+  /**
+   * Returns the API client {@link #initialize} built, for tests; null when handed in or closed.
+   *
+   * @return the client, or null
+   */
+  ApiClient ownedClient() {
+    return ownedClient;
+  }
+
+  private KubeJobs<SparkJobSpec> jobs() {
+    KubeJobs<SparkJobSpec> j = jobs;
+    if (j == null) {
+      throw new IllegalStateException(
+          closed
+              ? "the kubejobs job executor is closed"
+              : "the kubejobs job executor is not initialized: call initialize(configs) first");
+    }
+    return j;
+  }
+
+  private static void set(Runnable setter, String key, String value) {
+    try {
+      setter.run();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          ExecutorSettings.PREFIX + key + " = '" + value + "' is refused: " + e.getMessage(), e);
+    }
+  }
+
+  private static ApiClient apiClient(ExecutorSettings s) {
+    if (s.kubeconfig() == null) {
+      try {
+        return ClientBuilder.cluster().build();
+      } catch (IOException | RuntimeException e) {
+        throw new IllegalArgumentException(
+            ExecutorSettings.PREFIX
+                + ExecutorSettings.KUBECONFIG
+                + " is not set and the in-cluster configuration cannot be used ("
+                + e.getMessage()
+                + "): set it to a kubeconfig file, or run the Gravitino server in a pod with a"
+                + " service account",
+            e);
+      }
+    }
+    try (Reader reader = Files.newBufferedReader(s.kubeconfig())) {
+      KubeConfig config = KubeConfig.loadKubeConfig(reader);
+      config.setFile(s.kubeconfig().toAbsolutePath().toFile()); // certificate paths relative to it
+      // Like ClientBuilder.standard(false): refreshed credentials are never written back.
+      return ClientBuilder.kubeconfig(config).build();
+    } catch (IOException | RuntimeException e) {
+      throw ExecutorSettings.bad(
+          ExecutorSettings.KUBECONFIG,
+          "must be a readable kubeconfig file (" + e.getMessage() + ")",
+          s.kubeconfig().toString());
+    }
+  }
+
+  private static void release(ApiClient client) {
+    OkHttpClient http = client.getHttpClient();
+    http.dispatcher().executorService().shutdown();
+    http.connectionPool().evictAll();
   }
 }

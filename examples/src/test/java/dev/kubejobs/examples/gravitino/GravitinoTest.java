@@ -20,37 +20,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.spark.SparkJobSpec;
-import dev.kubejobs.spark.SparkOperators;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
-import dev.kubejobs.testkit.ResourceType;
-import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.gravitino.job.JobHandle;
-import org.apache.gravitino.job.ShellJobTemplate;
 import org.apache.gravitino.job.SparkJobTemplate;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The Gravitino mapping of every template field and every status, and the executor's shape. */
+/** The Gravitino mapping of every template field and every status, and the Gravitino example. */
 class GravitinoTest {
-  static final ResourceType APACHE =
-      new ResourceType("spark.apache.org", "v1", "sparkapplications", "SparkApplication");
   static final GravitinoMapping.Defaults DEFAULTS =
       new GravitinoMapping.Defaults("default-ns", "4.0.1", "apache/spark:4.0.1");
-
-  @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(APACHE).build();
 
   @Test
   void everyTemplateFieldLandsInTheSpec() {
@@ -177,37 +162,6 @@ class GravitinoTest {
   }
 
   @Test
-  void theExecutorSubmitsFollowsAndCancelsThroughKubeJobs() {
-    FakeSparkOperator operator = FakeSparkOperator.apache(KUBE.server());
-    KubeJobsSparkExecutor executor = executor();
-
-    String handle = executor.submitJob("job-1", GravitinoExample.sparkPiTemplate());
-    assertThat(executor.submitJob("job-1", GravitinoExample.sparkPiTemplate()))
-        .as("idempotent per job id")
-        .isEqualTo(handle);
-    assertThat(executor.getJobStatus(handle)).isEqualTo(JobHandle.Status.QUEUED);
-    operator.moveTo("gravitino-jobs", "kj-job-1", "RunningHealthy");
-    assertThat(executor.getJobStatus(handle)).isEqualTo(JobHandle.Status.STARTED);
-    assertThat(executor.getJobLog(handle, 5)).isNotEmpty();
-
-    assertThat(executor.cancelJob(handle)).isEqualTo(CancelResult.REQUESTED);
-    assertThat(executor.getJobStatus(handle))
-        .isIn(JobHandle.Status.CANCELLING, JobHandle.Status.CANCELLED);
-    operator.stepUntilSettled(); // the operator lets go; the resource is gone
-    assertThat(executor.getJobStatus(handle)).isEqualTo(JobHandle.Status.CANCELLED);
-  }
-
-  @Test
-  void theExecutorRefusesAShellTemplate() {
-    ShellJobTemplate shell =
-        ShellJobTemplate.builder().withName("sh").withExecutable("/bin/true").build();
-
-    assertThatThrownBy(() -> executor().submitJob("job-1", shell))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("Spark job templates only");
-  }
-
-  @Test
   void theGravitinoExampleRunsSparkPiToSucceeded() {
     StringWriter out = new StringWriter();
 
@@ -219,16 +173,6 @@ class GravitinoTest {
         .contains("handle:    simulated/sparkapplications.spark.apache.org/gravitino-jobs/kj-job-1")
         .contains("status:    QUEUED", "status:    STARTED", "status:    SUCCEEDED")
         .contains("log:       ");
-  }
-
-  private static KubeJobsSparkExecutor executor() {
-    KubeJobs<SparkJobSpec> jobs =
-        KubeJobs.builder(KUBE.client(), SparkOperators.apache())
-            .cluster("prod")
-            .deployment("gravitino")
-            .statusCacheTtl(Duration.ZERO)
-            .build();
-    return new KubeJobsSparkExecutor(jobs, DEFAULTS);
   }
 
   private static SparkJobTemplate.Builder template() {

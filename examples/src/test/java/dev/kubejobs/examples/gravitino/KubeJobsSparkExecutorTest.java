@@ -1,0 +1,419 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.examples.gravitino;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.examples.gravitino.spi.JobContext;
+import dev.kubejobs.examples.gravitino.spi.JobExecutionInfo;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.fixtures.DriverLogs;
+import dev.kubejobs.testkit.operator.FakeSparkOperator;
+import io.kubernetes.client.openapi.ApiClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.gravitino.exceptions.NoSuchJobException;
+import org.apache.gravitino.job.JobHandle;
+import org.apache.gravitino.job.ShellJobTemplate;
+import org.apache.gravitino.job.SparkJobTemplate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The status contract Gravitino's job manager relies on, for {@link KubeJobsSparkExecutor} created
+ * the way Gravitino creates it (no-argument constructor, {@code initialize} with the {@code
+ * gravitino.jobExecutor.kubejobs.*} settings, here a kubeconfig pointing at the fake cluster).
+ */
+class KubeJobsSparkExecutorTest {
+  static final String NS = "gravitino-jobs";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE = FakeKubernetesExtension.builder().build();
+
+  @TempDir Path dir;
+
+  private KubeJobsSparkExecutor executor;
+
+  @AfterEach
+  void closeExecutor() {
+    if (executor != null) {
+      executor.close();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(FakeSparkOperator.Flavor.class)
+  void startAndFinishTimesComeFromTheClusterAndAreKeptInEveryLaterState(
+      FakeSparkOperator.Flavor flavor) throws IOException {
+    FakeSparkOperator operator = operator(flavor);
+    executor = initialized(flavor, Map.of());
+    String id = executor.submitJob(context(7), GravitinoExample.sparkPiTemplate());
+
+    JobExecutionInfo queued = executor.getJobExecutionInfo(id);
+    operator.moveTo(NS, "kj-job-7", running(flavor));
+    JobExecutionInfo started = executor.getJobExecutionInfo(id);
+    operator.runToEnd(NS, "kj-job-7");
+    JobExecutionInfo succeeded = executor.getJobExecutionInfo(id);
+    JobExecutionInfo again = executor.getJobExecutionInfo(id);
+
+    assertThat(queued.status()).isEqualTo(JobHandle.Status.QUEUED);
+    assertThat(queued.startedAt()).isNull();
+    assertThat(queued.finishedAt()).isNull();
+    assertThat(started.status()).isEqualTo(JobHandle.Status.STARTED);
+    assertThat(started.startedAt()).isNotNull();
+    assertThat(started.finishedAt()).isNull();
+    assertThat(succeeded.status()).isEqualTo(JobHandle.Status.SUCCEEDED);
+    assertThat(succeeded.startedAt()).as("kept after the end").isEqualTo(started.startedAt());
+    assertThat(succeeded.finishedAt()).isNotNull().isAfterOrEqualTo(succeeded.startedAt());
+    assertThat(again).isEqualTo(succeeded);
+    assertThat(executor.getJobStatus(id)).isEqualTo(JobHandle.Status.SUCCEEDED);
+  }
+
+  @Test
+  void theExecutionIdIsTheKubeJobsIdAndASecondSubmitOfTheSameJobLandsOnIt() throws IOException {
+    operator(FakeSparkOperator.Flavor.APACHE);
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+
+    String id = executor.submitJob(context(42), GravitinoExample.sparkPiTemplate());
+    String again = executor.submitJob(context(42), GravitinoExample.sparkPiTemplate());
+
+    assertThat(id).isEqualTo("prod/sparkapplications.spark.apache.org/gravitino-jobs/kj-job-42");
+    assertThat(again).isEqualTo(id);
+    assertThat(KUBE.server().journal().count("POST", ".*/sparkapplications")).isEqualTo(2);
+  }
+
+  @Test
+  void aCacheMissOrAnUnreachableServerIsNeverNoSuchJobOnlyAConfirmedGoneResourceIs()
+      throws IOException {
+    FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.KUBEFLOW);
+    // a long cache period: the job is first missing from a cached LIST, then confirmed by a GET
+    executor =
+        initialized(
+            FakeSparkOperator.Flavor.KUBEFLOW,
+            Map.of(ExecutorSettings.STATUS_CACHE_PERIOD_MS, "600000"));
+    String other = executor.submitJob(context(1), GravitinoExample.sparkPiTemplate());
+    assertThat(executor.getJobStatus(other)).isEqualTo(JobHandle.Status.QUEUED); // LIST cached
+    String id = executor.submitJob(context(2), GravitinoExample.sparkPiTemplate());
+    operator.moveTo(NS, "kj-job-2", "RUNNING");
+
+    assertThat(executor.getJobStatus(id))
+        .as("missing from the cached list")
+        .isEqualTo(JobHandle.Status.STARTED);
+
+    KUBE.api(operator.resourceType()).delete(NS, "kj-job-2");
+    assertThatThrownBy(() -> executor.getJobExecutionInfo(id))
+        .isInstanceOf(NoSuchJobException.class)
+        .hasMessageContaining("kj-job-2");
+    assertThatThrownBy(() -> executor.cancelJob(id)).isInstanceOf(NoSuchJobException.class);
+  }
+
+  @Test
+  void anUnreachableApiServerIsNotNoSuchJobTheStatusIsUnknown() throws IOException {
+    operator(FakeSparkOperator.Flavor.APACHE);
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+    String id = executor.submitJob(context(9), GravitinoExample.sparkPiTemplate());
+    KUBE.server().faults().add(Fault.on("GET", ".*").forever().connectionReset());
+
+    assertThatThrownBy(() -> executor.getJobExecutionInfo(id))
+        .isInstanceOf(ApiUnavailableException.class)
+        .isNotInstanceOf(NoSuchJobException.class);
+    assertThatThrownBy(() -> executor.cancelJob(id)).isInstanceOf(ApiUnavailableException.class);
+  }
+
+  @ParameterizedTest
+  @EnumSource(FakeSparkOperator.Flavor.class)
+  void cancellingAnEndedJobKeepsItsOutcome(FakeSparkOperator.Flavor flavor) throws IOException {
+    FakeSparkOperator operator = operator(flavor);
+    executor = initialized(flavor, Map.of());
+    String id = executor.submitJob(context(3), GravitinoExample.sparkPiTemplate());
+    operator.runToEnd(NS, "kj-job-3");
+    JobExecutionInfo before = executor.getJobExecutionInfo(id);
+
+    executor.cancelJob(id);
+    executor.cancelJob(id);
+
+    assertThat(before.status()).isEqualTo(JobHandle.Status.SUCCEEDED);
+    assertThat(executor.getJobExecutionInfo(id)).isEqualTo(before);
+  }
+
+  @ParameterizedTest
+  @EnumSource(FakeSparkOperator.Flavor.class)
+  void aJobCancelledHereIsCancelledWhileDeletedThenNoSuchJobOnceGone(
+      FakeSparkOperator.Flavor flavor) throws IOException {
+    FakeSparkOperator operator = operator(flavor);
+    executor = initialized(flavor, Map.of());
+    String id = executor.submitJob(context(4), GravitinoExample.sparkPiTemplate());
+    operator.moveTo(NS, "kj-job-4", running(flavor));
+
+    executor.cancelJob(id);
+    if (flavor == FakeSparkOperator.Flavor.APACHE) {
+      // its finalizer keeps it while the operator releases it: deleted with the cancel mark
+      assertThat(executor.getJobStatus(id))
+          .isIn(JobHandle.Status.CANCELLING, JobHandle.Status.CANCELLED);
+    }
+    operator.stepUntilSettled();
+
+    // Gravitino ends a job it recorded CANCELLING as CANCELLED on this exception, on any node
+    assertThatThrownBy(() -> executor.getJobExecutionInfo(id))
+        .isInstanceOf(NoSuchJobException.class);
+  }
+
+  @Test
+  void everyNodeOwnsEveryJobAndNoStateIsNodeLocal() {
+    executor = new KubeJobsSparkExecutor();
+
+    assertThat(executor.ownsJob("prod/sparkapplications.spark.apache.org/ns/kj-job-1")).isTrue();
+    assertThat(executor.ownsJob("another/x/y/z")).isTrue();
+    assertThat(executor.isJobStateNodeLocal()).isFalse();
+  }
+
+  @ParameterizedTest
+  @CsvSource({"3, 100000", "50, 60", "1, 1"})
+  void stdoutIsTheDriverLogTailWithinTheLineAndByteCaps(int maxLines, int maxBytes)
+      throws IOException {
+    FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+    String id = executor.submitJob(context(5), GravitinoExample.sparkPiTemplate());
+    operator.moveTo(
+        NS, "kj-job-5", "Succeeded"); // the driver pod is kept until resources are released
+
+    List<String> out = executor.getJobStdout(id, maxLines, maxBytes);
+    List<String> all = executor.getJobStdout(id, 1000, 1 << 20);
+
+    assertThat(all).hasSizeGreaterThan(3).contains(DriverLogs.PI_LINE);
+    assertThat(out).isNotEmpty().hasSizeLessThanOrEqualTo(maxLines);
+    assertThat(String.join("\n", out).getBytes(StandardCharsets.UTF_8).length)
+        .isLessThanOrEqualTo(maxBytes);
+    assertThat(all.get(all.size() - 1)).endsWith(out.get(out.size() - 1));
+    assertThat(executor.getJobStderr(id, 10, 1000)).isEmpty();
+  }
+
+  @Test
+  void outputOfAnUnknownGoneOrMalformedJobIsEmptyNeverAnError() throws IOException {
+    operator(FakeSparkOperator.Flavor.APACHE);
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+
+    assertThat(
+            executor.getJobStdout(
+                "prod/sparkapplications.spark.apache.org/gravitino-jobs/kj-nope", 10, 1000))
+        .isEmpty();
+    assertThat(executor.getJobStdout("not an id", 10, 1000)).isEmpty();
+    assertThat(executor.getJobStdout("prod/sparkapplications.spark.apache.org/ns/x", -1, -1))
+        .isEmpty();
+    assertThat(executor.getJobStderr("not an id", 10, 1000)).isEmpty();
+  }
+
+  @Test
+  void aTemplateThatIsNotSparkIsRefused() throws IOException {
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+    ShellJobTemplate shell =
+        ShellJobTemplate.builder().withName("sh").withExecutable("/bin/true").build();
+
+    assertThatThrownBy(() -> executor.submitJob(context(6), shell))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Spark job templates only")
+        .hasMessageContaining("'sh'");
+  }
+
+  @Test
+  void initializeReadsTheDocumentedKeysAndIgnoresGravitinosOwn() throws IOException {
+    operator(FakeSparkOperator.Flavor.KUBEFLOW);
+    Map<String, String> conf = new HashMap<>();
+    conf.put("class", KubeJobsSparkExecutor.class.getName());
+    conf.put(ExecutorSettings.DEPLOYMENT, "gravitino-eu");
+    conf.put(ExecutorSettings.NAMESPACE, "etl");
+    conf.put(ExecutorSettings.IMAGE, "repo/spark:4");
+    conf.put(ExecutorSettings.SERVICE_ACCOUNT, "spark-driver");
+    conf.put(ExecutorSettings.SPARK_VERSION, "3.5.7");
+    conf.put(ExecutorSettings.REQUEST_TIMEOUT_MS, "5000");
+    conf.put(ExecutorSettings.RETRY_MAX_ATTEMPTS, "2");
+    conf.put(ExecutorSettings.BREAKER_OPEN_MS, "1000");
+    conf.put("someFutureKey", "x");
+    executor = initialized(FakeSparkOperator.Flavor.KUBEFLOW, conf);
+
+    String id =
+        executor.submitJob(
+            context(8),
+            SparkJobTemplate.builder()
+                .withName("pi")
+                .withExecutable("local:///opt/spark/examples/jars/spark-examples.jar")
+                .withClassName("org.apache.spark.examples.SparkPi")
+                .build());
+
+    assertThat(id).isEqualTo("prod/sparkapplications.sparkoperator.k8s.io/etl/kj-job-8");
+    String app = KUBE.server().journal().requests("POST", ".*/sparkapplications").get(0).body();
+    assertThat(app)
+        .contains("\"kubejobs.dev/deployment\":\"gravitino-eu\"")
+        .contains("repo/spark:4")
+        .contains("spark-driver")
+        .contains("3.5.7")
+        .contains("\"gravitino.apache.org/metalake\":\"lake\"");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "statusCachePeriodMs | soon   | must be a whole number from 0 to 600000",
+        "statusCachePeriodMs | -1     | must be a whole number from 0 to 600000",
+        "requestTimeoutMs    | 0      | must be a whole number from 1 to 600000",
+        "retry.maxAttempts   | 0      | must be a whole number from 1 to 10",
+        "circuitBreaker.openMs | 1e3  | must be a whole number from 1 to 600000",
+        "operator            | spark  | must be apache or kubeflow",
+        "cluster             | a b    | is refused",
+        "deployment          | Prod!  | is refused",
+        "kubeconfig          | /nope/kubeconfig | no such file",
+      })
+  void aBadValueFailsWithOneMessageNamingTheKey(String key, String value, String rule)
+      throws IOException {
+    Map<String, String> conf = new HashMap<>(settings(FakeSparkOperator.Flavor.APACHE));
+    conf.put(key, value);
+    KubeJobsSparkExecutor fresh = new KubeJobsSparkExecutor();
+
+    assertThatThrownBy(() -> fresh.initialize(conf))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("gravitino.jobExecutor.kubejobs." + key)
+        .hasMessageContaining(rule)
+        .hasMessageContaining(value);
+  }
+
+  @Test
+  void aDirectoryAsKubeconfigOrNoClusterSaySo() throws IOException {
+    Map<String, String> directory = new HashMap<>(settings(FakeSparkOperator.Flavor.APACHE));
+    directory.put(ExecutorSettings.KUBECONFIG, dir.toString());
+    Map<String, String> noCluster = new HashMap<>(settings(FakeSparkOperator.Flavor.APACHE));
+    noCluster.remove(ExecutorSettings.CLUSTER);
+
+    assertThatThrownBy(() -> new KubeJobsSparkExecutor().initialize(directory))
+        .hasMessageContaining("gravitino.jobExecutor.kubejobs.kubeconfig")
+        .hasMessageContaining("it is a directory");
+    assertThatThrownBy(() -> new KubeJobsSparkExecutor().initialize(noCluster))
+        .hasMessageContaining("gravitino.jobExecutor.kubejobs.cluster must be set");
+  }
+
+  @Test
+  void closeReleasesTheClientItBuiltAndLaterCallsSaySo() throws IOException {
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+    ApiClient client = executor.ownedClient();
+
+    executor.close();
+    executor.close();
+
+    assertThat(client.getHttpClient().dispatcher().executorService().isShutdown()).isTrue();
+    assertThat(client.getHttpClient().connectionPool().connectionCount()).isZero();
+    assertThatThrownBy(() -> executor.getJobStatus("prod/sparkapplications.spark.apache.org/a/b"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThat(executor.getJobStdout("prod/sparkapplications.spark.apache.org/a/b", 1, 1))
+        .isEmpty();
+  }
+
+  @Test
+  void aCallerBuiltInstanceIsLeftOpenByClose() {
+    ApiClient client = KUBE.server().newClient();
+    KubeJobsSparkExecutor handed =
+        new KubeJobsSparkExecutor(
+            dev.kubejobs.core.KubeJobs.builder(client, dev.kubejobs.spark.SparkOperators.apache())
+                .cluster("prod")
+                .deployment("gravitino")
+                .build(),
+            new GravitinoMapping.Defaults("default", "4.0.1", null));
+
+    handed.close();
+
+    assertThat(client.getHttpClient().dispatcher().executorService().isShutdown()).isFalse();
+  }
+
+  private FakeSparkOperator operator(FakeSparkOperator.Flavor flavor) {
+    return FakeSparkOperator.builder(flavor, KUBE.server()).build();
+  }
+
+  private static String running(FakeSparkOperator.Flavor flavor) {
+    return flavor == FakeSparkOperator.Flavor.APACHE ? "RunningHealthy" : "RUNNING";
+  }
+
+  private JobContext context(long jobId) {
+    return new JobContext(jobId, "lake", dir.toFile());
+  }
+
+  private KubeJobsSparkExecutor initialized(
+      FakeSparkOperator.Flavor flavor, Map<String, String> extra) throws IOException {
+    Map<String, String> conf = new HashMap<>(settings(flavor));
+    conf.putAll(extra);
+    KubeJobsSparkExecutor e = new KubeJobsSparkExecutor();
+    e.initialize(conf);
+    return e;
+  }
+
+  private Map<String, String> settings(FakeSparkOperator.Flavor flavor) throws IOException {
+    return Map.of(
+        ExecutorSettings.KUBECONFIG,
+        kubeconfig(dir, KUBE.server()).toString(),
+        ExecutorSettings.CLUSTER,
+        "prod",
+        ExecutorSettings.OPERATOR,
+        flavor == FakeSparkOperator.Flavor.APACHE ? "apache" : "kubeflow",
+        ExecutorSettings.STATUS_CACHE_PERIOD_MS,
+        "0");
+  }
+
+  /**
+   * Writes a kubeconfig file whose current context points at the fake server.
+   *
+   * @param dir where to write it
+   * @param server the server
+   * @return the file
+   */
+  static Path kubeconfig(Path dir, FakeKubernetesApiServer server) throws IOException {
+    Path file = dir.resolve("kubeconfig-" + server.port());
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: fake",
+            "  cluster:",
+            "    server: " + server.url(),
+            "users:",
+            "- name: fake",
+            "  user:",
+            "    token: not-a-real-token",
+            "contexts:",
+            "- name: fake",
+            "  context:",
+            "    cluster: fake",
+            "    user: fake",
+            "current-context: fake",
+            ""));
+    return file;
+  }
+}
