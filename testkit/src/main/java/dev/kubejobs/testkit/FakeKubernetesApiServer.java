@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.kubejobs.testkit;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
@@ -41,11 +56,20 @@ import org.slf4j.LoggerFactory;
  */
 public final class FakeKubernetesApiServer implements AutoCloseable {
 
+  /**
+   * The request header by which a {@linkplain #newClient(String) client with an id} identifies
+   * itself, so that {@linkplain Fault.Builder#forClient(String) faults} and {@linkplain
+   * Hold.Spec#forClient(String) holds} can be scoped to it and the {@link RequestJournal} can tell
+   * clients apart.
+   */
+  public static final String CLIENT_ID_HEADER = "X-Kubejobs-Testkit-Client";
+
   private static final Logger LOG = LoggerFactory.getLogger(FakeKubernetesApiServer.class);
 
   private final Clock clock;
   private final InMemoryStore store;
   private final Faults faults = new Faults();
+  private final Holds holds = new Holds();
   private final RequestJournal journal = new RequestJournal();
   private final Rbac rbac = new Rbac();
   private final WireMockServer wireMock;
@@ -66,7 +90,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
             .gzipDisabled(true)
             .templatingEnabled(false)
             .extensionScanningEnabled(false)
-            .extensions(new WireMockBridge(handler, faults, journal, clock));
+            .extensions(new WireMockBridge(handler, faults, holds, journal, clock));
     if (builder.port == 0) {
       config.dynamicPort();
     } else {
@@ -128,6 +152,56 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     client.setBasePath(url());
     client.setReadTimeout(10_000);
     return client;
+  }
+
+  /**
+   * Creates a client like {@link #newClient()} whose every request carries this id in the {@link
+   * #CLIENT_ID_HEADER} header (added by an OkHttp interceptor on the client's own HTTP client), so
+   * a test with two scheduler nodes on one server can {@linkplain Fault.Builder#forClient(String)
+   * fail} or {@linkplain Hold.Spec#forClient(String) hold} one node's requests only, and read
+   * {@link RecordedRequest#clientId()} in the journal. A client derived with {@code
+   * client.getHttpClient().newBuilder()} keeps the id.
+   *
+   * @param clientId a non-empty id made of letters, digits, {@code -}, {@code _} and {@code .}, for
+   *     example {@code "node-a"}
+   * @return a new client
+   * @throws IllegalArgumentException if the id is empty or has other characters
+   */
+  public ApiClient newClient(String clientId) {
+    Objects.requireNonNull(clientId, "clientId");
+    if (!clientId.matches("[A-Za-z0-9._-]+")) {
+      throw new IllegalArgumentException(
+          "clientId must be non-empty letters, digits, '-', '_' or '.', but was '"
+              + clientId
+              + "'");
+    }
+    ApiClient client = newClient();
+    client.setHttpClient(
+        client
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(
+                chain ->
+                    chain.proceed(
+                        chain.request().newBuilder().header(CLIENT_ID_HEADER, clientId).build()))
+            .build());
+    return client;
+  }
+
+  /**
+   * Holds the first request matching this spec inside the server until {@link Hold#release()}, to
+   * interleave two clients' steps deterministically; see {@link Hold}.
+   *
+   * <pre>{@code
+   * Hold h = server.hold(Hold.on("DELETE", "/apis/.+/sparkapplications/.+").forClient("node-a"));
+   * }</pre>
+   *
+   * @param spec which request to hold and when ({@linkplain Hold.Spec#beforeApplying() before
+   *     applying} by default)
+   * @return the hold, to wait for the request's arrival and release it
+   */
+  public Hold hold(Hold.Spec spec) {
+    return holds.add(Objects.requireNonNull(spec, "spec").build());
   }
 
   /**
@@ -257,11 +331,13 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Removes every object and pod log, fault, journal entry and RBAC rule, makes every namespace
-   * exist again and DELETE answer the object again, keeping the registered resource types, the
-   * store's listeners and the resourceVersion counter (which never goes back).
+   * Releases every {@link Hold} and forgets them, and removes every object and pod log, fault,
+   * journal entry and RBAC rule, makes every namespace exist again and DELETE answer the object
+   * again, keeping the registered resource types, the store's listeners and the resourceVersion
+   * counter (which never goes back).
    */
   public void reset() {
+    holds.releaseAll();
     store.clear();
     faults.clear();
     journal.clear();
@@ -275,9 +351,13 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     return "FakeKubernetesApiServer[" + (wireMock.isRunning() ? url() : "stopped") + "]";
   }
 
-  /** Stops the server and frees its port; calling it again does nothing. */
+  /**
+   * Releases every {@link Hold}, stops the server and frees its port; calling it again does
+   * nothing.
+   */
   @Override
   public void close() {
+    holds.releaseAll();
     if (wireMock.isRunning()) {
       int port = wireMock.port();
       wireMock.stop();

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.kubejobs.testkit;
 
 import java.time.Duration;
@@ -61,6 +76,7 @@ public final class Fault {
   private final String message;
   private final Duration delay;
   private final int retryAfterSeconds;
+  private final String clientId;
 
   private Fault(Builder b, Kind kind, int status, String reason, String message, Duration delay) {
     this.verb = b.verb;
@@ -68,6 +84,7 @@ public final class Fault {
     this.pattern = b.pattern;
     this.times = b.times;
     this.skip = b.skip;
+    this.clientId = b.clientId;
     this.kind = kind;
     this.status = status;
     this.reason = reason;
@@ -127,6 +144,15 @@ public final class Fault {
    */
   public int skip() {
     return skip;
+  }
+
+  /**
+   * Returns the id of the only client whose requests this fault answers, or null for every client.
+   *
+   * @return the client id given to {@link Builder#forClient(String)}, or null
+   */
+  public String clientId() {
+    return clientId;
   }
 
   /**
@@ -207,6 +233,19 @@ public final class Fault {
     return ("*".equals(verb) || verb.equalsIgnoreCase(method)) && pattern.matcher(path).matches();
   }
 
+  /**
+   * Returns whether this fault matches a request from a client.
+   *
+   * @param method the request's HTTP method
+   * @param path the request's path without the query
+   * @param requestClientId the id of the client that sent it, or {@code ""} for none
+   * @return true if the verb and the path match and, for a fault {@linkplain Builder#forClient
+   *     scoped to a client}, the client is that one
+   */
+  public boolean matches(String method, String path, String requestClientId) {
+    return (clientId == null || clientId.equals(requestClientId)) && matches(method, path);
+  }
+
   /** Returns a description naming the kind, verb, path regex and number of uses. */
   @Override
   public String toString() {
@@ -216,6 +255,7 @@ public final class Fault {
         + verb
         + " "
         + pathRegex
+        + (clientId != null ? " from " + clientId : "")
         + (skip > 0 ? " after " + skip : "")
         + (isForever() ? " forever" : " x" + times)
         + (status != 0 ? " status=" + status : "")
@@ -234,6 +274,7 @@ public final class Fault {
     private final Pattern pattern;
     private int times = 1;
     private int skip;
+    private String clientId;
 
     private Builder(String verb, String pathRegex) {
       Objects.requireNonNull(verb, "verb");
@@ -271,6 +312,20 @@ public final class Fault {
         throw new IllegalArgumentException("skip must not be negative, but was " + n);
       }
       this.skip = n;
+      return this;
+    }
+
+    /**
+     * Scopes the fault to one client: it answers only requests sent by the client that {@link
+     * FakeKubernetesApiServer#newClient(String)} made with this id, so two scheduler nodes on one
+     * server can see different failures. Other clients' requests pass and do not count towards
+     * {@link #times(int)} or {@link #skip(int)}.
+     *
+     * @param clientId the client's id, for example {@code "node-a"}
+     * @return this builder
+     */
+    public Builder forClient(String clientId) {
+      this.clientId = Objects.requireNonNull(clientId, "clientId");
       return this;
     }
 

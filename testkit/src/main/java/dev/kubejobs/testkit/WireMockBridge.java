@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.kubejobs.testkit;
 
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -23,11 +38,14 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
   private final ApiHandler handler;
   private final Faults faults;
   private final RequestJournal journal;
+  private final Holds holds;
   private final Clock clock;
 
-  WireMockBridge(ApiHandler handler, Faults faults, RequestJournal journal, Clock clock) {
+  WireMockBridge(
+      ApiHandler handler, Faults faults, Holds holds, RequestJournal journal, Clock clock) {
     this.handler = handler;
     this.faults = faults;
+    this.holds = holds;
     this.journal = journal;
     this.clock = clock;
   }
@@ -47,15 +65,47 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
     String query = q < 0 ? "" : url.substring(q + 1);
     String contentType = request.getHeader("Content-Type");
     String body = request.getBodyAsString();
-    journal.record(
+    String clientHeader = request.getHeader(FakeKubernetesApiServer.CLIENT_ID_HEADER);
+    String clientId = clientHeader == null ? "" : clientHeader;
+    RecordedRequest recorded =
         new RecordedRequest(
             method,
             path,
             query,
             clock.instant(),
             contentType == null ? "" : contentType,
-            body == null ? "" : body));
-    Optional<Fault> fault = faults.take(method, path);
+            body == null ? "" : body,
+            clientId);
+    journal.record(recorded);
+    Hold hold = holds.take(method, path, clientId);
+    if (hold == null) {
+      return answer(method, path, query, url, contentType, body, clientId);
+    }
+    LOG.debug("Holding {} {} for {}", method, path, hold);
+    try {
+      if (hold.stage() == Hold.Stage.BEFORE_APPLYING) {
+        hold.block(recorded);
+      }
+      ResponseDefinition answer = answer(method, path, query, url, contentType, body, clientId);
+      if (hold.stage() == Hold.Stage.AFTER_APPLYING) {
+        hold.block(recorded);
+      }
+      hold.answered(answer.getFault() != null ? 0 : answer.getStatus());
+      return answer;
+    } finally {
+      holds.done(hold);
+    }
+  }
+
+  private ResponseDefinition answer(
+      String method,
+      String path,
+      String query,
+      String url,
+      String contentType,
+      String body,
+      String clientId) {
+    Optional<Fault> fault = faults.take(method, path, clientId);
     if (fault.isPresent()) {
       LOG.debug("Answering {} {} with {}", method, path, fault.get());
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.kubejobs.testkit.operator;
 
 import com.google.gson.JsonElement;
@@ -82,6 +97,7 @@ public final class FakeSparkOperator implements AutoCloseable {
   private final Map<String, AppRun> runs = new HashMap<>();
   private final Object lock = new Object();
   private ScheduledExecutorService timer;
+  private Thread timerThread;
   private volatile String lastTimedFailure;
 
   private FakeSparkOperator(FakeKubernetesApiServer server, Settings settings) {
@@ -309,6 +325,9 @@ public final class FakeSparkOperator implements AutoCloseable {
               r -> {
                 Thread t = new Thread(r, threadName);
                 t.setDaemon(true);
+                synchronized (lock) {
+                  timerThread = t;
+                }
                 return t;
               });
       long millis = Math.max(1, tick.toMillis());
@@ -319,26 +338,40 @@ public final class FakeSparkOperator implements AutoCloseable {
   }
 
   /**
-   * Stops the timer thread started by {@link #start(Duration)} and waits up to five seconds for a
-   * running step to finish; does nothing when not started. The operator can still be stepped by
-   * hand afterwards.
+   * Stops the timer thread started by {@link #start(Duration)} and waits up to five seconds for it
+   * to exit, so no thread of this operator runs once this returns; does nothing when not started.
+   * The operator can still be stepped by hand afterwards, or started again.
    */
   @Override
   public void close() {
     ScheduledExecutorService t;
+    Thread worker;
     synchronized (lock) {
       t = timer;
+      worker = timerThread;
       timer = null;
+      timerThread = null;
     }
-    if (t != null) {
-      t.shutdownNow();
-      try {
-        if (!t.awaitTermination(5, TimeUnit.SECONDS)) {
-          LOG.warn("Fake {} operator's timer did not stop within 5 seconds", settings.flavor());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    if (t == null) {
+      return;
+    }
+    t.shutdownNow();
+    try {
+      // awaitTermination returns when the tasks are done, possibly before the worker thread has
+      // exited; join it so that "closed" means "no thread left"
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      boolean stopped = t.awaitTermination(5, TimeUnit.SECONDS);
+      if (worker != null && worker != Thread.currentThread()) {
+        long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        worker.join(left);
+        stopped &= !worker.isAlive();
       }
+      if (!stopped) {
+        LOG.warn("Fake {} operator's timer did not stop within 5 seconds", settings.flavor());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.debug("Interrupted while stopping the fake {} operator's timer", settings.flavor());
     }
   }
 
