@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package dev.kubejobs.examples.simulation;
 
 import com.google.gson.JsonObject;
@@ -72,8 +87,8 @@ final class Simulator implements AutoCloseable {
     apache = FakeSparkOperator.apache(server);
     kubeflow = FakeSparkOperator.kubeflow(server);
     server.store().addListener(log);
-    clientA = server.newClient();
-    clientB = server.newClient();
+    clientA = server.newClient("node-a");
+    clientB = server.newClient("node-b");
     pool =
         Executors.newFixedThreadPool(
             3,
@@ -196,6 +211,13 @@ final class Simulator implements AutoCloseable {
     final boolean concurrent;
     final Set<Feature> features;
     final java.util.Random rnd;
+
+    /**
+     * Chooses which node a fault hits; separate from {@link #rnd} so that the rest of a scenario
+     * stays what it was before faults could be scoped to one node.
+     */
+    final java.util.Random faultScope;
+
     final Flavor flavor;
     final FakeSparkOperator operator;
     final List<Job> jobs = new ArrayList<>();
@@ -213,6 +235,7 @@ final class Simulator implements AutoCloseable {
       this.concurrent = concurrent;
       this.features = features.isEmpty() ? EnumSet.noneOf(Feature.class) : EnumSet.copyOf(features);
       this.rnd = new java.util.Random(seed);
+      this.faultScope = new java.util.Random(seed * 31 + 7);
       boolean apacheDrawn = rnd.nextBoolean();
       boolean apacheOn = features.contains(Feature.APACHE);
       boolean kubeflowOn = features.contains(Feature.KUBEFLOW);
@@ -369,10 +392,8 @@ final class Simulator implements AutoCloseable {
       for (Job job : jobs) {
         if (twice && rnd.nextInt(2) == 0) {
           if (features.contains(Feature.FAULTS) && rnd.nextBoolean()) {
-            Fault f =
-                rnd.nextBoolean()
-                    ? Fault.on("POST", collectionRegex()).appliedThenLost()
-                    : Fault.on("POST", collectionRegex()).connectionReset();
+            Fault.Builder post = scoped(Fault.on("POST", collectionRegex()));
+            Fault f = rnd.nextBoolean() ? post.appliedThenLost() : post.connectionReset();
             server.faults().add(f);
             trace("fault " + f);
           }
@@ -554,7 +575,7 @@ final class Simulator implements AutoCloseable {
       String[] verbs = {"GET", "POST", "PATCH", "DELETE", "*"};
       String verb = verbs[r.nextInt(verbs.length)];
       String path = r.nextInt(4) == 0 ? podRegex() : collectionRegex() + "(/.*)?";
-      Fault.Builder on = Fault.on(verb, path).times(1 + r.nextInt(3));
+      Fault.Builder on = scoped(Fault.on(verb, path).times(1 + r.nextInt(3)));
       switch (r.nextInt(5)) {
         case 0:
           return on.connectionReset();
@@ -567,6 +588,15 @@ final class Simulator implements AutoCloseable {
         default:
           return on.tooManyRequests(1);
       }
+    }
+
+    /** Scopes a fault to node A's client, node B's, or neither (both nodes see it). */
+    private Fault.Builder scoped(Fault.Builder fault) {
+      int scope;
+      synchronized (faultScope) {
+        scope = faultScope.nextInt(3);
+      }
+      return scope == 0 ? fault : fault.forClient(scope == 1 ? "node-a" : "node-b");
     }
 
     private String collectionRegex() {
