@@ -1,0 +1,65 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.examples.simulation;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * A kind of event a {@link RaceSimulation} scenario may contain. A run enables a set of them; a
+ * scenario draws only from the enabled ones, so a kind that still finds violations can be left out
+ * of a run that must pass.
+ */
+public enum Feature {
+  /** Scenarios on the fake Apache Spark Kubernetes Operator (with neither flavor: both). */
+  APACHE,
+  /** Scenarios on the fake Kubeflow Spark operator (with neither flavor: both). */
+  KUBEFLOW,
+  /** Cancels from either node, at any moment of the job's life. */
+  CANCEL,
+  /**
+   * Cancels from either node as {@link #CANCEL}, but only while the server's event log shows the
+   * job unfinished (no outcome written, no driver exit) when the cancel starts.
+   */
+  CANCEL_RUNNING,
+  /**
+   * Faults on one node's or both nodes' requests: connection reset before the request is applied,
+   * the answer lost after it was applied, 500/503, 429 with {@code Retry-After}.
+   */
+  FAULTS,
+  /**
+   * The operator down and back: it stops moving applications for a while, some applications never
+   * get a status, and the clock jumps past the no-status timeout.
+   */
+  OPERATOR_OUTAGE,
+  /** Applications whose first attempt fails and that the operator restarts. */
+  RESTARTS,
+  /** Applications with a status no operator writes, whose driver pod tells the outcome. */
+  UNPARSEABLE_STATUS,
+  /** Both nodes submit the same job id, possibly while a create's answer is lost. */
+  DOUBLE_SUBMIT,
+  /** A node cancels a hand-built id of a SparkApplication that kubejobs does not manage. */
+  FOREIGN_CANCEL;
+
+  /**
+   * Returns every feature.
+   *
+   * @return a new mutable set of all features
+   */
+  public static Set<Feature> all() {
+    return EnumSet.allOf(Feature.class);
+  }
+}
