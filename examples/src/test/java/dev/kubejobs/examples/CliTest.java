@@ -117,6 +117,9 @@ class CliTest {
 
     assertThat(cancel.exit).isZero();
     assertThat(cancel.out).startsWith("REQUESTED: ");
+    // until the operator has released it, the driver may still run: CANCELLING
+    assertThat(run("status", "job-1").out).contains("status:    CANCELLING");
+    apache.advance(NS, "kj-job-1");
     assertThat(run("status", "job-1").out).contains("status:    CANCELLED");
     assertThat(run("cancel", "job-1").out).startsWith("ALREADY_");
   }
