@@ -64,8 +64,7 @@ class DemoTest {
         .containsPattern("spark-pi +apache +SUCCEEDED +\\d\\d:\\d\\d:\\d\\d +\\d\\d:\\d\\d:\\d\\d")
         .containsPattern("spark-pi +kubeflow +SUCCEEDED")
         .containsPattern("etl-nightly +apache +CANCELLED .* kj-etl-nightly")
-        .containsPattern(
-            "ingest-raw +kubeflow +FAILED +- +\\d\\d:\\d\\d:\\d\\d +kj-ingest-raw");
+        .containsPattern("ingest-raw +kubeflow +FAILED +- +\\d\\d:\\d\\d:\\d\\d +kj-ingest-raw");
     // one line per state change: the same state is never printed twice in a row for a job
     assertThat(
             stdout.lines().filter(l -> l.matches(".*apache +spark-pi +STARTED +RunningHealthy.*")))
