@@ -122,27 +122,6 @@ class ManifestBoundariesTest {
         .isInstanceOf(InvalidJobSpecException.class);
   }
 
-  @Test
-  void annotationsOfExactly256KibAreSentAndOneByteMoreIsRefused() {
-    KubeJobs<TestJobSpec> probe = jobs(new BareKind(Map.of()));
-    long identityBytes = bytes(probe.identityOf("job-1", TestJobSpec.in("etl")).annotations());
-    String key = "note";
-    int fill = (int) (MAX_ANNOTATIONS_BYTES - identityBytes - key.length());
-
-    jobs(new BareKind(Map.of(key, "n".repeat(fill))))
-        .submitter()
-        .submit("job-1", TestJobSpec.in("etl"));
-
-    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
-    assertThatThrownBy(
-            () ->
-                jobs(new BareKind(Map.of(key, "n".repeat(fill + 1))))
-                    .submitter()
-                    .submit("job-1", TestJobSpec.in("etl")))
-        .isInstanceOf(InvalidJobSpecException.class)
-        .hasMessageContaining("annotations");
-  }
-
   private KubeJobs<TestJobSpec> jobs(JobKind<TestJobSpec> kind) {
     return KubeJobs.builder(server.newClient(), kind)
         .cluster(Fixture.CLUSTER)
