@@ -20,6 +20,7 @@ import static dev.kubejobs.spark.Fixtures.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
+import dev.kubejobs.core.CancelMark;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
@@ -547,6 +548,69 @@ class ApacheStatusMapperTest {
       JobExecutionInfo info = map(app);
 
       assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
+    }
+
+    // Issue 8 item 3: order from what the marked copy held, never from clocks. The cancel deletes
+    // only the copy it marked (locked to its resourceVersion), so a state other than the marked
+    // one was written after the delete took effect, whatever the timestamps say.
+    @Test
+    void anOutcomeWrittenAfterTheMarkedCopyIsCancelledEvenWhenItsTimeIsEarlier() {
+      // The operator's clock is behind the cancelling node's: Succeeded carries 10:05, the mark
+      // 10:06, yet the marked copy showed RunningHealthy, so Succeeded came after the cancel.
+      App app =
+          App.apache()
+              .states(succeeded)
+              .cancelMark(new CancelMark(at(6), "node-a#1", "41", "RunningHealthy"))
+              .deleting(at(6));
+
+      assertThat(map(app, DriverPod.absent()).status()).isEqualTo(JobStatus.CANCELLED);
+    }
+
+    @Test
+    void anOutcomeTheMarkedCopyAlreadyHeldStandsEvenWhenItsTimeIsLater() {
+      // Failed was on the marked copy (the cancel went on because its driver pod still ran); the
+      // operator's clock is ahead (Failed at 10:05, mark and deletion at 10:04).
+      App app =
+          App.apache()
+              .states("Submitted", "DriverRequested", "DriverStarted", "RunningHealthy", "Failed")
+              .cancelMark(new CancelMark(at(4), "node-a#1", "41", "Failed"))
+              .deleting(at(4));
+
+      assertThat(map(app, DriverPod.absent()).status()).isEqualTo(JobStatus.FAILED);
+    }
+
+    @Test
+    void messagesGiveTheMarksInstantNotItsWholeText() {
+      App app =
+          App.apache()
+              .states(running)
+              .cancelMark(new CancelMark(at(5), "node-a#1", "41", "RunningHealthy"));
+
+      String message = map(app).message();
+
+      assertThat(message).startsWith("Cancel requested at " + at(5) + ";");
+      assertThat(message).doesNotContain("writer=").doesNotContain("resourceVersion=");
+      App deleted =
+          App.apache()
+              .states(running)
+              .cancelMark(new CancelMark(at(5), "node-a#1", "41", "RunningHealthy"))
+              .deleting(at(5));
+      assertThat(map(deleted, DriverPod.absent()).message())
+          .contains("(requested at " + at(5) + ")");
+    }
+
+    @Test
+    void aMarkedApplicationNoOperatorPicksUpIsDeletedAtTheNoStatusTimeout() {
+      // A cancel marked it, then its delete failed and its node went away: it must not stay
+      // CANCELLING for ever. Core reports the deletion of a marked copy as CANCELLED.
+      App app = App.apache().cancelMark(new CancelMark(at(1), "node-a#1", "3", ""));
+
+      JobExecutionInfo young = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(5));
+      JobExecutionInfo old = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(10));
+
+      assertThat(young.status()).isEqualTo(JobStatus.CANCELLING);
+      assertThat(young.followUp()).isEmpty();
+      assertThat(old.followUp()).map(FollowUp::action).contains(FollowUp.Action.DELETE_APPLICATION);
     }
 
     @Test

@@ -18,6 +18,7 @@ package dev.kubejobs.spark;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.kubejobs.core.CancelMark;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.ResourceSnapshot;
 import java.time.Instant;
@@ -177,6 +178,13 @@ final class Fixtures {
 
     JsonObject statusObject() {
       return json.getAsJsonObject("status");
+    }
+
+    App cancelMark(CancelMark mark) {
+      json.getAsJsonObject("metadata")
+          .getAsJsonObject("annotations")
+          .addProperty(JobIdentity.ANNOTATION_CANCEL_REQUESTED, mark.toString());
+      return this;
     }
 
     App cancelMark(Instant at) {

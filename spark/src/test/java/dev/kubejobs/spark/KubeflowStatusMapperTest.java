@@ -19,6 +19,7 @@ import static dev.kubejobs.spark.Fixtures.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
+import dev.kubejobs.core.CancelMark;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
@@ -292,6 +293,27 @@ class KubeflowStatusMapperTest {
       app.statusObject().addProperty("terminationTime", at(3).toString());
 
       assertThat(map(app).status()).isEqualTo(JobStatus.CANCELLED);
+    }
+
+    @Test
+    void theMarkedStateNotTheClockOrdersTheOutcomeAndTheCancel() {
+      // terminationTime (the driver's clock) is before the mark in both; only the marked state
+      // tells whether FAILED was there when the cancel decided.
+      App after =
+          App.kubeflow()
+              .kubeflowState("FAILED")
+              .cancelMark(new CancelMark(at(3), "node-b#7", "20", "RUNNING"))
+              .deleting(at(3));
+      after.statusObject().addProperty("terminationTime", at(2).toString());
+      App before =
+          App.kubeflow()
+              .kubeflowState("FAILED")
+              .cancelMark(new CancelMark(at(1), "node-b#7", "20", "FAILED"))
+              .deleting(at(1));
+      before.statusObject().addProperty("terminationTime", at(2).toString());
+
+      assertThat(map(after, DriverPod.absent()).status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(map(before, DriverPod.absent()).status()).isEqualTo(JobStatus.FAILED);
     }
 
     @Test

@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.spark.internal;
 
+import dev.kubejobs.core.CancelMark;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
@@ -129,10 +130,7 @@ final class StatusRules {
     // Rule 2: an outcome recorded before the deletion (or with no deletion) beats the cancel mark.
     if (outcome != null) {
       boolean cancelledFirst =
-          mark != null
-              && deletedAt.isPresent()
-              && outcome.at() != null
-              && outcome.at().isAfter(deletedAt.get());
+          mark != null && deletedAt.isPresent() && writtenAfterMark(mark, obs, unreadable, outcome);
       if (!cancelledFirst) {
         return reportOutcome(b, obs, outcome, pod, facts, startedAt);
       }
@@ -172,11 +170,20 @@ final class StatusRules {
           .build();
     }
     if (mark != null) {
+      if (obs.kind() == Observation.Kind.NO_STATUS) {
+        // A cancel that marked the application but whose delete never came (it failed, or its
+        // node stopped) must not keep it CANCELLING for ever while no operator picks it up: the
+        // no-status timeout deletes the marked copy, which core then reports CANCELLED.
+        JobExecutionInfo waiting = noStatus(b, app, now);
+        if (waiting.followUp().isPresent()) {
+          return waiting;
+        }
+      }
       return b.status(JobStatus.CANCELLING)
           .startedAt(startedAt)
           .message(
               "Cancel requested at "
-                  + mark
+                  + requestedAt(mark)
                   + "; waiting for the SparkApplication to be deleted. Last state: "
                   + obs.message())
           .build();
@@ -262,7 +269,7 @@ final class StatusRules {
         .driverPodWanted(wantPod)
         .message(
             "Cancel requested at "
-                + mark
+                + requestedAt(mark)
                 + "; the SparkApplication is being deleted and the "
                 + operator
                 + " has not released it yet"
@@ -278,8 +285,35 @@ final class StatusRules {
         .startedAt(startedAt)
         .finishedAt(endedAt)
         .message(
-            "Cancelled by kubejobs (requested at " + mark + ") before the job recorded an outcome.")
+            "Cancelled by kubejobs (requested at "
+                + requestedAt(mark)
+                + ") before the job recorded an outcome.")
         .build();
+  }
+
+  /**
+   * Whether the outcome on a deleted, marked copy was written after the cancel mark. The cancel
+   * records in its mark the operator state of the copy it decided on and deletes only that copy
+   * (locked to its resourceVersion), so a state different from the marked one was written after the
+   * delete took effect: the cancel came first. Only when the mark does not say what it saw (a mark
+   * of another writer) or the outcome comes from the driver pod rather than the operator's state do
+   * times decide, and then the mark's own instant, never {@code deletionTimestamp} (one-second
+   * resolution): a driver that stopped before the cancel was asked ended the job first.
+   */
+  private static boolean writtenAfterMark(
+      String mark, Observation obs, boolean unreadable, Observation.Outcome outcome) {
+    Optional<CancelMark> parsed = CancelMark.parse(mark);
+    String markedState = parsed.map(CancelMark::operatorState).orElse("");
+    if (!unreadable && !markedState.isEmpty() && obs.operatorState() != null) {
+      return !markedState.equals(obs.operatorState());
+    }
+    Instant markedAt = parsed.map(CancelMark::requestedAt).orElse(null);
+    return outcome.at() != null && markedAt != null && outcome.at().isAfter(markedAt);
+  }
+
+  /** The instant of a cancel mark for messages, or its raw text when it cannot be read. */
+  private static String requestedAt(String mark) {
+    return CancelMark.parse(mark).map(m -> m.requestedAt().toString()).orElse(mark);
   }
 
   private JobExecutionInfo noStatus(JobExecutionInfo.Builder b, ResourceSnapshot app, Instant now) {
