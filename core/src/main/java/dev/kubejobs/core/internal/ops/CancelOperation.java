@@ -83,8 +83,19 @@ public final class CancelOperation<S> implements JobCanceller {
     // round.
     String token = ctx.writer().next();
     String uid = null;
+    ApiUnavailableException markUnanswered = null;
     for (int round = 1; round <= MAX_ROUNDS; round++) {
-      ResourceSnapshot app = read(id).orElseThrow(() -> gone(id));
+      ResourceSnapshot app;
+      try {
+        app = read(id).orElseThrow(() -> gone(id));
+      } catch (ApiUnavailableException e) {
+        if (markUnanswered == null) {
+          throw e;
+        }
+        // Our mark may be on the resource, with no delete to follow it.
+        markUnanswered.addSuppressed(e);
+        throw markUnanswered;
+      }
       if (uid != null && !uid.equals(app.uid())) {
         // Replaced by another resource of that name since the first read: the job's own is gone.
         LOG.debug("Job '{}' was replaced while being cancelled; its resource is gone", id);
@@ -126,6 +137,25 @@ public final class CancelOperation<S> implements JobCanceller {
             throw gone(id);
           }
           throw e;
+        } catch (ApiUnavailableException e) {
+          if (!e.mayHaveBeenApplied()) {
+            throw e;
+          }
+          // The mark may have landed with its answer lost: read again; a copy carrying this
+          // cancel's token is ours to delete, one without it is marked again.
+          LOG.debug("Job '{}': no answer to the cancel mark (round {}); reading again", id, round);
+          markUnanswered =
+              new ApiUnavailableException(
+                  id,
+                  "cancel of job "
+                      + id
+                      + " is unconfirmed: its cancel mark got no answer and the job could not be"
+                      + " read again; the mark may stay without a delete, cancel again to finish ("
+                      + e.getMessage()
+                      + ")",
+                  true,
+                  e);
+          continue;
         }
       }
       Optional<CancelResult> result = delete(id, marked, markedNow);
@@ -133,6 +163,9 @@ public final class CancelOperation<S> implements JobCanceller {
         return result.get();
       }
       LOG.debug("Job '{}' changed after the cancel mark (round {}); deciding again", id, round);
+    }
+    if (markUnanswered != null) {
+      throw markUnanswered;
     }
     throw new ApiUnavailableException(
         id,

@@ -1,0 +1,96 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.races;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A cancel mark whose every answer is lost (found by the race simulation, seed 1045 with threads):
+ * the mark lands, the cancel used to give up before its delete, and the job then stayed CANCELLING
+ * with nobody left to delete it. The cancel now reads the job again and deletes the copy that
+ * carries its own mark.
+ */
+class UnansweredMarkTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> node;
+  private ExecutionId id;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    node =
+        Fixture.builder(server, CLOCK, "gravitino")
+            .circuitBreaker(Fixture.lenientBreaker(CLOCK))
+            .build();
+    id = node.submitter().submit("job-1", TestJobSpec.in("etl"));
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
+  }
+
+  @Test
+  void aMarkWhoseAnswersAreAllLostIsFoundOnAReadAndTheJobIsDeleted() {
+    // Every attempt of the mark's PATCH (the first applies, the retries meet 409) loses its answer.
+    server.faults().add(Fault.on("PATCH", OBJECT).times(3).appliedThenLost());
+
+    CancelResult result = node.canceller().cancel(id);
+
+    assertThat(result).isEqualTo(CancelResult.REQUESTED);
+    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(1);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+  }
+
+  @Test
+  void aMarkWithNoAnswerAndNoReadAfterItSaysItMayHaveBeenApplied() {
+    // The mark's answers are lost and the server then stops answering reads: the mark may stay,
+    // so the scheduler is told its cancel may have taken effect and to cancel again.
+    server.faults().add(Fault.on("PATCH", OBJECT).times(3).appliedThenLost());
+    server.faults().add(Fault.on("GET", OBJECT).skip(1).forever().connectionReset());
+
+    ApiUnavailableException e =
+        catchThrowableOfType(ApiUnavailableException.class, () -> node.canceller().cancel(id));
+
+    assertThat(e.mayHaveBeenApplied()).isTrue();
+    assertThat(e.getMessage()).contains("cancel again");
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
+  }
+}
