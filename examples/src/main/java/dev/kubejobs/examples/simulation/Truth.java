@@ -37,8 +37,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>an outcome the operator wrote before the deletion (Apache {@code Succeeded} or a failure
- *       state of the final attempt; Kubeflow {@code COMPLETED}/{@code FAILED}) stands: that status
- *       alone;
+ *       state of the final attempt; Kubeflow {@code COMPLETED}/{@code FAILED}, or {@code
+ *       SUCCEEDING}/{@code FAILING} when no retry follows) stands: that status alone;
  *   <li>a driver exit before the deletion decides the outcome too, but while the operator has not
  *       yet written it, a cancel marked before the exit was seen may also win: exit status or
  *       CANCELLED (for an unparseable status, only the exit's status when it exited before the
@@ -155,10 +155,16 @@ record Truth(Set<JobStatus> allowed, String story) {
       }
       return ApacheStatuses.FAILURE_STATES.contains(state) ? JobStatus.FAILED : null;
     }
-    if ("COMPLETED".equals(state)) {
+    // Kubeflow's controller (pkg/controller/sparkapplication/controller.go, the SucceedingState and
+    // FailingState cases) moves SUCCEEDING to COMPLETED and FAILING to FAILED on its next
+    // reconcile unless shouldRetry(app) says the restart policy asks for another attempt; the
+    // restarting path is handled by the caller (its FAILING is the failed attempt). So the outcome
+    // is decided when SUCCEEDING/FAILING is written, even if the application is deleted before the
+    // operator writes COMPLETED/FAILED.
+    if ("COMPLETED".equals(state) || "SUCCEEDING".equals(state)) {
       return JobStatus.SUCCEEDED;
     }
-    return "FAILED".equals(state) ? JobStatus.FAILED : null;
+    return "FAILED".equals(state) || "FAILING".equals(state) ? JobStatus.FAILED : null;
   }
 
   private static Integer exitCode(JsonObject podStatus) {
