@@ -53,6 +53,19 @@ public final class Names {
   private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FMT);
   private static final Pattern LABEL_VALUE = Pattern.compile(LABEL_VALUE_FMT);
 
+  private static final String DNS1123_LABEL_ERR =
+      regexError(
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-',"
+              + " and must start and end with an alphanumeric character",
+          DNS1123_LABEL_FMT,
+          "my-name",
+          "123-abc");
+  private static final String DNS1123_SUBDOMAIN_ERR =
+      regexError(
+          "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-'"
+              + " or '.', and must start and end with an alphanumeric character",
+          DNS1123_SUBDOMAIN_FMT,
+          "example.com");
   private static final String QUALIFIED_NAME_ERR =
       "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an"
           + " alphanumeric character";
@@ -75,20 +88,7 @@ public final class Names {
    * @return the error strings; empty if valid
    */
   public static List<String> dns1123Label(String value) {
-    List<String> errs = new ArrayList<>(2);
-    if (value.length() > DNS1123_LABEL_MAX_LENGTH) {
-      errs.add(maxLenError(DNS1123_LABEL_MAX_LENGTH));
-    }
-    if (!DNS1123_LABEL.matcher(value).matches()) {
-      errs.add(
-          regexError(
-              "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or"
-                  + " '-', and must start and end with an alphanumeric character",
-              DNS1123_LABEL_FMT,
-              "my-name",
-              "123-abc"));
-    }
-    return errs;
+    return check(value, DNS1123_LABEL_MAX_LENGTH, DNS1123_LABEL, DNS1123_LABEL_ERR);
   }
 
   /**
@@ -99,19 +99,7 @@ public final class Names {
    * @return the error strings; empty if valid
    */
   public static List<String> dns1123Subdomain(String value) {
-    List<String> errs = new ArrayList<>(2);
-    if (value.length() > DNS1123_SUBDOMAIN_MAX_LENGTH) {
-      errs.add(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
-    }
-    if (!DNS1123_SUBDOMAIN.matcher(value).matches()) {
-      errs.add(
-          regexError(
-              "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters,"
-                  + " '-' or '.', and must start and end with an alphanumeric character",
-              DNS1123_SUBDOMAIN_FMT,
-              "example.com"));
-    }
-    return errs;
+    return check(value, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_ERR);
   }
 
   /**
@@ -167,12 +155,16 @@ public final class Names {
    * @return the error strings; empty if valid
    */
   public static List<String> labelValue(String value) {
+    return check(value, LABEL_VALUE_MAX_LENGTH, LABEL_VALUE, LABEL_VALUE_ERR);
+  }
+
+  private static List<String> check(String value, int maxLength, Pattern format, String error) {
     List<String> errs = new ArrayList<>(2);
-    if (value.length() > LABEL_VALUE_MAX_LENGTH) {
-      errs.add(maxLenError(LABEL_VALUE_MAX_LENGTH));
+    if (value.length() > maxLength) {
+      errs.add(maxLenError(maxLength));
     }
-    if (!LABEL_VALUE.matcher(value).matches()) {
-      errs.add(LABEL_VALUE_ERR);
+    if (!format.matcher(value).matches()) {
+      errs.add(error);
     }
     return errs;
   }
