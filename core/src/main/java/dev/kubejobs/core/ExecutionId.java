@@ -32,9 +32,6 @@ import java.util.regex.Pattern;
 public final class ExecutionId {
   private static final Pattern CLUSTER =
       Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
   private final String cluster;
   private final String plural;
@@ -103,34 +100,43 @@ public final class ExecutionId {
   private static ExecutionId validated(
       String cluster, String plural, String group, String namespace, String name, String text) {
     String in = text == null ? "" : " in " + quote(text);
-    if (cluster == null || cluster.length() > 253 || !CLUSTER.matcher(cluster).matches()) {
+    if (!isClusterName(cluster)) {
       throw new IllegalArgumentException(
           "cluster must be 1-253 letters, digits, '-', '_' or '.', starting and ending with a"
               + " letter or digit, but was "
               + quote(cluster)
               + in);
     }
-    if (plural == null || !DNS_LABEL.matcher(plural).matches()) {
+    if (!KubernetesNames.isDns1123Label(plural)) {
       throw new IllegalArgumentException(
           "plural must be a lower-case DNS label, but was " + quote(plural) + in);
     }
-    if (group == null || group.length() > 253 || !DNS_SUBDOMAIN.matcher(group).matches()) {
+    if (!KubernetesNames.isDns1123Subdomain(group)) {
       throw new IllegalArgumentException(
           "group must be a lower-case DNS subdomain, but was " + quote(group) + in);
     }
-    if (namespace == null || namespace.length() > 63 || !DNS_LABEL.matcher(namespace).matches()) {
+    if (!KubernetesNames.isDns1123Label(namespace)) {
       throw new IllegalArgumentException(
           "namespace must be a lower-case DNS label of at most 63 characters, but was "
               + quote(namespace)
               + in);
     }
-    if (name == null || name.length() > 253 || !DNS_SUBDOMAIN.matcher(name).matches()) {
+    if (!KubernetesNames.isDns1123Subdomain(name)) {
       throw new IllegalArgumentException(
           "name must be a lower-case DNS subdomain of at most 253 characters, but was "
               + quote(name)
               + in);
     }
     return new ExecutionId(cluster, plural, group, namespace, name);
+  }
+
+  /**
+   * Returns whether a text is a cluster name: 1-253 letters, digits, '-', '_' or '.', starting and
+   * ending with a letter or digit. kubejobs' own rule (the cluster name is no Kubernetes name),
+   * shared with {@code KubeJobs.Builder.cluster}.
+   */
+  static boolean isClusterName(String cluster) {
+    return cluster != null && cluster.length() <= 253 && CLUSTER.matcher(cluster).matches();
   }
 
   /**

@@ -22,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Who a job's resource belongs to: its deterministic name, namespace, and the labels and
@@ -62,10 +61,6 @@ public final class JobIdentity {
   private static final int MAX_NAME = 63;
   private static final int MAX_LABEL_VALUE = 63;
   private static final int HASH_LENGTH = 10;
-  private static final Pattern DNS_1035 = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern LABEL_VALUE =
-      Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
 
   private final String jobId;
   private final String deployment;
@@ -92,15 +87,13 @@ public final class JobIdentity {
    * @throws IllegalArgumentException naming the setting, the rule and the value
    */
   public static JobIdentity of(String prefix, String deployment, String namespace, String jobId) {
-    if (prefix == null || prefix.length() > 20 || !DNS_1035.matcher(prefix).matches()) {
+    if (prefix == null || prefix.length() > 20 || !KubernetesNames.isDns1035Label(prefix)) {
       throw new IllegalArgumentException(
           "prefix must be a lower-case DNS-1035 label of at most 20 characters, but was "
               + quote(prefix));
     }
     requireDeployment(deployment);
-    if (namespace == null
-        || namespace.length() > 63
-        || !DNS_1123_LABEL.matcher(namespace).matches()) {
+    if (!KubernetesNames.isDns1123Label(namespace)) {
       throw new IllegalArgumentException(
           "namespace must be a lower-case DNS-1123 label of at most 63 characters, but was "
               + quote(namespace));
@@ -132,7 +125,7 @@ public final class JobIdentity {
     if (deployment == null
         || deployment.isEmpty()
         || deployment.length() > MAX_LABEL_VALUE
-        || !LABEL_VALUE.matcher(deployment).matches()) {
+        || !KubernetesNames.isLabelValue(deployment)) {
       throw new IllegalArgumentException(
           "deployment must be 1-63 letters, digits, '-', '_' or '.', starting and ending with a"
               + " letter or digit, but was "
@@ -149,7 +142,7 @@ public final class JobIdentity {
    */
   public static String labelValueOf(String jobId) {
     Objects.requireNonNull(jobId, "jobId");
-    if (jobId.length() <= MAX_LABEL_VALUE && LABEL_VALUE.matcher(jobId).matches()) {
+    if (KubernetesNames.isLabelValue(jobId)) {
       return jobId;
     }
     String safe = jobId.replaceAll("[^A-Za-z0-9_.-]", "-");

@@ -41,7 +41,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The entry point of kubejobs: submits, tells the status of and cancels jobs of one kind (for
@@ -81,9 +80,6 @@ public final class KubeJobs<S> {
 
   private static final Duration MAX_STATUS_CACHE_TTL = Duration.ofMinutes(10);
   private static final Duration MAX_REQUEST_TIMEOUT = Duration.ofMinutes(10);
-  private static final Pattern CLUSTER =
-      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-  private static final Pattern DNS_1035 = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
 
   private final KubeJobsContext<S> context;
   private final ResiliencePolicy policy;
@@ -328,7 +324,7 @@ public final class KubeJobs<S> {
      * @throws IllegalArgumentException naming the rule and the value
      */
     public Builder<S> cluster(String cluster) {
-      if (cluster == null || cluster.length() > 253 || !CLUSTER.matcher(cluster).matches()) {
+      if (!ExecutionId.isClusterName(cluster)) {
         throw new IllegalArgumentException(
             "cluster must be 1-253 letters, digits, '-', '_' or '.', starting and ending with a"
                 + " letter or digit, but was "
@@ -364,7 +360,7 @@ public final class KubeJobs<S> {
     public Builder<S> namePrefix(String namePrefix) {
       if (namePrefix == null
           || namePrefix.length() > 20
-          || !DNS_1035.matcher(namePrefix).matches()) {
+          || !KubernetesNames.isDns1035Label(namePrefix)) {
         throw new IllegalArgumentException(
             "namePrefix must be a lower-case DNS-1035 label of at most 20 characters (a letter,"
                 + " then letters, digits or '-'), but was "

@@ -16,7 +16,7 @@
 package dev.kubejobs.core;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
+import java.util.function.Predicate;
 
 /**
  * A namespaced Kubernetes resource kind addressed by group, version and plural, such as {@code
@@ -30,9 +30,6 @@ import java.util.regex.Pattern;
  * @param kind the kind, for example {@code SparkApplication}
  */
 public record ResourceKind(String group, String version, String plural, String kind) {
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   /** The core {@code v1} pods. */
   public static final ResourceKind POD = new ResourceKind("", "v1", "pods", "Pod");
@@ -44,13 +41,13 @@ public record ResourceKind(String group, String version, String plural, String k
    */
   public ResourceKind {
     Objects.requireNonNull(group, "group");
-    requireMatch("version", version, DNS_LABEL);
-    requireMatch("plural", plural, DNS_LABEL);
+    requireMatch("version", version, KubernetesNames::isDns1123Label);
+    requireMatch("plural", plural, KubernetesNames::isDns1123Label);
     if (kind == null || kind.isBlank()) {
       throw new IllegalArgumentException("kind must not be blank, but was " + quote(kind));
     }
     if (!group.isEmpty()) {
-      requireMatch("group", group, DNS_SUBDOMAIN);
+      requireMatch("group", group, KubernetesNames::isDns1123Subdomain);
     }
   }
 
@@ -72,8 +69,8 @@ public record ResourceKind(String group, String version, String plural, String k
     return group.isEmpty() ? plural : plural + "." + group;
   }
 
-  private static void requireMatch(String setting, String value, Pattern pattern) {
-    if (value == null || !pattern.matcher(value).matches()) {
+  private static void requireMatch(String setting, String value, Predicate<String> rule) {
+    if (!rule.test(value)) {
       throw new IllegalArgumentException(
           setting + " must be a lower-case DNS name, but was " + quote(value));
     }

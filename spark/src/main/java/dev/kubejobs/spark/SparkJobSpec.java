@@ -16,6 +16,7 @@
 package dev.kubejobs.spark;
 
 import dev.kubejobs.core.InvalidJobSpecException;
+import dev.kubejobs.core.SecretKeys;
 import dev.kubejobs.spark.internal.Checks;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -373,8 +374,9 @@ public final class SparkJobSpec {
 
   /**
    * Returns the spec's settings, with the values of secret-looking Spark configuration keys and
-   * environment variables (names containing password, secret, token, credential or key) replaced by
-   * {@code ****}. Arguments are not shown, as they may carry secrets of any name.
+   * environment variables (names containing password, passwd, secret, token, credential or key:
+   * {@link SecretKeys#looksSecret}) replaced by {@code ****}. Arguments are not shown, as they may
+   * carry secrets of any name.
    */
   @Override
   public String toString() {
@@ -413,7 +415,7 @@ public final class SparkJobSpec {
 
   private static Map<String, String> masked(Map<String, String> values) {
     Map<String, String> out = new LinkedHashMap<>();
-    values.forEach((k, v) -> out.put(k, Checks.looksSecret(k) ? Checks.MASK : v));
+    values.forEach((k, v) -> out.put(k, SecretKeys.looksSecret(k) ? SecretKeys.MASK : v));
     return out;
   }
 

@@ -19,6 +19,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
+import dev.kubejobs.testkit.internal.Names;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -36,7 +37,6 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,10 +47,6 @@ import org.slf4j.LoggerFactory;
 final class InMemoryStore implements ResourceStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(InMemoryStore.class);
-  private static final Pattern DNS_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern LABEL_VALUE =
-      Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
   private static final String NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789";
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -595,23 +591,8 @@ final class InMemoryStore implements ResourceStore {
   private static void validate(ResourceType type, String name, JsonObject o) {
     List<KubeStatus.Cause> causes = new ArrayList<>();
     String prefix = "metadata.name: Invalid value: \"" + name + "\": ";
-    if (name.length() > 253) {
-      causes.add(
-          new KubeStatus.Cause(
-              "FieldValueInvalid",
-              prefix + "must be no more than 253 characters",
-              "metadata.name"));
-    }
-    if (!DNS_SUBDOMAIN.matcher(name).matches()) {
-      causes.add(
-          new KubeStatus.Cause(
-              "FieldValueInvalid",
-              prefix
-                  + "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric"
-                  + " characters, '-' or '.', and must start and end with an alphanumeric character"
-                  + " (e.g. 'example.com', regex used for validation is"
-                  + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-              "metadata.name"));
+    for (String error : Names.dns1123Subdomain(name)) {
+      causes.add(new KubeStatus.Cause("FieldValueInvalid", prefix + error, "metadata.name"));
     }
     if (!causes.isEmpty()) {
       throw KubeStatus.invalid(type, name, causes);
@@ -624,21 +605,11 @@ final class InMemoryStore implements ResourceStore {
               type, name, "metadata.labels: Invalid value: label values must be strings");
         }
         String v = e.getValue().getAsString();
-        if (v.length() > 63) {
+        List<String> errors = Names.labelValue(v);
+        if (!errors.isEmpty()) {
+          // The first error only, as before: too long, else the wrong characters.
           throw KubeStatus.invalid(
-              type,
-              name,
-              "metadata.labels: Invalid value: \"" + v + "\": must be no more than 63 characters");
-        }
-        if (!LABEL_VALUE.matcher(v).matches()) {
-          throw KubeStatus.invalid(
-              type,
-              name,
-              "metadata.labels: Invalid value: \""
-                  + v
-                  + "\": a valid label must be an empty string or consist of alphanumeric"
-                  + " characters, '-', '_' or '.', and must start and end with an alphanumeric"
-                  + " character");
+              type, name, "metadata.labels: Invalid value: \"" + v + "\": " + errors.get(0));
         }
       }
     }

@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.core.sweep;
 
+import dev.kubejobs.core.KubernetesNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,7 +23,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 
 /**
  * What one {@link OrphanSweeper#sweep(SweepRequest) sweep} looks at and may delete: the namespaces,
@@ -43,8 +43,6 @@ import java.util.regex.Pattern;
 public final class SweepRequest {
   /** The default grace period: one hour. */
   public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofHours(1);
-
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   private final List<String> namespaces;
   private final Predicate<String> knownJobs;
@@ -170,7 +168,7 @@ public final class SweepRequest {
       }
       List<String> checked = new ArrayList<>();
       for (String ns : namespaces) {
-        if (ns == null || ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
+        if (!KubernetesNames.isDns1123Label(ns)) {
           throw new IllegalArgumentException(
               "namespaces must be lower-case DNS labels of at most 63 characters, but one was "
                   + (ns == null ? "null" : "'" + ns + "'"));

@@ -17,6 +17,7 @@ package dev.kubejobs.spark.internal;
 
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.KubernetesNames;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -25,20 +26,8 @@ import java.util.regex.Pattern;
  * InvalidJobSpecException} naming the setting, the rule and the value. Not a published API.
  */
 public final class Checks {
-  private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern DNS_1123_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern QUALIFIED_NAME =
-      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-  private static final Pattern LABEL_VALUE =
-      Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
   private static final Pattern SPARK_SIZE = Pattern.compile("[1-9][0-9]{0,8}([kmgtp]b?)");
   private static final Pattern ENV_NAME = Pattern.compile("[-._a-zA-Z][-._a-zA-Z0-9]*");
-  private static final Pattern SECRET_WORDS =
-      Pattern.compile("password|passwd|secret|token|credential|key", Pattern.CASE_INSENSITIVE);
-
-  /** The value printed in place of a secret. */
-  public static final String MASK = "****";
 
   private Checks() {}
 
@@ -89,7 +78,7 @@ public final class Checks {
    * @return the value
    */
   public static String dnsLabel(String setting, String value) {
-    if (value == null || value.length() > 63 || !DNS_1123_LABEL.matcher(value).matches()) {
+    if (!KubernetesNames.isDns1123Label(value)) {
       throw invalid(
           setting,
           "be a DNS-1123 label (at most 63 lower-case letters, digits or '-', starting and"
@@ -107,7 +96,7 @@ public final class Checks {
    * @return the value
    */
   public static String dnsSubdomain(String setting, String value) {
-    if (value == null || value.length() > 253 || !DNS_1123_SUBDOMAIN.matcher(value).matches()) {
+    if (!KubernetesNames.isDns1123Subdomain(value)) {
       throw invalid(
           setting,
           "be a DNS-1123 subdomain (at most 253 lower-case letters, digits, '-' or '.')",
@@ -160,20 +149,7 @@ public final class Checks {
     String rule =
         "have keys of the form [prefix/]name, where name is 1-63 letters, digits, '-', '_' or"
             + " '.' starting and ending with a letter or digit and prefix is a DNS-1123 subdomain";
-    if (key == null) {
-      throw invalid(setting, rule, key);
-    }
-    int slash = key.indexOf('/');
-    String name = slash < 0 ? key : key.substring(slash + 1);
-    if (slash >= 0) {
-      String prefix = key.substring(0, slash);
-      if (prefix.isEmpty()
-          || prefix.length() > 253
-          || !DNS_1123_SUBDOMAIN.matcher(prefix).matches()) {
-        throw invalid(setting, rule, key);
-      }
-    }
-    if (name.isEmpty() || name.length() > 63 || !QUALIFIED_NAME.matcher(name).matches()) {
+    if (!KubernetesNames.isQualifiedName(key)) {
       throw invalid(setting, rule, key);
     }
     return key;
@@ -204,7 +180,7 @@ public final class Checks {
    * @return the value
    */
   public static String labelValue(String setting, String value) {
-    if (value == null || value.length() > 63 || !LABEL_VALUE.matcher(value).matches()) {
+    if (!KubernetesNames.isLabelValue(value)) {
       throw invalid(
           setting,
           "be a label value: at most 63 letters, digits, '-', '_' or '.', starting and ending"
@@ -229,15 +205,5 @@ public final class Checks {
           name);
     }
     return name;
-  }
-
-  /**
-   * Returns whether a configuration key or variable name looks like it holds a secret.
-   *
-   * @param name the key
-   * @return true for names containing password, secret, token, credential or key
-   */
-  public static boolean looksSecret(String name) {
-    return name != null && SECRET_WORDS.matcher(name).find();
   }
 }

@@ -142,21 +142,10 @@ public final class LabelSelector {
     return true;
   }
 
-  private static final String NAME = "[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?";
-  private static final String PREFIX =
-      "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-  private static final String VALUE = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-
   /** A qualified name: an optional DNS-subdomain prefix and '/', then a name of at most 63. */
   private static String key(String raw) {
     String k = raw.trim();
-    int slash = k.indexOf('/');
-    String name = slash < 0 ? k : k.substring(slash + 1);
-    String prefix = slash < 0 ? null : k.substring(0, slash);
-    if (name.isEmpty()
-        || name.length() > 63
-        || !name.matches(NAME)
-        || (prefix != null && (prefix.length() > 253 || !prefix.matches(PREFIX)))) {
+    if (!Names.qualifiedName(k).isEmpty()) {
       throw new IllegalArgumentException(
           "invalid label key \""
               + k
@@ -172,12 +161,9 @@ public final class LabelSelector {
   }
 
   private static void checkValue(String v) {
-    if (v.length() > 63 || !v.matches(VALUE)) {
+    if (!Names.labelValue(v).isEmpty()) {
       throw new IllegalArgumentException(
-          "invalid label value: \""
-              + v
-              + "\": a valid label must be an empty string or consist of alphanumeric characters,"
-              + " '-', '_' or '.', and must start and end with an alphanumeric character");
+          "invalid label value: \"" + v + "\": " + Names.LABEL_VALUE_ERR);
     }
   }
 

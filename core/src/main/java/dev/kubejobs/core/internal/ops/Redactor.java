@@ -21,33 +21,29 @@ import com.google.gson.JsonPrimitive;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.SecretKeys;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Replaces the secret-looking values of a manifest with {@value #MASK} in text the API server sent
  * back (an admission webhook's 400/422 may quote the value it refused). Secret-looking: the string
- * value of any JSON object entry whose key contains {@code password}, {@code secret}, {@code
- * token}, {@code credential} or {@code key} (any case) — Spark conf such as {@code
- * spark.hadoop.fs.s3a.secret.key} — and the {@code value} of any {@code {name, value}} object whose
- * name does (container environment variables). Values shorter than {@value #MIN_LENGTH} characters
- * are not masked: replacing every {@code "1"} would garble the message and hide nothing. Not a
- * published API; immutable.
+ * value of any JSON object entry whose key {@linkplain SecretKeys#looksSecret looks secret}
+ * (contains {@code password}, {@code passwd}, {@code secret}, {@code token}, {@code credential} or
+ * {@code key}, any case) — Spark conf such as {@code spark.hadoop.fs.s3a.secret.key} — and the
+ * {@code value} of any {@code {name, value}} object whose name does (container environment
+ * variables). Values shorter than {@value #MIN_LENGTH} characters are not masked: replacing every
+ * {@code "1"} would garble the message and hide nothing. Not a published API; immutable.
  */
 final class Redactor {
   /** What a secret is replaced with. */
-  static final String MASK = "****";
+  static final String MASK = SecretKeys.MASK;
 
   /** The shortest value that is masked. */
   static final int MIN_LENGTH = 4;
-
-  private static final Pattern SECRET_NAME =
-      Pattern.compile(".*(password|secret|token|credential|key).*", Pattern.DOTALL);
 
   private final List<String> secrets;
 
@@ -98,7 +94,7 @@ final class Redactor {
   }
 
   private static boolean looksSecret(String name) {
-    return SECRET_NAME.matcher(name.toLowerCase(Locale.ROOT)).matches();
+    return SecretKeys.looksSecret(name);
   }
 
   private static void add(String value, Set<String> found) {

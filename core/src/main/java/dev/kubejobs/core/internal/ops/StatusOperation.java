@@ -26,6 +26,7 @@ import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusUnknownException;
 import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.KubernetesNames;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
@@ -68,10 +69,6 @@ public final class StatusOperation<S> implements JobStatusReader {
 
   /** How many times a status reads and decides again after its delete lost a 409 race. */
   static final int MAX_ROUNDS = 5;
-
-  private static final java.util.regex.Pattern DNS_SUBDOMAIN =
-      java.util.regex.Pattern.compile(
-          "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
   /** The label selector of the status LIST. */
   public static final String SELECTOR =
@@ -463,7 +460,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     } catch (RuntimeException e) {
       return unusableDriverReference(id, "the job kind could not name its driver pod (" + e + ")");
     }
-    if (name.isPresent() && !isDnsSubdomain(name.get())) {
+    if (name.isPresent() && !KubernetesNames.isDns1123Subdomain(name.get())) {
       // Server data (for example status.driverInfo.podName "x/../y"): never a path, never a throw.
       return unusableDriverReference(
           id, "the resource names an invalid driver pod '" + abbreviate(name.get()) + "'");
@@ -512,10 +509,6 @@ public final class StatusOperation<S> implements JobStatusReader {
             reason + "; its status is decided from the resource alone",
             "job '" + id + "': " + reason + "; its status is decided from the resource alone");
     return DriverPod.unavailable(reason);
-  }
-
-  private static boolean isDnsSubdomain(String name) {
-    return name.length() <= 253 && DNS_SUBDOMAIN.matcher(name).matches();
   }
 
   private static String abbreviate(String text) {

@@ -24,6 +24,7 @@ import dev.kubejobs.core.JobConflictException;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.KubernetesNames;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
@@ -36,7 +37,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,12 +53,6 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
   static final int MAX_CREATE_ATTEMPTS = 3;
 
   private static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
-  private static final Pattern LABEL_NAME =
-      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-  private static final Pattern LABEL_PREFIX =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern LABEL_VALUE =
-      Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
 
   private final KubeJobsContext<S> ctx;
   private final KubeGateway gateway;
@@ -441,11 +435,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
     for (Map.Entry<String, JsonElement> e : labels.entrySet()) {
       String key = e.getKey();
       String what = "label '" + key + "' of job '" + abbreviate(identity.jobId()) + "'";
-      int slash = key.indexOf('/');
-      String prefix = slash < 0 ? null : key.substring(0, slash);
-      String name = slash < 0 ? key : key.substring(slash + 1);
-      if ((prefix != null && (prefix.length() > 253 || !LABEL_PREFIX.matcher(prefix).matches()))
-          || !LABEL_NAME.matcher(name).matches()) {
+      if (!KubernetesNames.isQualifiedName(key)) {
         throw new InvalidJobSpecException(
             what
                 + ": a label key must be an optional DNS subdomain prefix and '/', then 1-63"
@@ -456,7 +446,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
         throw new InvalidJobSpecException(what + " must have a string value");
       }
       String text = value.getAsString();
-      if (text.length() > 63 || !LABEL_VALUE.matcher(text).matches()) {
+      if (!KubernetesNames.isLabelValue(text)) {
         throw new InvalidJobSpecException(
             what
                 + " must have a value of at most 63 letters, digits, '-', '_' or '.' starting and"

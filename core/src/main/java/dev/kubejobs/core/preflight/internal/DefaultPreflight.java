@@ -16,6 +16,7 @@
 package dev.kubejobs.core.preflight.internal;
 
 import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.KubernetesNames;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.AccessReview;
@@ -29,7 +30,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +40,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefaultPreflight implements Preflight {
   private static final Logger LOG = LoggerFactory.getLogger(DefaultPreflight.class);
-  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   private final KubeJobsContext<?> context;
 
@@ -171,7 +170,7 @@ public final class DefaultPreflight implements Preflight {
     }
     Set<String> out = new LinkedHashSet<>();
     for (String ns : namespaces) {
-      if (ns == null || ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
+      if (!KubernetesNames.isDns1123Label(ns)) {
         throw new IllegalArgumentException(
             "namespaces must be lower-case DNS labels of at most 63 characters, but one was "
                 + (ns == null ? "null" : "'" + ns + "'"));
