@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.examples;
 
+import static dev.kubejobs.testkit.ResourceType.APACHE_SPARK_APPLICATION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubejobs.core.ExecutionId;
@@ -25,8 +26,8 @@ import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
-import dev.kubejobs.testkit.ResourceType;
-import dev.kubejobs.testkit.operator.FakeSparkOperator;
+import dev.kubejobs.testkit.operator.FakeSparkOperator.Flavor;
+import dev.kubejobs.testkit.operator.SparkAppPath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,8 +36,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * markers ({@code ReadmeTest.testkitSnippetIsQuotedVerbatim} checks the quote).
  */
 class TestkitUsageTest {
-  static final ResourceType APACHE =
-      new ResourceType("spark.apache.org", "v1", "sparkapplications", "SparkApplication");
   static final SparkJobSpec SPEC =
       SparkJobSpec.builder()
           .namespace("spark-jobs")
@@ -48,19 +47,41 @@ class TestkitUsageTest {
   // --8<-- [start:testkit]
   @RegisterExtension // one fake API server per class, emptied before each test
   static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(APACHE).build();
+      FakeKubernetesExtension.builder().operator(Flavor.APACHE).build();
 
   final KubeJobs<SparkJobSpec> jobs =
       KubeJobs.builder(KUBE.client(), SparkOperators.apache())
           .cluster("test")
           .deployment("my-scheduler")
+          .clock(KUBE.clock()) // each operator step moves it past the 5 s status cache
           .build();
 
   @Test
+  void aJobGoesFromQueuedToStartedToSucceeded() {
+    ExecutionId id = jobs.submitter().submit("nightly-1", SPEC);
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+
+    KUBE.operator().moveTo(id.namespace(), id.name(), "RunningHealthy");
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+
+    KUBE.operator().runToEnd(id.namespace(), id.name());
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aJobOnAFailingPathFails() {
+    ExecutionId id = jobs.submitter().submit("nightly-2", SPEC);
+
+    KUBE.operator().path(id.namespace(), id.name(), SparkAppPath.FAILED);
+    KUBE.operator().runToEnd(id.namespace(), id.name());
+
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
+  }
+
+  @Test
   void aCancelAfterTheJobSucceededKeepsSucceeded() {
-    FakeSparkOperator operator = FakeSparkOperator.apache(KUBE.server());
     ExecutionId id = jobs.submitter().submit("job-1", SPEC);
-    operator.moveTo("spark-jobs", "kj-job-1", "Succeeded"); // the job ends first
+    KUBE.operator().moveTo(id.namespace(), id.name(), "Succeeded"); // the job ends first
 
     assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
     assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
@@ -72,7 +93,7 @@ class TestkitUsageTest {
 
     jobs.submitter().submit("job-1", SPEC); // the create lands, its answer never comes
 
-    assertThat(KUBE.server().store().list(APACHE, "spark-jobs")).hasSize(1);
+    assertThat(KUBE.server().store().list(APACHE_SPARK_APPLICATION, "spark-jobs")).hasSize(1);
     assertThat(KUBE.server().journal().count("POST", ".*/sparkapplications")).isEqualTo(1);
   }
   // --8<-- [end:testkit]
