@@ -93,4 +93,20 @@ class UnansweredMarkTest {
         .containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
     assertThat(server.journal().count("DELETE", OBJECT)).isZero();
   }
+
+  @Test
+  void aDeleteThatFailedWithAMarkThatCouldNotBeRemovedSaysItMayHaveBeenApplied() {
+    // The DELETE never reaches the server and the mark's removal fails: the mark stays on, so the
+    // scheduler must not be told that nothing of its cancel was applied.
+    server.faults().add(Fault.on("DELETE", OBJECT).forever().connectionReset());
+    server.faults().add(Fault.on("PATCH", OBJECT).skip(1).forever().status(500, "", "down"));
+
+    ApiUnavailableException e =
+        catchThrowableOfType(ApiUnavailableException.class, () -> node.canceller().cancel(id));
+
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    assertThat(e.mayHaveBeenApplied()).isTrue();
+    assertThat(e.getMessage()).contains("cancel mark could not be removed");
+  }
 }

@@ -286,19 +286,38 @@ public final class CancelOperation<S> implements JobCanceller {
         return failure;
       } catch (ApiStatusException e) {
         if (!e.isConflict()) {
-          failure.addSuppressed(e);
-          return failure;
+          return stillMarked(id, failure, e);
         }
         try {
           snapshot = read(id).orElse(null);
         } catch (KubeJobsException readFailure) {
-          failure.addSuppressed(readFailure);
-          return failure;
+          return stillMarked(id, failure, readFailure);
         }
       } catch (KubeJobsException e) {
-        failure.addSuppressed(e);
-        return failure;
+        return stillMarked(id, failure, e);
       }
+    }
+    return failure;
+  }
+
+  /**
+   * The mark could not be removed after the delete failed: it stays on the resource, so an
+   * unavailable API server's exception must not say that nothing was applied.
+   */
+  private static KubeJobsException stillMarked(
+      ExecutionId id, KubeJobsException failure, KubeJobsException unmarkFailure) {
+    failure.addSuppressed(unmarkFailure);
+    if (failure instanceof ApiUnavailableException unavailable
+        && !unavailable.mayHaveBeenApplied()) {
+      ApiUnavailableException marked =
+          new ApiUnavailableException(
+              id,
+              unavailable.getMessage()
+                  + "; its cancel mark could not be removed and stays on the job, which reads"
+                  + " CANCELLING until it ends or is cancelled again",
+              true,
+              unavailable);
+      return marked;
     }
     return failure;
   }
