@@ -59,7 +59,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 /**
@@ -196,11 +195,33 @@ final class Simulator implements AutoCloseable {
     /** A cancel returned, or failed saying it may have been applied: the scheduler's own cancel. */
     volatile boolean cancelAsked;
 
-    /** Cancels under way; while one is, a NoSuchJob may be its doing. */
-    final AtomicInteger cancelsInFlight = new AtomicInteger();
+    /** Cancels under way; guarded by this job's monitor. */
+    private int cancelsInFlight;
 
     final Map<String, List<JobStatus>> seen = new HashMap<>();
     final Map<String, JobStatus> recorded = new HashMap<>();
+
+    synchronized void cancelStarts() {
+      cancelsInFlight++;
+    }
+
+    synchronized void cancelEnds() {
+      cancelsInFlight--;
+      notifyAll();
+    }
+
+    /** Waits for the cancels under way to end; whether one of them was the scheduler's own. */
+    synchronized boolean awaitCancels() {
+      while (cancelsInFlight > 0) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted waiting for a cancel", e);
+        }
+      }
+      return cancelAsked;
+    }
 
     Job(String jobId, SparkAppPath path, boolean orphan) {
       this.jobId = jobId;
@@ -636,8 +657,10 @@ final class Simulator implements AutoCloseable {
             return;
           }
         }
-        // as Gravitino records it: gone after its own cancel is CANCELLED, else FAILED
-        boolean ownCancel = job.cancelAsked || job.cancelsInFlight.get() > 0;
+        // As Gravitino records it: gone after its own cancel is CANCELLED, else FAILED. It changes
+        // one job's record at a time (one row), so a NoSuchJob that arrives while its cancel of
+        // the job is under way is recorded after that cancel ends.
+        boolean ownCancel = job.awaitCancels();
         note(node, job, ownCancel ? JobStatus.CANCELLED : JobStatus.FAILED, " (NoSuchJob)");
       } catch (RuntimeException e) {
         trace(node.name() + " get " + job.jobId + " -> " + e.getClass().getSimpleName());
@@ -696,7 +719,7 @@ final class Simulator implements AutoCloseable {
         if (!job.recorded.isEmpty()) {
           return; // the scheduler does not cancel a job it recorded as ended
         }
-        job.cancelsInFlight.incrementAndGet();
+        job.cancelStarts();
       }
       // As Gravitino does: a cancel that returned is the scheduler's own (it records CANCELLING);
       // one that failed is not, unless the exception says it may have been applied.
@@ -717,7 +740,7 @@ final class Simulator implements AutoCloseable {
         trace(node.name() + " cancel " + job.jobId + " -> " + e.getClass().getSimpleName());
         undocumented(node, "cancel", e);
       } finally {
-        job.cancelsInFlight.decrementAndGet();
+        job.cancelEnds();
       }
     }
 

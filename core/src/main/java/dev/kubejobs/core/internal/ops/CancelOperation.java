@@ -158,6 +158,18 @@ public final class CancelOperation<S> implements JobCanceller {
           continue;
         }
       }
+      if (markedNow) {
+        // A decision that read the driver pod is not covered by the lock on the application's
+        // resourceVersion: a driver that exited between that read and the mark ended the job
+        // before the cancel took effect. Decide again on the marked copy, with a fresh look at
+        // the pod when the mapper asks for one (no request otherwise); nothing is deleted yet.
+        JobExecutionInfo after = status.decideForCancel(id, marked);
+        if (after.status().isTerminal()) {
+          LOG.debug("Job '{}' finished as {} before its cancel mark", id, after.status());
+          removeMarkAfterOutcome(id, marked);
+          return CancelResult.ALREADY_FINISHED;
+        }
+      }
       Optional<CancelResult> result = delete(id, marked, markedNow);
       if (result.isPresent()) {
         return result.get();
@@ -265,6 +277,18 @@ public final class CancelOperation<S> implements JobCanceller {
               e));
     } catch (KubeJobsException e) {
       throw failed(id, marked, markedNow, e);
+    }
+  }
+
+  /**
+   * Removes this cancel's mark from a job that finished before it; a mark left behind is harmless
+   * (an outcome on a copy that is not being deleted beats it), so a failure is only logged.
+   */
+  private void removeMarkAfterOutcome(ExecutionId id, ResourceSnapshot marked) {
+    try {
+      gateway.mergePatch(id, resourceKind, id.namespace(), id.name(), unmark(marked));
+    } catch (KubeJobsException e) {
+      LOG.debug("Job '{}' keeps the cancel mark of a cancel that came after its end", id, e);
     }
   }
 

@@ -22,8 +22,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
@@ -31,17 +33,19 @@ import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.ResourceType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A cancel mark whose every answer is lost (found by the race simulation, seed 1045 with threads):
- * the mark lands, the cancel used to give up before its delete, and the job then stayed CANCELLING
- * with nobody left to delete it. The cancel now reads the job again and deletes the copy that
- * carries its own mark.
+ * Races around the cancel mark found by the race simulation: a mark whose every answer is lost
+ * (seed 1045 with threads: the mark landed, the cancel gave up before its delete and the job stayed
+ * CANCELLING with nobody left to delete it), a mark that cannot be removed after a failed delete,
+ * and a driver that exits between the cancel's look at its pod and the mark (seeds 10553, 10853,
+ * 10885).
  */
-class UnansweredMarkTest {
+class CancelMarkRacesTest {
   private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
 
@@ -108,5 +112,45 @@ class UnansweredMarkTest {
         .containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
     assertThat(e.mayHaveBeenApplied()).isTrue();
     assertThat(e.getMessage()).contains("cancel mark could not be removed");
+  }
+
+  @Test
+  void aDriverThatExitsBetweenTheCancelsPodReadAndItsMarkEndsTheJobFirst() {
+    // Simulation seeds 10553, 10853, 10885 (Kubeflow, with threads): a status this version cannot
+    // read, so the driver pod decides; it exits 0 after the cancel looked at it but before the
+    // mark.
+    // The lock on the application's resourceVersion does not see pod changes.
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"phase\":\"Done\"}");
+    server
+        .store()
+        .create(
+            ResourceType.POD, "etl", Fixture.driverPod("kj-job-1-driver", "kj-job-1", "Running"));
+    ClientHooks hooks =
+        new ClientHooks()
+            .before(
+                "PATCH",
+                OBJECT,
+                () ->
+                    server
+                        .store()
+                        .update(
+                            ResourceType.POD,
+                            "etl",
+                            "kj-job-1-driver",
+                            pod -> {
+                              pod.getAsJsonObject("status").addProperty("phase", "Succeeded");
+                              return pod;
+                            }));
+    KubeJobs<TestJobSpec> hooked =
+        Fixture.builder(hooks.client(server), CLOCK, "gravitino")
+            .circuitBreaker(Fixture.lenientBreaker(CLOCK))
+            .build();
+
+    assertThat(hooked.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    assertThat(node.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 }
