@@ -34,6 +34,7 @@ import dev.kubejobs.testkit.MutableClock;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -187,15 +188,16 @@ class ResilienceTest {
             .statusCacheTtl(Duration.ZERO)
             .requestTimeout(Duration.ofMillis(200))
             .build();
-    // Each answer would come only after 1 s; three attempts would wait 3 s without the timeout.
-    server.faults().add(Fault.on("GET", OBJECT).times(3).delay(Duration.ofSeconds(1)));
+    // Each answer would come only after 5 s; three attempts would wait 15 s without the timeout
+    // (the bound below leaves room for a loaded machine: 3 × 200 ms is what it takes when idle).
+    server.faults().add(Fault.on("GET", OBJECT).times(3).delay(Duration.ofSeconds(5)));
 
     long start = System.nanoTime();
     assertThatThrownBy(() -> impatient.statusReader().get(id))
         .isInstanceOf(ApiUnavailableException.class);
     Duration took = Duration.ofNanos(System.nanoTime() - start);
 
-    assertThat(took).isLessThan(Duration.ofMillis(2500));
+    assertThat(took).isLessThan(Duration.ofSeconds(5));
     assertThat(server.journal().count("GET", OBJECT)).isEqualTo(3);
   }
 
@@ -216,11 +218,14 @@ class ResilienceTest {
     ExecutionId second = impatient.submitter().submit("job-2", TestJobSpec.in("etl"));
 
     assertThat(second.name()).isEqualTo("kj-job-2");
-    assertThat(server.journal().requests())
-        .extracting(r -> r.verb() + " " + r.path())
-        .containsExactly(
-            "POST /apis/kubejobs.dev/v1/namespaces/etl/testjobs",
-            "GET /apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-2");
+    // One create, then reads only: the read-back may itself be retried when a loaded machine
+    // answers it after the 200 ms timeout (seen once in 20 runs), but the create is never re-sent.
+    List<String> requests =
+        server.journal().requests().stream().map(r -> r.verb() + " " + r.path()).toList();
+    assertThat(requests).first().isEqualTo("POST /apis/kubejobs.dev/v1/namespaces/etl/testjobs");
+    assertThat(requests.subList(1, requests.size()))
+        .isNotEmpty()
+        .containsOnly("GET /apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-2");
     assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(2);
   }
 }
