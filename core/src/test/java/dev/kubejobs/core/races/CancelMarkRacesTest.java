@@ -153,4 +153,29 @@ class CancelMarkRacesTest {
         .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
     assertThat(node.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
+
+  @Test
+  void aMarkWithNoAnswerIsReadAgainUntilAReadAnswers() {
+    // Simulation seed 11316 (threads): the mark's answers are lost and so is the first read after
+    // it (all its retries); the next read finds the mark and the cancel finishes, instead of
+    // leaving the scheduler unsure whether its cancel was applied.
+    server.faults().add(Fault.on("PATCH", OBJECT).times(3).appliedThenLost());
+    server.faults().add(Fault.on("GET", OBJECT).skip(1).times(3).connectionReset());
+
+    assertThat(node.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+  }
+
+  @Test
+  void aDeleteWithNoAnswerIsReadBackASecondTimeBeforeTheCancelCallsItselfUnconfirmed() {
+    // Every attempt of the DELETE loses its answer (the first applies), and so does the first
+    // read after it: the second read finds the job gone.
+    server.faults().add(Fault.on("DELETE", OBJECT).times(3).appliedThenLost());
+    server.faults().add(Fault.on("GET", OBJECT).skip(1).times(3).connectionReset());
+
+    assertThat(node.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+  }
 }

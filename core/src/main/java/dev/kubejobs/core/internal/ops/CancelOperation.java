@@ -92,9 +92,11 @@ public final class CancelOperation<S> implements JobCanceller {
         if (markUnanswered == null) {
           throw e;
         }
-        // Our mark may be on the resource, with no delete to follow it.
+        // Our mark may be on the resource, with no delete to follow it: keep reading while rounds
+        // are left, since only a read tells whether the mark landed, was refused because the job
+        // was gone, or lost to a change.
         markUnanswered.addSuppressed(e);
-        throw markUnanswered;
+        continue;
       }
       if (uid != null && !uid.equals(app.uid())) {
         // Replaced by another resource of that name since the first read: the job's own is gone.
@@ -235,7 +237,7 @@ public final class CancelOperation<S> implements JobCanceller {
       // The delete may have been applied with its answer lost: read again before undoing.
       Optional<ResourceSnapshot> now;
       try {
-        now = read(id);
+        now = readAgain(id, e);
       } catch (KubeJobsException readFailure) {
         e.addSuppressed(readFailure);
         throw new ApiUnavailableException(
@@ -344,6 +346,19 @@ public final class CancelOperation<S> implements JobCanceller {
       return marked;
     }
     return failure;
+  }
+
+  /**
+   * Reads the job after a request got no answer, trying a second time (each read has its own
+   * retries) before giving up: only a read tells whether the request was applied.
+   */
+  private Optional<ResourceSnapshot> readAgain(ExecutionId id, ApiUnavailableException unanswered) {
+    try {
+      return read(id);
+    } catch (ApiUnavailableException first) {
+      unanswered.addSuppressed(first);
+      return read(id);
+    }
   }
 
   private Optional<ResourceSnapshot> read(ExecutionId id) {
