@@ -19,8 +19,15 @@ package dev.kubejobs.core.cancel;
 public enum CancelResult {
   /** The job was running or queued: it is marked cancelled and its resource is being deleted. */
   REQUESTED,
-  /** The job had already finished: nothing was changed, it keeps its outcome. */
+  /**
+   * The job had already finished, or its resource is being deleted without a cancel (the no-status
+   * timeout, or someone else), which ends it as the status reader reports (FAILED): nothing was
+   * changed, and the job is not cancelled — a scheduler must not record CANCELLED for it.
+   */
   ALREADY_FINISHED,
-  /** The job's resource was already being deleted (an earlier cancel): nothing was changed. */
+  /**
+   * The job's resource was already being deleted by an earlier cancel (it carries the cancel mark):
+   * nothing was changed, and the job ends CANCELLED.
+   */
   ALREADY_DELETING
 }

@@ -80,12 +80,37 @@ class JobCancellerTest {
   }
 
   @Test
-  void cancelOfAResourceBeingDeletedIsDone() {
+  void cancelOfAResourceAnEarlierCancelIsDeletingIsDone() {
     holdWithFinalizer();
-    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+    KubeJobs<TestJobSpec> other = Fixture.builder(server, CLOCK, "gravitino").build();
+    assertThat(other.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+    server.journal().clear();
 
     assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_DELETING);
     assertThat(server.journal().count("PATCH", ".*")).isZero();
+    assertThat(server.journal().count("DELETE", ".*")).isZero();
+  }
+
+  @Test
+  void cancelOfAResourceDeletedWithoutACancelAnswersAlreadyFinishedNotDeleting() {
+    // Simulation seed 10197 (threads): the no-status timeout deletes a job that never got a
+    // status; a cancel racing it must not read as the scheduler's own cancel (the job ends FAILED).
+    holdWithFinalizer();
+    server
+        .store()
+        .update(
+            TestJobKind.TYPE,
+            "etl",
+            "kj-job-1",
+            app -> {
+              app.remove("status");
+              return app;
+            });
+    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+
+    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(server.journal().count("PATCH", ".*")).isZero();
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
   }
 
   @Test

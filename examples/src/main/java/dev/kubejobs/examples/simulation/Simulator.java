@@ -721,11 +721,13 @@ final class Simulator implements AutoCloseable {
         }
         job.cancelStarts();
       }
-      // As Gravitino does: a cancel that returned is the scheduler's own (it records CANCELLING);
-      // one that failed is not, unless the exception says it may have been applied.
+      // A cancel that took effect is the scheduler's own (Gravitino records CANCELLING); one that
+      // failed is not, unless the exception says it may have been applied.
       try {
         CancelResult result = node.jobs().canceller().cancel(id);
-        job.cancelAsked = true;
+        // ALREADY_FINISHED: nothing of this cancel took effect (the job ended, or is being deleted
+        // without a cancel); ALREADY_DELETING: an earlier cancel is deleting it.
+        job.cancelAsked |= result != CancelResult.ALREADY_FINISHED;
         trace(node.name() + " cancel " + job.jobId + " -> " + result);
       } catch (ApiUnavailableException e) {
         job.cancelAsked |= e.mayHaveBeenApplied();

@@ -107,6 +107,15 @@ public final class CancelOperation<S> implements JobCanceller {
       uid = app.uid();
       requireManaged(id, app);
       if (app.isBeingDeleted()) {
+        if (!app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+          // Deleted without a cancel mark (the no-status timeout, or someone else): that deletion
+          // ends the job as the status reader says (FAILED), and no cancel of ours is under way.
+          JobExecutionInfo ending = status.decideForCancel(id, app);
+          if (ending.status().isTerminal()) {
+            LOG.debug("Job '{}' is being deleted unmarked, ending {}", id, ending.status());
+            return CancelResult.ALREADY_FINISHED;
+          }
+        }
         LOG.debug("Job '{}' is already being deleted; nothing to cancel", id);
         return CancelResult.ALREADY_DELETING;
       }
