@@ -694,7 +694,9 @@ class ApacheStatusMapperTest {
     };
 
     @Test
-    void timesComeFromTheDriverContainerWhenPresent() {
+    void theStartTimeIsTheApplicationsAndTheEndTimeTheDriverContainersWhenPresent() {
+      // The start time must not change with whether this read looked the pod up: the
+      // application's record (DriverStarted at 10:03) wins over the container's start (10:02).
       App app =
           App.apache()
               .states(
@@ -705,19 +707,27 @@ class ApacheStatusMapperTest {
       JobExecutionInfo withPod = map(app, DriverPod.found(pod));
       JobExecutionInfo withoutPod = map(app);
 
-      assertThat(withPod.startedAt()).contains(at(2));
+      assertThat(withPod.startedAt()).contains(at(3));
       assertThat(withPod.finishedAt()).contains(at(4));
       assertThat(withoutPod.startedAt()).contains(at(3));
       assertThat(withoutPod.finishedAt()).contains(at(5));
     }
 
     @Test
-    void timesComeFromTheDriverContainerWhenThePodHasSidecars() {
-      App app = App.apache().states("Submitted", "DriverRequested", "DriverStarted");
+    void timesComeFromTheDriverContainerWhenThePodHasSidecarsAndTheRecordHasNone() {
+      // A status this version cannot read has no start time of its own: the driver container's
+      // (not the sidecar's, started first) is taken.
+      App app = App.apache().status("{\"currentState\":\"RunningHealthy\"}");
       ResourceSnapshot pod =
           Pod.named(Fixtures.NAME + "-0-driver").running(at(2)).sidecarFirst(at(1)).snapshot();
+      ResourceSnapshot ended =
+          Pod.named(Fixtures.NAME + "-0-driver")
+              .terminated(0, at(2), at(4))
+              .sidecarFirst(at(1))
+              .snapshot();
 
       assertThat(map(app, DriverPod.found(pod)).startedAt()).contains(at(2));
+      assertThat(map(app, DriverPod.found(ended)).startedAt()).contains(at(2));
     }
 
     @Test

@@ -145,7 +145,9 @@ class KubeflowStatusMapperTest {
   }
 
   @Test
-  void timesComeFromTheDriverContainerWhenPresent() {
+  void theEndTimeComesFromTheDriverContainerTheStartTimeFromTheApplication() {
+    // The start time stays the application's (its submission, 10:01) whether or not this read
+    // looked the pod up; the end time is the container's when the pod is there.
     App app = App.kubeflow().kubeflowState("COMPLETED");
     app.statusObject().addProperty("terminationTime", at(4).toString());
     ResourceSnapshot pod =
@@ -153,8 +155,9 @@ class KubeflowStatusMapperTest {
 
     JobExecutionInfo info = map(app, DriverPod.found(pod));
 
-    assertThat(info.startedAt()).contains(at(2));
+    assertThat(info.startedAt()).contains(at(1));
     assertThat(info.finishedAt()).contains(at(3));
+    assertThat(map(app).startedAt()).isEqualTo(info.startedAt());
   }
 
   @Test

@@ -232,7 +232,7 @@ class OperatorCodePathsTest {
       assertThat(failed.message()).contains("exited with code 1", "RunningWithAutoscaled");
       assertThat(failed.followUp()).isEmpty();
       assertThat(succeeded.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(succeeded.startedAt()).contains(at(2));
+      assertThat(succeeded.startedAt()).contains(at(3)); // DriverStarted, the application's own
       assertThat(succeeded.finishedAt()).contains(at(8));
     }
 

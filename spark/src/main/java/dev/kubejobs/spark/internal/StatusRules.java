@@ -88,8 +88,10 @@ final class StatusRules {
     if (unreadable && restarts.someExitEnds() && pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
       b.driverPodWanted(true);
     }
+    // The application's own record first: whether the driver pod was looked up in this call must
+    // not change a job's start time between two reads (pod times have one-second resolution).
     Instant startedAt =
-        facts != null && facts.startedAt() != null ? facts.startedAt() : obs.startedAt();
+        obs.startedAt() != null ? obs.startedAt() : facts != null ? facts.startedAt() : null;
     String mark = app.annotations().get(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
     Optional<Instant> deletedAt = app.deletionTimestamp();
     boolean deleting = app.isBeingDeleted();
