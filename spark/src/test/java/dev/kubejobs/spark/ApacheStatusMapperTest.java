@@ -580,6 +580,29 @@ class ApacheStatusMapperTest {
     }
 
     @Test
+    void aDriverExitBetweenTheMarkAndTheDeletionOfAnUnreadableStatusStandsAsAnEarlierReaderSawIt() {
+      // Simulation seed 100599 (threads): mark 10:03, exit 0 at 10:04, deletion 10:05. A node
+      // that read the marked copy before the deletion reported SUCCEEDED (no deletion yet: the
+      // outcome beats the mark); the deleted copy must read the same. An exit after the deletion
+      // (the operator's clean-up stopping the driver) is the cancel's.
+      CancelMark mark = new CancelMark(at(3), "node-a#1", "41", "");
+      App app = App.apache().status("{\"currentState\":\"RunningHealthy\"}").cancelMark(mark);
+      ResourceSnapshot exitedEarly =
+          Pod.named(Fixtures.NAME + "-0-driver").terminated(0, at(2), at(4)).snapshot();
+      ResourceSnapshot exitedLate =
+          Pod.named(Fixtures.NAME + "-0-driver").terminated(0, at(2), at(6)).snapshot();
+
+      JobExecutionInfo before = map(app, DriverPod.found(exitedEarly));
+      app.deleting(at(5));
+      JobExecutionInfo after = map(app, DriverPod.found(exitedEarly));
+      JobExecutionInfo late = map(app, DriverPod.found(exitedLate));
+
+      assertThat(before.status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(after.status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(late.status()).isEqualTo(JobStatus.CANCELLED);
+    }
+
+    @Test
     void messagesGiveTheMarksInstantNotItsWholeText() {
       App app =
           App.apache()

@@ -132,7 +132,9 @@ final class StatusRules {
     // Rule 2: an outcome recorded before the deletion (or with no deletion) beats the cancel mark.
     if (outcome != null) {
       boolean cancelledFirst =
-          mark != null && deletedAt.isPresent() && writtenAfterMark(mark, obs, unreadable, outcome);
+          mark != null
+              && deletedAt.isPresent()
+              && writtenAfterMark(mark, obs, unreadable, outcome, deletedAt.get());
       if (!cancelledFirst) {
         return reportOutcome(b, obs, outcome, pod, facts, startedAt);
       }
@@ -299,18 +301,22 @@ final class StatusRules {
    * (locked to its resourceVersion), so a state different from the marked one was written after the
    * delete took effect: the cancel came first. Only when the mark does not say what it saw (a mark
    * of another writer) or the outcome comes from the driver pod rather than the operator's state do
-   * times decide, and then the mark's own instant, never {@code deletionTimestamp} (one-second
-   * resolution): a driver that stopped before the cancel was asked ended the job first.
+   * times decide: an outcome no later than the deletion's second stands, as it does for a reader
+   * that saw the exit before the deletion (a pod's change is not ordered against the application's
+   * by any resourceVersion; both times have one-second resolution).
    */
   private static boolean writtenAfterMark(
-      String mark, Observation obs, boolean unreadable, Observation.Outcome outcome) {
+      String mark,
+      Observation obs,
+      boolean unreadable,
+      Observation.Outcome outcome,
+      Instant deletedAt) {
     Optional<CancelMark> parsed = CancelMark.parse(mark);
     String markedState = parsed.map(CancelMark::operatorState).orElse("");
     if (!unreadable && !markedState.isEmpty() && obs.operatorState() != null) {
       return !markedState.equals(obs.operatorState());
     }
-    Instant markedAt = parsed.map(CancelMark::requestedAt).orElse(null);
-    return outcome.at() != null && markedAt != null && outcome.at().isAfter(markedAt);
+    return outcome.at() != null && outcome.at().isAfter(deletedAt);
   }
 
   /** The instant of a cancel mark for messages, or its raw text when it cannot be read. */
