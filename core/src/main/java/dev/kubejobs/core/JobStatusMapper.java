@@ -16,6 +16,7 @@
 package dev.kubejobs.core;
 
 import java.time.Instant;
+import java.util.function.Function;
 
 /**
  * Maps what the cluster holds for one job to the status a scheduler records.
@@ -40,4 +41,35 @@ public interface JobStatusMapper {
    * @return the execution info
    */
   JobExecutionInfo map(ResourceSnapshot application, DriverPod driverPod, Instant now);
+
+  /**
+   * Maps a job the way kubejobs' status reader and canceller do: first without the driver pod,
+   * then, when that answer asks for the pod ({@link JobExecutionInfo#driverPodWanted()}), once more
+   * with what {@code driverPods} finds. Calling {@link #map} alone with {@link
+   * DriverPod#notLookedUp()} leaves such jobs QUEUED or STARTED — a failure, for example, is
+   * reported only once its driver pod is known to have stopped.
+   *
+   * <p>The result may still carry a {@link JobExecutionInfo#followUp() follow-up}: its outcome is
+   * final only after the caller carried it out (the status reader does; a test can assert it). Pure
+   * as long as {@code driverPods} is; it is called at most once.
+   *
+   * <pre>{@code
+   * JobExecutionInfo info =
+   *     kind.statusMapper().resolve(app, a -> DriverPod.found(driverPod), clock.instant());
+   * }</pre>
+   *
+   * @param application the job's resource as last read
+   * @param driverPods looks up the driver pod of the application, for example {@code a ->
+   *     DriverPod.absent()} in a test
+   * @param now the current time, for timeouts
+   * @return the execution info, with a follow-up still to carry out when one is needed
+   */
+  default JobExecutionInfo resolve(
+      ResourceSnapshot application, Function<ResourceSnapshot, DriverPod> driverPods, Instant now) {
+    JobExecutionInfo first = map(application, DriverPod.notLookedUp(), now);
+    if (!first.driverPodWanted()) {
+      return first;
+    }
+    return map(application, driverPods.apply(application), now);
+  }
 }

@@ -763,6 +763,16 @@ class ApacheStatusMapperTest {
     }
 
     @Test
+    void resolveLooksThePodUpAsTheReaderDoesAndReportsTheFailure() {
+      // What a user's own test gets from the public protocol, without kubejobs' reader.
+      JobExecutionInfo info =
+          MAPPER.resolve(App.apache().states(failed).snapshot(), app -> DriverPod.absent(), NOW);
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(map(App.apache().states(failed)).status()).isEqualTo(JobStatus.STARTED);
+    }
+
+    @Test
     void failedWithLiveDriverDeletesThePodBeforeFailing() {
       ResourceSnapshot pod = Pod.named(Fixtures.NAME + "-0-driver").running(at(2)).snapshot();
 
