@@ -71,8 +71,20 @@ final class RawWatch implements AutoCloseable {
    * @throws IOException if the connection broke or no event came within the read timeout
    */
   JsonObject next() throws IOException {
-    String line = response.body().source().readUtf8Line();
-    return line == null ? null : JsonParser.parseString(line).getAsJsonObject();
+    java.io.InputStream in = response.body().byteStream();
+    java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+    int b;
+    while ((b = in.read()) != '\n') {
+      if (b < 0) {
+        if (line.size() == 0) {
+          return null;
+        }
+        break;
+      }
+      line.write(b);
+    }
+    return JsonParser.parseString(line.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .getAsJsonObject();
   }
 
   static String type(JsonObject event) {
