@@ -342,10 +342,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
    * @throws IllegalArgumentException if not positive
    */
   public FakeKubernetesApiServer continueTokensExpireAfter(Duration expiry) {
-    if (expiry == null || expiry.isNegative() || expiry.isZero()) {
-      throw new IllegalArgumentException(
-          "continue token expiry must be positive, but was " + expiry);
-    }
+    requirePositive(expiry, "continue token expiry");
     handler.continueExpiry(expiry);
     return this;
   }
@@ -361,10 +358,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
    * @throws IllegalArgumentException if not positive
    */
   public FakeKubernetesApiServer watchHistoryExpiresAfter(Duration window) {
-    if (window == null || window.isNegative() || window.isZero()) {
-      throw new IllegalArgumentException(
-          "watch history window must be positive, but was " + window);
-    }
+    requirePositive(window, "watch history window");
     store.watchHub().window(window);
     return this;
   }
@@ -390,10 +384,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
    * @throws IllegalArgumentException if not positive
    */
   public FakeKubernetesApiServer watchBookmarkInterval(Duration interval) {
-    if (interval == null || interval.isNegative() || interval.isZero()) {
-      throw new IllegalArgumentException(
-          "watch bookmark interval must be positive, but was " + interval);
-    }
+    requirePositive(interval, "watch bookmark interval");
     watches.bookmarkInterval(interval);
     return this;
   }
@@ -528,6 +519,12 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
       int port = wireMock.port();
       wireMock.stop();
       LOG.debug("Fake Kubernetes API server at port {} stopped", port);
+    }
+  }
+
+  private static void requirePositive(Duration d, String setting) {
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(setting + " must be positive, but was " + d);
     }
   }
 

@@ -52,10 +52,11 @@ import wiremock.org.eclipse.jetty.servlet.ServletContextHandler;
  * does ({@code staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go}, {@code HandleHTTP}):
  * 200, {@code Content-Type: application/json}, a chunked body of one {@code
  * {"type":...,"object":...}} line per event, flushed as each event is written, until {@code
- * timeoutSeconds} pass (a clean end of the stream), the server closes, or a {@link
- * Fault#events()}-counting {@code dropWatchAfter} fault cuts the connection. Which events a watch
- * gets follows the watch cache ({@code staging/src/k8s.io/apiserver/pkg/storage/cacher}): see
- * {@link #event}.
+ * timeoutSeconds} pass (a clean end of the stream), the server closes or resets, the client hangs
+ * up, or a {@link Fault.Builder#dropWatchAfter(int)} fault cuts the connection. Which events a
+ * watch gets follows the watch cache ({@code staging/src/k8s.io/apiserver/pkg/storage/cacher}):
+ * initial ADDED events, resuming after a resourceVersion, 410 {@code Expired} for one that is too
+ * old, and selector transitions as in {@code cacheWatcher.convertToWatchEvent}.
  *
  * <p>Why a servlet filter and not the {@link WireMockBridge}: WireMock 3 writes a response body
  * with one copy and one flush at the end ({@code WireMockHandlerDispatchingServlet
@@ -339,7 +340,8 @@ final class WatchFilter implements Filter {
      */
     private boolean clientGone() {
       try {
-        EndPoint endPoint = new Jetty11HttpUtils().unwrapEndPoint(utilsResponse());
+        Jetty11HttpUtils utils = new Jetty11HttpUtils();
+        EndPoint endPoint = utils.unwrapEndPoint(utils.unwrapResponse(response));
         if (!endPoint.isOpen() || endPoint.isInputShutdown()) {
           return true;
         }
@@ -349,10 +351,6 @@ final class WatchFilter implements Filter {
         LOG.debug("Watch connection check failed: {}", e.toString());
         return true;
       }
-    }
-
-    private wiremock.org.eclipse.jetty.server.Response utilsResponse() {
-      return new Jetty11HttpUtils().unwrapResponse(response);
     }
 
     /**
@@ -469,14 +467,8 @@ final class WatchFilter implements Filter {
 
   /** A {@code Status} as an ERROR event carries it: no details unless the error has them. */
   private static JsonObject errorStatus(int code, String reason, String message) {
-    JsonObject status = new JsonObject();
-    status.addProperty("kind", "Status");
-    status.addProperty("apiVersion", "v1");
-    status.add("metadata", new JsonObject());
-    status.addProperty("status", "Failure");
-    status.addProperty("message", message);
-    status.addProperty("reason", reason);
-    status.addProperty("code", code);
+    JsonObject status = KubeStatus.failure(code, reason, message, null);
+    status.remove("details");
     return status;
   }
 }

@@ -136,11 +136,6 @@ final class WatchHub {
     return result;
   }
 
-  /** The resourceVersion below which changes may have been forgotten. */
-  synchronized long floor() {
-    return floor;
-  }
-
   /** Asks every open watch that allows bookmarks to send one now. */
   synchronized void bookmark() {
     bookmarks++;
