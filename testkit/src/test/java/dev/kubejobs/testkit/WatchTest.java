@@ -66,6 +66,11 @@ class WatchTest {
     return ((InMemoryStore) store()).currentResourceVersion();
   }
 
+  /**
+   * The stream begins as {@code WatchServer.HandleHTTP} ({@code
+   * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go}) begins it: 200, the JSON media
+   * type as is, chunked, flushed; each event is flushed as it is written.
+   */
   @Test
   void eventsArriveWhileTheStreamIsStillOpen() throws IOException {
     try (RawWatch watch =
@@ -87,6 +92,12 @@ class WatchTest {
     }
   }
 
+  /**
+   * Without a starting point the current state comes first as ADDED events: the watch cache's
+   * {@code getIntervalFromStoreLocked} for resourceVersion 0 ({@code
+   * staging/src/k8s.io/apiserver/pkg/storage/cacher/watch_cache.go}), the etcd3 watcher's initial
+   * sync for none ({@code storage/etcd3/watcher.go}).
+   */
   @Test
   void withoutOrWithResourceVersionZeroEveryCurrentObjectComesFirstAsAdded() throws IOException {
     store().create(SPARK_APP, NS, Kube.appJson("a"));
@@ -172,6 +183,10 @@ class WatchTest {
     }
   }
 
+  /**
+   * A removal has the delete's revision as its resourceVersion (etcd3 {@code store.go}'s {@code
+   * conditionalDelete} decodes the deleted object at {@code deleteResp.Header.Revision}).
+   */
   @Test
   void aRemovalGetsItsOwnResourceVersionSoAResumedWatchStillSeesIt() throws IOException {
     store().create(SPARK_APP, NS, Kube.appJson("a"));
@@ -188,6 +203,10 @@ class WatchTest {
     }
   }
 
+  /**
+   * A watch from a resourceVersion gets the changes after it, as the cacher's {@code
+   * getAllEventsSinceLocked} binary search for the first event with a greater resourceVersion.
+   */
   @Test
   void aWatchResumesWithTheChangesAfterTheGivenResourceVersion() throws IOException {
     store().create(SPARK_APP, NS, Kube.appJson("a"));
@@ -241,6 +260,11 @@ class WatchTest {
     }
   }
 
+  /**
+   * The history is a window, as the watch cache's event buffer is: a resourceVersion whose next
+   * change has left it is too old ({@code getAllEventsSinceLocked}, {@code resourceVersion <
+   * oldest-1}).
+   */
   @Test
   void aResourceVersionOlderThanTheHistoryWindowExpiresByTheServersClock() throws IOException {
     MutableClock clock = MutableClock.at(Instant.parse("2026-03-01T10:00:00Z"));
@@ -342,6 +366,10 @@ class WatchTest {
     }
   }
 
+  /**
+   * {@code timeoutSeconds} ends the stream cleanly: {@code HandleHTTP} returns on its {@code
+   * timeoutCh} and the chunked body gets its last chunk.
+   */
   @Test
   void timeoutSecondsEndsTheStreamCleanly() throws IOException {
     try (RawWatch watch =
@@ -355,7 +383,13 @@ class WatchTest {
     }
   }
 
-  /** A BOOKMARK carries only kind, apiVersion and metadata.resourceVersion (no annotation). */
+  /**
+   * A BOOKMARK carries only kind, apiVersion and metadata.resourceVersion (the cacher's bookmark
+   * event is an empty object of the kind with its resourceVersion set; the {@code
+   * k8s.io/initial-events-end} annotation only comes with {@code sendInitialEvents}), and only to
+   * watches that asked for them ({@code c.bookmarkWatchers} holds those with {@code
+   * allowWatchBookmarks}).
+   */
   @Test
   void bookmarksGoOnlyToWatchesThatAllowThemAndCarryOnlyTheResourceVersion() throws IOException {
     String from = current();
@@ -466,6 +500,10 @@ class WatchTest {
     }
   }
 
+  /**
+   * A resourceVersion that does not parse fails before the stream (the storage versioner's {@code
+   * ParseResourceVersion} error is returned, not sent as an ERROR event).
+   */
   @Test
   void aResourceVersionThatIsNotANumberIsRefusedWith400() throws IOException {
     try (RawWatch watch = RawWatch.open(kube.server(), APPS + "?watch=true&resourceVersion=abc")) {
@@ -474,7 +512,11 @@ class WatchTest {
     }
   }
 
-  /** A future resourceVersion: the watch cache waits 3 s for it, then answers an ERROR event. */
+  /**
+   * A future resourceVersion: the watch cache waits 3 s for it ({@code waitUntilFreshAndBlock},
+   * {@code blockTimeout}), then the cacher answers {@code NewTooLargeResourceVersionError} as an
+   * ERROR event.
+   */
   @Test
   void aFutureResourceVersionGetsATooLargeErrorEventAfterThreeSeconds() throws IOException {
     long future = Long.parseLong(current()) + 100;
