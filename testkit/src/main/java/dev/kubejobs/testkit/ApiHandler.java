@@ -159,9 +159,77 @@ final class ApiHandler {
     return URLDecoder.decode(s, StandardCharsets.UTF_8);
   }
 
+  /**
+   * What to watch, once routing, RBAC ({@code watch} verb) and the query have been checked: the
+   * parameters of apiserver's {@code ListOptions} that the fake supports.
+   *
+   * @param type the resource type
+   * @param namespace the namespace, or null for all namespaces
+   * @param labels the label selector
+   * @param fields the field selector
+   * @param resourceVersion the {@code resourceVersion} parameter, null or empty if absent
+   * @param timeoutSeconds the {@code timeoutSeconds} parameter, 0 if absent
+   * @param bookmarks whether {@code allowWatchBookmarks=true}
+   */
+  record WatchRequest(
+      ResourceType type,
+      String namespace,
+      LabelSelector labels,
+      FieldSelector fields,
+      String resourceVersion,
+      long timeoutSeconds,
+      boolean bookmarks) {
+
+    /** Whether an object is in the watched namespace and passes both selectors. */
+    boolean matches(JsonObject o) {
+      return (namespace == null
+              || namespace.equals(InMemoryStore.string(InMemoryStore.metadata(o), "namespace")))
+          && labels.matches(InMemoryStore.labels(o))
+          && fields.matches(o);
+    }
+  }
+
+  /** A watch request's outcome: an answer (an error), or a watch to stream. */
+  record WatchOutcome(Answer answer, WatchRequest watch) {}
+
+  /** Carries an accepted watch out of the routing code; no stack trace. */
+  private static final class WatchAccepted extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient WatchRequest watch;
+
+    WatchAccepted(WatchRequest watch) {
+      super("watch accepted", null, false, false);
+      this.watch = watch;
+    }
+  }
+
+  /** Routes a GET with {@code watch=true}: an error answer, or what to stream. */
+  WatchOutcome handleWatch(Call call) {
+    try {
+      return new WatchOutcome(handle(call, true), null);
+    } catch (WatchAccepted accepted) {
+      return new WatchOutcome(null, accepted.watch);
+    }
+  }
+
   Answer handle(Call call) {
+    return handle(call, false);
+  }
+
+  private Answer handle(Call call, boolean watchServed) {
     try {
       return route(call);
+    } catch (WatchAccepted e) {
+      if (watchServed) {
+        throw e;
+      }
+      return Answer.json(
+          400,
+          KubeStatus.failure(
+              400,
+              "BadRequest",
+              "watch requests are served by the fake server's stream handler",
+              null));
     } catch (KubeStatus.Detailed e) {
       return Answer.json(
           e.code(), KubeStatus.failure(e.code(), e.reason(), e.getMessage(), e.details));
@@ -605,7 +673,7 @@ final class ApiHandler {
 
   private Answer list(Call call, ResourceType type, String ns) {
     if ("watch".equals(verb(call, null))) {
-      throw KubeStatus.badRequest("watch is not supported by the fake Kubernetes API server");
+      throw new WatchAccepted(watchRequest(call, type, ns));
     }
     int limit = 0;
     if (call.param("limit") != null && !call.param("limit").isEmpty()) {
@@ -676,6 +744,40 @@ final class ApiHandler {
     return Answer.json(200, listBody(type, items, listRv, next, remaining));
   }
 
+  /**
+   * Checks a watch's query as apiserver's {@code ListResource} handler does before it starts the
+   * stream: selectors that do not parse and a {@code resourceVersion} that is not a number answer
+   * 400 (not an {@code ERROR} event).
+   */
+  private static WatchRequest watchRequest(Call call, ResourceType type, String ns) {
+    if (call.param("sendInitialEvents") != null) {
+      throw KubeStatus.badRequest(
+          "sendInitialEvents (watch list) is not supported by the fake Kubernetes API server; watch"
+              + " with resourceVersion 0 or after a list instead");
+    }
+    String rv = call.param("resourceVersion");
+    if (rv != null && !rv.isEmpty()) {
+      try {
+        if (Long.parseLong(rv) < 0) {
+          throw new NumberFormatException(rv);
+        }
+      } catch (NumberFormatException e) {
+        throw KubeStatus.badRequest("invalid resource version: " + rv);
+      }
+    }
+    String timeout = call.param("timeoutSeconds");
+    long timeoutSeconds =
+        timeout == null || timeout.isEmpty() ? 0 : longParam(call, "timeoutSeconds");
+    return new WatchRequest(
+        type,
+        ns,
+        selector(call),
+        fieldSelector(call, type),
+        rv,
+        Math.max(0, timeoutSeconds),
+        "true".equals(call.param("allowWatchBookmarks")));
+  }
+
   private static boolean hasSelector(Call call) {
     return (call.param("labelSelector") != null && !call.param("labelSelector").isBlank())
         || (call.param("fieldSelector") != null && !call.param("fieldSelector").isBlank());
@@ -708,6 +810,7 @@ final class ApiHandler {
     synchronized (pagedLists) {
       pagedLists.clear();
     }
+    store.watchHub().compact(Long.parseLong(store.currentResourceVersion()));
   }
 
   void continueExpiry(Duration expiry) {
@@ -1024,7 +1127,8 @@ final class ApiHandler {
       r.addProperty("kind", t.kind());
       JsonArray verbs = new JsonArray();
       for (String v :
-          List.of("delete", "deletecollection", "get", "list", "patch", "create", "update")) {
+          List.of(
+              "delete", "deletecollection", "get", "list", "patch", "create", "update", "watch")) {
         verbs.add(v);
       }
       r.add("verbs", verbs);

@@ -51,8 +51,8 @@ import org.slf4j.LoggerFactory;
  * deletion is immediate unless finalizers hold the object (pods too: there is no kubelet), a DELETE
  * that removes a custom resource answers 200 with a {@code Status} {@code Success} (a pod: the
  * object), one that finalizers hold answers 200 with the object and its {@code deletionTimestamp},
- * every custom resource has a status subresource, and watches, server-side apply and dry runs are
- * not supported.
+ * every custom resource has a status subresource, watches ({@code ?watch=true}) stream the store's
+ * changes as the real watch cache does, and server-side apply and dry runs are not supported.
  *
  * <p>Thread safe: any number of clients and threads may use one server; all state sits behind one
  * lock.
@@ -77,11 +77,13 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   private final Rbac rbac = new Rbac();
   private final WireMockServer wireMock;
   private final ApiHandler handler;
+  private final WatchFilter watches;
 
   private FakeKubernetesApiServer(Builder builder) {
     this.clock = builder.clock;
     this.store = new InMemoryStore(clock);
     this.handler = new ApiHandler(store, rbac);
+    this.watches = new WatchFilter(handler, store, faults, journal, clock);
     WireMockConfiguration config =
         WireMockConfiguration.options()
             .bindAddress("127.0.0.1")
@@ -93,6 +95,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
             .gzipDisabled(true)
             .templatingEnabled(false)
             .extensionScanningEnabled(false)
+            .httpServerFactory(watches.serverFactory())
             .extensions(new WireMockBridge(handler, faults, holds, journal, clock));
     if (builder.port == 0) {
       config.dynamicPort();
@@ -315,9 +318,12 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Expires every {@code continue} token issued so far, as an etcd compaction does: the next page
-   * of a list paged across it answers 410 {@code Expired}, with a {@code continue} token in the
-   * {@code Status} that goes on over the current state (an inconsistent list).
+   * Expires every {@code continue} token issued so far and forgets the watch history, as an etcd
+   * compaction does: the next page of a list paged across it answers 410 {@code Expired}, with a
+   * {@code continue} token in the {@code Status} that goes on over the current state (an
+   * inconsistent list), and a watch from a resourceVersion older than the current one answers 200
+   * with one {@code ERROR} event, a {@code Status} 410 {@code Expired} {@code too old resource
+   * version: X (Y)}, and ends. Open watches go on.
    *
    * @return this server
    */
@@ -336,12 +342,60 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
    * @throws IllegalArgumentException if not positive
    */
   public FakeKubernetesApiServer continueTokensExpireAfter(Duration expiry) {
-    if (expiry == null || expiry.isNegative() || expiry.isZero()) {
-      throw new IllegalArgumentException(
-          "continue token expiry must be positive, but was " + expiry);
-    }
+    requirePositive(expiry, "continue token expiry");
     handler.continueExpiry(expiry);
     return this;
+  }
+
+  /**
+   * Sets how long, by the server's clock, changes stay in the watch history (default 5 minutes,
+   * like continue tokens): a watch from a resourceVersion older than the oldest change still held
+   * answers 200 with one {@code ERROR} event, 410 {@code Expired}, as a real watch cache does for a
+   * resourceVersion that has left its window. At most 10,000 changes are kept whatever the window.
+   *
+   * @param window a positive duration
+   * @return this server
+   * @throws IllegalArgumentException if not positive
+   */
+  public FakeKubernetesApiServer watchHistoryExpiresAfter(Duration window) {
+    requirePositive(window, "watch history window");
+    store.watchHub().window(window);
+    return this;
+  }
+
+  /**
+   * Sends a {@code BOOKMARK} event now on every open watch that asked for them ({@code
+   * allowWatchBookmarks=true}), carrying the resourceVersion the watch has reached; the real server
+   * sends them about once a minute, which {@link #watchBookmarkInterval(Duration)} sets.
+   *
+   * @return this server
+   */
+  public FakeKubernetesApiServer sendWatchBookmarks() {
+    store.watchHub().bookmark();
+    return this;
+  }
+
+  /**
+   * Sets how often, in real time, open watches that allow bookmarks get one (default 1 minute, the
+   * cacher's {@code bookmarkFrequency}).
+   *
+   * @param interval a positive duration
+   * @return this server
+   * @throws IllegalArgumentException if not positive
+   */
+  public FakeKubernetesApiServer watchBookmarkInterval(Duration interval) {
+    requirePositive(interval, "watch bookmark interval");
+    watches.bookmarkInterval(interval);
+    return this;
+  }
+
+  /**
+   * Returns how many watches are streaming now.
+   *
+   * @return the number of open watches
+   */
+  public int openWatches() {
+    return store.watchHub().open();
   }
 
   /**
@@ -428,14 +482,19 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Releases every {@link Hold} and forgets them, and removes every object and pod log, fault,
-   * journal entry and RBAC rule, makes every namespace exist again, keeping the registered resource
-   * types, the store's listeners and the resourceVersion counter (which never goes back).
+   * Releases every {@link Hold} and forgets them, ends every open watch and forgets the watch
+   * history, and removes every object and pod log, fault, journal entry and RBAC rule, makes every
+   * namespace exist again, keeping the registered resource types, the store's listeners and the
+   * resourceVersion counter (which never goes back). Windows and intervals go back to their
+   * defaults.
    */
   public void reset() {
     holds.releaseAll();
+    endWatches();
     handler.compact();
     handler.continueExpiry(Duration.ofMinutes(5));
+    store.watchHub().window(Duration.ofMinutes(5));
+    watches.bookmarkInterval(Duration.ofMinutes(1));
     store.clear();
     faults.clear();
     journal.clear();
@@ -449,16 +508,34 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
-   * Releases every {@link Hold}, stops the server and frees its port; calling it again does
-   * nothing.
+   * Releases every {@link Hold}, ends every open watch (each stream ends as when the server shuts
+   * down), stops the server and frees its port; calling it again does nothing.
    */
   @Override
   public void close() {
     holds.releaseAll();
+    endWatches();
     if (wireMock.isRunning()) {
       int port = wireMock.port();
       wireMock.stop();
       LOG.debug("Fake Kubernetes API server at port {} stopped", port);
+    }
+  }
+
+  private static void requirePositive(Duration d, String setting) {
+    if (d == null || d.isNegative() || d.isZero()) {
+      throw new IllegalArgumentException(setting + " must be positive, but was " + d);
+    }
+  }
+
+  private void endWatches() {
+    store.watchHub().closeAll();
+    try {
+      if (!store.watchHub().awaitAllEnded(5_000)) {
+        LOG.warn("{} watches did not end within 5 s", store.watchHub().open());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -72,7 +72,13 @@ public final class Fault {
     /**
      * Answers {@link #status()} with the plain-text body {@link #message()}; nothing is changed.
      */
-    PLAIN_TEXT
+    PLAIN_TEXT,
+    /**
+     * Streams a watch normally, then closes its connection abruptly (no final chunk) after {@link
+     * #events()} events, as a broken connection or a restarting API server does; only for watches
+     * (verb {@code WATCH}).
+     */
+    DROP_WATCH
   }
 
   private final String verb;
@@ -88,9 +94,10 @@ public final class Fault {
   private final int retryAfterSeconds;
   private final String clientId;
   private final String retryAfter;
+  private final int events;
 
   private Fault(Builder b, Kind kind, int status, String reason, String message, Duration delay) {
-    this(b, kind, status, reason, message, delay, null);
+    this(b, kind, status, reason, message, delay, null, 0);
   }
 
   private Fault(
@@ -100,8 +107,10 @@ public final class Fault {
       String reason,
       String message,
       Duration delay,
-      String retryAfter) {
+      String retryAfter,
+      int events) {
     this.verb = b.verb;
+    this.events = events;
     this.pathRegex = b.pathRegex;
     this.pattern = b.pattern;
     this.times = b.times;
@@ -115,6 +124,16 @@ public final class Fault {
     this.retryAfterSeconds = kind == Kind.TOO_MANY_REQUESTS ? (int) delay.toSeconds() : 0;
     this.retryAfter =
         kind == Kind.TOO_MANY_REQUESTS ? Integer.toString(retryAfterSeconds) : retryAfter;
+  }
+
+  /**
+   * Returns after how many events a {@link Kind#DROP_WATCH} fault drops the watch, 0 for the other
+   * kinds.
+   *
+   * @return the number of events the watch delivers before its connection is closed
+   */
+  public int events() {
+    return events;
   }
 
   /**
@@ -133,7 +152,8 @@ public final class Fault {
    * {@link Builder#forever()} says otherwise.
    *
    * @param verb the HTTP method ({@code GET}, {@code POST}, {@code PUT}, {@code PATCH}, {@code
-   *     DELETE}), or {@code "*"} for any
+   *     DELETE}), {@code WATCH} for a GET with {@code watch=true} (which a {@code GET} fault does
+   *     not match), or {@code "*"} for any
    * @param pathRegex a regular expression over the request path without the query string, for
    *     example {@code "/apis/spark.apache.org/v1/namespaces/.*"}
    * @return a builder whose final method chooses the kind of fault
@@ -294,6 +314,7 @@ public final class Fault {
         + (isForever() ? " forever" : " x" + times)
         + (status != 0 ? " status=" + status : "")
         + (kind == Kind.DELAY ? " delay=" + delay : "")
+        + (kind == Kind.DROP_WATCH ? " events=" + events : "")
         + "]";
   }
 
@@ -513,7 +534,32 @@ public final class Fault {
           null,
           "Too many requests, please try again later.",
           Duration.ZERO,
-          retryAfter);
+          retryAfter,
+          0);
+    }
+
+    /**
+     * Makes a fault for watches (verb {@code WATCH}) that lets the watch start and deliver {@code
+     * events} events (synthetic ADDED events of the initial state included, bookmarks not), then
+     * closes the connection without the final chunk, so the client's read fails mid-stream, as when
+     * the connection breaks or the API server restarts. With 0 the connection closes right after
+     * the 200 and its headers.
+     *
+     * <pre>{@code
+     * server.faults().add(
+     *     Fault.on("WATCH", "/apis/spark.apache.org/v1/namespaces/jobs/sparkapplications")
+     *         .dropWatchAfter(2));
+     * }</pre>
+     *
+     * @param events the number of events to deliver first, at least 0
+     * @return the fault
+     * @throws IllegalArgumentException if {@code events} is negative
+     */
+    public Fault dropWatchAfter(int events) {
+      if (events < 0) {
+        throw new IllegalArgumentException("events must not be negative, but was " + events);
+      }
+      return new Fault(this, Kind.DROP_WATCH, 0, null, null, Duration.ZERO, null, events);
     }
 
     /**

@@ -84,10 +84,39 @@ final class InMemoryStore implements ResourceStore {
   private final java.util.Set<String> namespaces = new java.util.TreeSet<>();
   private boolean namespacesRequired;
   private long resourceVersion = 1000;
+  private final WatchHub watchHub;
 
   InMemoryStore(Clock clock) {
     this.clock = clock;
+    this.watchHub = new WatchHub(clock);
     register(ResourceType.POD);
+  }
+
+  /** The history of changes that watches read, appended in resourceVersion order. */
+  WatchHub watchHub() {
+    return watchHub;
+  }
+
+  /**
+   * Records a change for watches; called under the lock, so the history is in resourceVersion
+   * order. A removal gets a resourceVersion of its own (unless the change that removed the object
+   * already gave it one), as etcd's delete revision does: a watch resuming from the last state's
+   * resourceVersion still sees the DELETED event.
+   */
+  private void recordChange(
+      ResourceEvent.Kind kind,
+      ResourceType type,
+      JsonObject object,
+      JsonObject previous,
+      boolean newResourceVersion) {
+    JsonObject o = object.deepCopy();
+    if (newResourceVersion) {
+      metadata(o).addProperty("resourceVersion", nextResourceVersion());
+    }
+    long rv = Long.parseLong(string(metadata(o), "resourceVersion"));
+    watchHub.append(
+        new WatchHub.Change(
+            rv, kind, type, o, previous == null ? null : previous.deepCopy(), clock.instant()));
   }
 
   // ---- registry -------------------------------------------------------------------------------
@@ -168,6 +197,7 @@ final class InMemoryStore implements ResourceStore {
           if (o.getKey().namespace().equals(namespace)) {
             it.remove();
             events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, e.getKey(), o.getValue()));
+            recordChange(ResourceEvent.Kind.DELETED, e.getKey(), o.getValue(), o.getValue(), true);
           }
         }
       }
@@ -284,6 +314,7 @@ final class InMemoryStore implements ResourceStore {
       map.put(key, o);
       result = o.deepCopy();
       events.add(new ResourceEvent(ResourceEvent.Kind.ADDED, type, o.deepCopy()));
+      recordChange(ResourceEvent.Kind.ADDED, type, o, null, false);
     }
     fire(events);
     return result;
@@ -329,10 +360,12 @@ final class InMemoryStore implements ResourceStore {
         map.remove(key);
         logsRemoved(type, namespace, name);
         events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, type, next.deepCopy()));
+        recordChange(ResourceEvent.Kind.DELETED, type, next, old, false);
         collectGarbage(uid(next), "Background", events);
       } else {
         map.put(key, next);
         events.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
+        recordChange(ResourceEvent.Kind.MODIFIED, type, next, old, false);
       }
       result = next.deepCopy();
     }
@@ -409,6 +442,7 @@ final class InMemoryStore implements ResourceStore {
         metadata(next).addProperty("resourceVersion", nextResourceVersion());
         map.put(key, next);
         events.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
+        recordChange(ResourceEvent.Kind.MODIFIED, type, next, current, false);
         current = next;
       }
       return new Deleted(current.deepCopy(), false);
@@ -416,6 +450,7 @@ final class InMemoryStore implements ResourceStore {
     map.remove(key);
     logsRemoved(type, key.namespace(), key.name());
     events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, type, current.deepCopy()));
+    recordChange(ResourceEvent.Kind.DELETED, type, current, current, true);
     collectGarbage(uid(current), propagationPolicy, events);
     return new Deleted(current.deepCopy(), true);
   }
@@ -443,6 +478,7 @@ final class InMemoryStore implements ResourceStore {
           metadata(next).addProperty("resourceVersion", nextResourceVersion());
           e.getValue().put(key, next);
           out.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, e.getKey(), next.deepCopy()));
+          recordChange(ResourceEvent.Kind.MODIFIED, e.getKey(), next, dependent, false);
         } else if (!metadata(dependent).has("deletionTimestamp")) {
           deleteLocked(e.getKey(), key, "Background", out);
         }

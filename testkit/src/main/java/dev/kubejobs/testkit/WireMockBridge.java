@@ -115,29 +115,11 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
           return fault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER);
         case EMPTY_RESPONSE:
           return fault(com.github.tomakehurst.wiremock.http.Fault.EMPTY_RESPONSE);
-        case NON_JSON:
-          return nonJson(fault.get().status());
-        case STATUS:
-        case TOO_MANY_REQUESTS:
-          return status(fault.get());
-        case TOO_MANY_REQUESTS_TEXT:
-          return new ResponseDefinitionBuilder()
-              .withStatus(429)
-              .withHeader("Content-Type", "text/plain; charset=utf-8")
-              .withHeader("X-Content-Type-Options", "nosniff")
-              .withHeader("Retry-After", fault.get().retryAfter())
-              .withBody(fault.get().message() + "\n")
-              .build();
-        case PLAIN_TEXT:
-          return new ResponseDefinitionBuilder()
-              .withStatus(fault.get().status())
-              .withHeader("Content-Type", "text/plain; charset=utf-8")
-              .withHeader("X-Content-Type-Options", "nosniff")
-              .withBody(fault.get().message() + "\n")
-              .build();
-        case STATUS_WITHOUT_BODY:
-          return new ResponseDefinitionBuilder().withStatus(fault.get().status()).build();
         default:
+          ApiHandler.Answer instead = faultAnswer(fault.get());
+          if (instead != null) {
+            return definition(instead, false);
+          }
           break;
       }
     }
@@ -149,26 +131,66 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
     if (fault.isPresent() && fault.get().kind() == Fault.Kind.APPLIED_THEN_LOST) {
       return fault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER);
     }
+    ResponseDefinition response = definition(answer, true);
+    if (fault.isPresent() && fault.get().kind() == Fault.Kind.DELAY) {
+      return ResponseDefinitionBuilder.like(response)
+          .withFixedDelay((int) fault.get().delay().toMillis())
+          .build();
+    }
+    return response;
+  }
+
+  private static ResponseDefinition definition(ApiHandler.Answer answer, boolean noCache) {
     ResponseDefinitionBuilder response =
-        new ResponseDefinitionBuilder()
-            .withStatus(answer.status())
-            .withHeader("Content-Type", answer.contentType())
-            .withHeader("Cache-Control", "no-cache, private")
-            .withBody(answer.body());
+        new ResponseDefinitionBuilder().withStatus(answer.status()).withBody(answer.body());
+    if (answer.contentType() != null) {
+      response.withHeader("Content-Type", answer.contentType());
+    }
+    if (noCache) {
+      response.withHeader("Cache-Control", "no-cache, private");
+    }
     for (Map.Entry<String, String> h : answer.headers().entrySet()) {
       response.withHeader(h.getKey(), h.getValue().split("\n"));
     }
-    if (fault.isPresent() && fault.get().kind() == Fault.Kind.DELAY) {
-      response.withFixedDelay((int) fault.get().delay().toMillis());
-    }
     return response.build();
+  }
+
+  /**
+   * The answer a fault gives instead of the normal one, for the kinds that answer at all (not the
+   * connection faults, {@link Fault.Kind#DELAY}, {@link Fault.Kind#APPLIED_THEN_LOST} or {@link
+   * Fault.Kind#DROP_WATCH}, for which it is null). Shared with the watch stream handler.
+   */
+  static ApiHandler.Answer faultAnswer(Fault fault) {
+    switch (fault.kind()) {
+      case NON_JSON:
+        return nonJson(fault.status());
+      case STATUS:
+      case TOO_MANY_REQUESTS:
+        return status(fault);
+      case TOO_MANY_REQUESTS_TEXT:
+        return new ApiHandler.Answer(
+            429,
+            "text/plain; charset=utf-8",
+            fault.message() + "\n",
+            Map.of("X-Content-Type-Options", "nosniff", "Retry-After", fault.retryAfter()));
+      case PLAIN_TEXT:
+        return new ApiHandler.Answer(
+            fault.status(),
+            "text/plain; charset=utf-8",
+            fault.message() + "\n",
+            Map.of("X-Content-Type-Options", "nosniff"));
+      case STATUS_WITHOUT_BODY:
+        return new ApiHandler.Answer(fault.status(), null, "", Map.of());
+      default:
+        return null;
+    }
   }
 
   private static ResponseDefinition fault(com.github.tomakehurst.wiremock.http.Fault fault) {
     return new ResponseDefinitionBuilder().withFault(fault).build();
   }
 
-  private static ResponseDefinition nonJson(int status) {
+  private static ApiHandler.Answer nonJson(int status) {
     String title = status + (status == 200 ? " OK" : status == 502 ? " Bad Gateway" : " Error");
     String html =
         "<html>\r\n<head><title>"
@@ -176,28 +198,21 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
             + "</title></head>\r\n<body>\r\n<center><h1>"
             + title
             + "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
-    return new ResponseDefinitionBuilder()
-        .withStatus(status)
-        .withHeader("Content-Type", "text/html")
-        .withBody(html)
-        .build();
+    return new ApiHandler.Answer(status, "text/html", html, Map.of());
   }
 
-  private static ResponseDefinition status(Fault fault) {
+  private static ApiHandler.Answer status(Fault fault) {
     com.google.gson.JsonObject details = new com.google.gson.JsonObject();
     if (fault.kind() == Fault.Kind.TOO_MANY_REQUESTS) {
       details.addProperty("retryAfterSeconds", fault.retryAfterSeconds());
     }
-    ResponseDefinitionBuilder b =
-        new ResponseDefinitionBuilder()
-            .withStatus(fault.status())
-            .withHeader("Content-Type", "application/json")
-            .withBody(
-                ApiHandler.GSON.toJson(
-                    KubeStatus.failure(fault.status(), fault.reason(), fault.message(), details)));
-    if (fault.kind() == Fault.Kind.TOO_MANY_REQUESTS) {
-      b.withHeader("Retry-After", Integer.toString(fault.retryAfterSeconds()));
-    }
-    return b.build();
+    return new ApiHandler.Answer(
+        fault.status(),
+        "application/json",
+        ApiHandler.GSON.toJson(
+            KubeStatus.failure(fault.status(), fault.reason(), fault.message(), details)),
+        fault.kind() == Fault.Kind.TOO_MANY_REQUESTS
+            ? Map.of("Retry-After", Integer.toString(fault.retryAfterSeconds()))
+            : Map.of());
   }
 }

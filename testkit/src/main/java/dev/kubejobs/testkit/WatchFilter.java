@@ -1,0 +1,474 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.testkit;
+
+import com.github.tomakehurst.wiremock.core.Options;
+import com.github.tomakehurst.wiremock.http.AdminRequestHandler;
+import com.github.tomakehurst.wiremock.http.HttpServer;
+import com.github.tomakehurst.wiremock.http.HttpServerFactory;
+import com.github.tomakehurst.wiremock.http.StubRequestHandler;
+import com.github.tomakehurst.wiremock.jetty11.Jetty11HttpServer;
+import com.github.tomakehurst.wiremock.jetty11.Jetty11HttpUtils;
+import com.google.gson.JsonObject;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import wiremock.jakarta.servlet.DispatcherType;
+import wiremock.jakarta.servlet.Filter;
+import wiremock.jakarta.servlet.FilterChain;
+import wiremock.jakarta.servlet.ServletException;
+import wiremock.jakarta.servlet.ServletRequest;
+import wiremock.jakarta.servlet.ServletResponse;
+import wiremock.jakarta.servlet.http.HttpServletRequest;
+import wiremock.jakarta.servlet.http.HttpServletResponse;
+import wiremock.org.eclipse.jetty.io.EndPoint;
+import wiremock.org.eclipse.jetty.servlet.FilterHolder;
+import wiremock.org.eclipse.jetty.servlet.ServletContextHandler;
+
+/**
+ * Serves {@code GET ...?watch=true} (or {@code watch=1}) as kube-apiserver's {@code WatchServer}
+ * does ({@code staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go}, {@code HandleHTTP}):
+ * 200, {@code Content-Type: application/json}, a chunked body of one {@code
+ * {"type":...,"object":...}} line per event, flushed as each event is written, until {@code
+ * timeoutSeconds} pass (a clean end of the stream), the server closes or resets, the client hangs
+ * up, or a {@link Fault.Builder#dropWatchAfter(int)} fault cuts the connection. Which events a
+ * watch gets follows the watch cache ({@code staging/src/k8s.io/apiserver/pkg/storage/cacher}):
+ * initial ADDED events, resuming after a resourceVersion, 410 {@code Expired} for one that is too
+ * old, and selector transitions as in {@code cacheWatcher.convertToWatchEvent}.
+ *
+ * <p>Why a servlet filter and not the {@link WireMockBridge}: WireMock 3 writes a response body
+ * with one copy and one flush at the end ({@code WireMockHandlerDispatchingServlet
+ * .writeAndTranslateExceptions}), and Jetty aggregates small writes, so a streamed body would reach
+ * the client only when the watch ends. This filter sits in front of WireMock's servlet on the same
+ * port and context (installed through {@link #serverFactory}, WireMock's {@code
+ * decorateMockServiceContextBeforeConfig} hook), takes watch requests only, and writes to the
+ * servlet response itself. It uses WireMock's shaded Jetty and servlet classes, so a WireMock
+ * upgrade may need it adjusted.
+ *
+ * <p>Each open watch occupies one of the server's worker threads. Thread safe.
+ */
+final class WatchFilter implements Filter {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FakeKubernetesApiServer.class);
+
+  /**
+   * How long the watch waits for a future resourceVersion before it answers {@code Too large
+   * resource version}, as the watch cache's {@code blockTimeout} (3 s) does.
+   */
+  private static final long TOO_LARGE_WAIT_MILLIS = 3_000;
+
+  /** How often an idle watch checks whether its client has gone. */
+  private static final long LIVENESS_NANOS = 1_000_000_000L;
+
+  /** The stream's length without {@code timeoutSeconds}: the server's default request timeout. */
+  private static final long DEFAULT_TIMEOUT_SECONDS = 1_800;
+
+  private final ApiHandler handler;
+  private final InMemoryStore store;
+  private final Faults faults;
+  private final RequestJournal journal;
+  private final Clock clock;
+  private volatile Duration bookmarkInterval = Duration.ofMinutes(1);
+
+  WatchFilter(
+      ApiHandler handler, InMemoryStore store, Faults faults, RequestJournal journal, Clock clock) {
+    this.handler = handler;
+    this.store = store;
+    this.faults = faults;
+    this.journal = journal;
+    this.clock = clock;
+  }
+
+  /** A factory for WireMock's Jetty server with this filter in front of WireMock's servlet. */
+  HttpServerFactory serverFactory() {
+    WatchFilter filter = this;
+    return new HttpServerFactory() {
+      @Override
+      public HttpServer buildHttpServer(
+          Options options, AdminRequestHandler admin, StubRequestHandler stubs) {
+        // The hook runs inside the super constructor: it may use only the captured local.
+        return new Jetty11HttpServer(options, admin, stubs) {
+          @Override
+          protected void decorateMockServiceContextBeforeConfig(ServletContextHandler context) {
+            context.addFilter(new FilterHolder(filter), "/*", EnumSet.of(DispatcherType.REQUEST));
+          }
+        };
+      }
+    };
+  }
+
+  void bookmarkInterval(Duration interval) {
+    this.bookmarkInterval = interval;
+  }
+
+  @Override
+  public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    HttpServletRequest request = (HttpServletRequest) req;
+    String query = request.getQueryString() == null ? "" : request.getQueryString();
+    Map<String, String> params = ApiHandler.parseQuery(query);
+    String watch = params.get("watch");
+    if (!"GET".equals(request.getMethod()) || !("true".equals(watch) || "1".equals(watch))) {
+      chain.doFilter(req, res);
+      return;
+    }
+    try {
+      serve(request, (HttpServletResponse) res, query, params);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void serve(
+      HttpServletRequest request,
+      HttpServletResponse response,
+      String query,
+      Map<String, String> params)
+      throws IOException, InterruptedException {
+    String path = request.getRequestURI();
+    String clientHeader = request.getHeader(FakeKubernetesApiServer.CLIENT_ID_HEADER);
+    String clientId = clientHeader == null ? "" : clientHeader;
+    String contentType = request.getContentType();
+    journal.record(
+        new RecordedRequest(
+            "GET",
+            path,
+            query,
+            clock.instant(),
+            contentType == null ? "" : contentType,
+            "",
+            clientId));
+    Optional<Fault> fault = faults.take("WATCH", path, clientId);
+    int dropAfter = -1;
+    if (fault.isPresent()) {
+      LOG.debug("Answering watch {} with {}", path, fault.get());
+      switch (fault.get().kind()) {
+        case CONNECTION_RESET:
+        case APPLIED_THEN_LOST:
+          closeConnection(response, true);
+          return;
+        case EMPTY_RESPONSE:
+          closeConnection(response, false);
+          return;
+        case DELAY:
+          Thread.sleep(fault.get().delay().toMillis());
+          break;
+        case DROP_WATCH:
+          dropAfter = fault.get().events();
+          break;
+        default:
+          write(response, WireMockBridge.faultAnswer(fault.get()));
+          return;
+      }
+    }
+    ApiHandler.WatchOutcome outcome =
+        handler.handleWatch(new ApiHandler.Call("GET", path, params, contentType, ""));
+    if (outcome.answer() != null) {
+      LOG.debug("GET {}?{} -> {}", path, query, outcome.answer().status());
+      write(response, outcome.answer());
+      return;
+    }
+    WatchHub hub = store.watchHub();
+    hub.opened();
+    try {
+      LOG.debug("Watching {}?{}", path, query);
+      new Stream(outcome.watch(), response, dropAfter).run(hub);
+      // End the chunked body now (its last chunk), before close() may stop the server.
+      response.getOutputStream().close();
+    } catch (IOException e) {
+      LOG.debug("Watch {} ended by its connection: {}", path, e.toString());
+    } finally {
+      hub.ended();
+    }
+  }
+
+  private static void write(HttpServletResponse response, ApiHandler.Answer answer)
+      throws IOException {
+    response.setStatus(answer.status());
+    if (answer.contentType() != null) {
+      response.setContentType(answer.contentType());
+    }
+    for (Map.Entry<String, String> h : answer.headers().entrySet()) {
+      for (String value : h.getValue().split("\n")) {
+        response.addHeader(h.getKey(), value);
+      }
+    }
+    byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
+  }
+
+  /**
+   * Closes the connection without more bytes, as WireMock's own connection faults do ({@code
+   * JettyFaultInjector}): with a reset (linger 0) or a plain close.
+   */
+  private static void closeConnection(HttpServletResponse response, boolean reset)
+      throws IOException {
+    Jetty11HttpUtils utils = new Jetty11HttpUtils();
+    Socket socket = utils.socket(utils.unwrapResponse(response));
+    if (reset) {
+      socket.setSoLinger(true, 0);
+    }
+    socket.close();
+  }
+
+  /** One watch's stream. Confined to the request's thread. */
+  private final class Stream {
+    private final ApiHandler.WatchRequest watch;
+    private final HttpServletResponse response;
+    private final int dropAfter;
+    private OutputStream out;
+    private int sent;
+
+    Stream(ApiHandler.WatchRequest watch, HttpServletResponse response, int dropAfter) {
+      this.watch = watch;
+      this.response = response;
+      this.dropAfter = dropAfter;
+    }
+
+    void run(WatchHub hub) throws IOException, InterruptedException {
+      long closings = hub.closings();
+      long bookmarks = hub.bookmarks();
+      // Begin the stream as HandleHTTP does: status and headers, flushed at once.
+      response.setStatus(200);
+      response.setContentType("application/json");
+      response.setHeader("Cache-Control", "no-cache, private");
+      out = response.getOutputStream();
+      response.flushBuffer();
+      if (dropped()) {
+        return;
+      }
+      long timeoutSeconds =
+          watch.timeoutSeconds() > 0 ? watch.timeoutSeconds() : DEFAULT_TIMEOUT_SECONDS;
+      long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+      long position;
+      String rv = watch.resourceVersion();
+      if (rv == null || rv.isEmpty() || rv.equals("0")) {
+        // No starting point: the current state as synthetic ADDED events first, as the watch
+        // cache's getIntervalFromStoreLocked (resourceVersion 0) and the etcd watcher's initial
+        // sync (no resourceVersion) do, then the changes after it.
+        InMemoryStore.Snapshot snapshot = store.snapshot(watch.type(), watch.namespace());
+        for (JsonObject o : snapshot.items()) {
+          if (watch.matches(o) && !send("ADDED", o)) {
+            return;
+          }
+        }
+        position = Long.parseLong(snapshot.resourceVersion());
+      } else {
+        position = Long.parseLong(rv);
+        if (!awaitResourceVersion(position)) {
+          return;
+        }
+        WatchHub.Since since = hub.since(position);
+        if (since.expired()) {
+          // 200, then one ERROR event and the end: the cacher answers a too-old resourceVersion
+          // with newErrWatcher(errors.NewResourceExpired("too old resource version: X (Y)")).
+          send(
+              "ERROR",
+              errorStatus(
+                  410,
+                  "Expired",
+                  "too old resource version: " + position + " (" + since.tooOldFloor() + ")"));
+          return;
+        }
+      }
+      long nextBookmark = System.nanoTime() + bookmarkInterval.toNanos();
+      long nextLivenessCheck = System.nanoTime() + LIVENESS_NANOS;
+      while (true) {
+        for (WatchHub.Change change : hub.after(position)) {
+          position = change.rv();
+          JsonObject event = event(change);
+          if (event != null && !send(event)) {
+            return;
+          }
+        }
+        if (hub.closings() != closings) {
+          return;
+        }
+        long now = System.nanoTime();
+        boolean asked = hub.bookmarks() != bookmarks;
+        if (asked || now - nextBookmark >= 0) {
+          bookmarks = hub.bookmarks();
+          nextBookmark = now + bookmarkInterval.toNanos();
+          if (watch.bookmarks() && !bookmark(position)) {
+            return;
+          }
+        }
+        if (now - deadline >= 0) {
+          // timeoutSeconds passed: the handler returns and the stream ends cleanly.
+          return;
+        }
+        if (now - nextLivenessCheck >= 0) {
+          nextLivenessCheck = now + LIVENESS_NANOS;
+          if (clientGone()) {
+            return;
+          }
+        }
+        long waitNanos =
+            Math.min(deadline - now, Math.min(nextBookmark - now, nextLivenessCheck - now));
+        hub.await(position, bookmarks, closings, Math.max(1, waitNanos / 1_000_000L));
+      }
+    }
+
+    /**
+     * Whether the client closed the connection, which the server otherwise learns only on its next
+     * write; the real server learns it from the request's context ({@code req.Context().Done()} in
+     * {@code HandleHTTP}). A client sends nothing during a watch, so a non-blocking read of the
+     * connection sees either nothing (open) or its end.
+     */
+    private boolean clientGone() {
+      try {
+        Jetty11HttpUtils utils = new Jetty11HttpUtils();
+        EndPoint endPoint = utils.unwrapEndPoint(utils.unwrapResponse(response));
+        if (!endPoint.isOpen() || endPoint.isInputShutdown()) {
+          return true;
+        }
+        // Jetty buffers are in flush mode: an empty one has limit 0, and fill appends after it.
+        return endPoint.fill(ByteBuffer.allocate(256).limit(0)) < 0;
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("Watch connection check failed: {}", e.toString());
+        return true;
+      }
+    }
+
+    /**
+     * Waits (up to the watch cache's 3 s) for the store to reach a future resourceVersion, then
+     * answers as {@code waitUntilFreshAndBlock} does: an ERROR event {@code Too large resource
+     * version} (504 {@code Timeout}, cause {@code ResourceVersionTooLarge}).
+     */
+    private boolean awaitResourceVersion(long rv) throws IOException, InterruptedException {
+      long end = System.nanoTime() + TOO_LARGE_WAIT_MILLIS * 1_000_000L;
+      long current = Long.parseLong(store.currentResourceVersion());
+      WatchHub hub = store.watchHub();
+      while (current < rv && System.nanoTime() - end < 0) {
+        hub.await(current, hub.bookmarks(), hub.closings(), 50);
+        current = Long.parseLong(store.currentResourceVersion());
+      }
+      if (current >= rv) {
+        return true;
+      }
+      JsonObject status =
+          errorStatus(
+              504, "Timeout", "Too large resource version: " + rv + ", current: " + current);
+      JsonObject details = new JsonObject();
+      com.google.gson.JsonArray causes = new com.google.gson.JsonArray();
+      JsonObject cause = new JsonObject();
+      cause.addProperty("reason", "ResourceVersionTooLarge");
+      cause.addProperty("message", "Too large resource version");
+      causes.add(cause);
+      details.add("causes", causes);
+      details.addProperty("retryAfterSeconds", 1);
+      status.add("details", details);
+      send("ERROR", status);
+      return false;
+    }
+
+    /**
+     * The event a change makes for this watch, or null, as the cacher's {@code
+     * cacheWatcher.convertToWatchEvent} decides: the object passes the watch's namespace and
+     * selectors now and/or before the change; passing now only is ADDED, both MODIFIED, before only
+     * DELETED with the previous state carrying the change's resourceVersion.
+     */
+    private JsonObject event(WatchHub.Change change) {
+      if (!change.type().equals(watch.type())) {
+        return null;
+      }
+      boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(change.object());
+      boolean before = change.previous() != null && watch.matches(change.previous());
+      if (now) {
+        return eventJson(before ? "MODIFIED" : "ADDED", change.object());
+      }
+      if (before) {
+        JsonObject last = change.previous().deepCopy();
+        InMemoryStore.metadata(last).addProperty("resourceVersion", Long.toString(change.rv()));
+        return eventJson("DELETED", last);
+      }
+      return null;
+    }
+
+    /**
+     * A BOOKMARK: an object of the watched kind carrying only its resourceVersion, as the cacher's
+     * bookmark events do (the {@code k8s.io/initial-events-end} annotation only comes with {@code
+     * sendInitialEvents}, which the fake does not support).
+     */
+    private boolean bookmark(long rv) throws IOException {
+      JsonObject object = new JsonObject();
+      object.addProperty("kind", watch.type().kind());
+      object.addProperty("apiVersion", watch.type().apiVersion());
+      JsonObject meta = new JsonObject();
+      meta.addProperty("resourceVersion", Long.toString(rv));
+      object.add("metadata", meta);
+      return write(eventJson("BOOKMARK", object));
+    }
+
+    private boolean send(String type, JsonObject object) throws IOException {
+      return send(eventJson(type, object));
+    }
+
+    /** Writes an event that counts towards a drop fault; false once the stream is over. */
+    private boolean send(JsonObject event) throws IOException {
+      if (!write(event)) {
+        return false;
+      }
+      sent++;
+      return !dropped();
+    }
+
+    private boolean write(JsonObject event) {
+      try {
+        out.write((ApiHandler.GSON.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        return true;
+      } catch (IOException e) {
+        LOG.debug("Watch client went away: {}", e.toString());
+        return false;
+      }
+    }
+
+    /** Applies a drop fault once its events are out: the connection closes without a last chunk. */
+    private boolean dropped() throws IOException {
+      if (dropAfter < 0 || sent < dropAfter) {
+        return false;
+      }
+      LOG.debug("Dropping the watch after {} events", sent);
+      closeConnection(response, true);
+      return true;
+    }
+  }
+
+  private static JsonObject eventJson(String type, JsonObject object) {
+    JsonObject event = new JsonObject();
+    event.addProperty("type", type);
+    event.add("object", object);
+    return event;
+  }
+
+  /** A {@code Status} as an ERROR event carries it: no details unless the error has them. */
+  private static JsonObject errorStatus(int code, String reason, String message) {
+    JsonObject status = KubeStatus.failure(code, reason, message, null);
+    status.remove("details");
+    return status;
+  }
+}

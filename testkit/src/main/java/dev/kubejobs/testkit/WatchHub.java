@@ -1,0 +1,203 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.testkit;
+
+import com.google.gson.JsonObject;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * The store's change history that watches read from, in resourceVersion order: the fake's
+ * counterpart of the watch cache's event buffer ({@code watchCacheHistory} in apiserver's {@code
+ * storage/cacher}). The store appends every change under its own lock, so the order here is the
+ * resourceVersion order; watches wait here for the next change. A resourceVersion older than what
+ * the history still holds is "too old" (410 {@code Expired}); the history forgets changes after
+ * {@link #compact(long)}, after its time window (by the server's clock) and beyond {@link
+ * #CAPACITY} entries. Thread safe: all state is guarded by this object's monitor.
+ */
+final class WatchHub {
+
+  /** At most this many changes are kept; older ones are dropped as by a compaction. */
+  static final int CAPACITY = 10_000;
+
+  /**
+   * One change to one object.
+   *
+   * @param rv the resourceVersion of the change (for a removal: a new one, as etcd gives it)
+   * @param kind what happened
+   * @param type the object's type
+   * @param object the object after the change; for a removal its last state with {@code rv}
+   * @param previous the object before the change, null for a creation
+   * @param at when the change was made, by the server's clock
+   */
+  record Change(
+      long rv,
+      ResourceEvent.Kind kind,
+      ResourceType type,
+      JsonObject object,
+      JsonObject previous,
+      Instant at) {}
+
+  /** What a watch starting after a resourceVersion gets: the changes since, or "too old". */
+  record Since(List<Change> changes, long tooOldFloor) {
+    boolean expired() {
+      return tooOldFloor >= 0;
+    }
+  }
+
+  private final Clock clock;
+  private final Deque<Change> changes = new ArrayDeque<>();
+  private Duration window = Duration.ofMinutes(5);
+
+  /** Every resourceVersion up to this one may have been forgotten. */
+  private long floor;
+
+  /** Bumped by {@link #bookmark()} so that waiting watches send a bookmark. */
+  private long bookmarks;
+
+  /** Bumped by {@link #closeAll()} so that open watches end. */
+  private long closings;
+
+  private int open;
+
+  WatchHub(Clock clock) {
+    this.clock = clock;
+  }
+
+  synchronized void append(Change change) {
+    changes.addLast(change);
+    while (changes.size() > CAPACITY) {
+      floor = changes.removeFirst().rv();
+    }
+    notifyAll();
+  }
+
+  /**
+   * Forgets every change up to {@code currentRv}, as an etcd compaction followed by a watch cache
+   * re-list does: a watch from an older resourceVersion then gets 410 {@code Expired}.
+   */
+  synchronized void compact(long currentRv) {
+    changes.clear();
+    floor = Math.max(floor, currentRv);
+  }
+
+  synchronized void window(Duration window) {
+    this.window = window;
+  }
+
+  /**
+   * Returns the changes after {@code rv}, or the floor if {@code rv} is older than the history
+   * holds, as {@code getAllEventsSinceLocked} in apiserver's {@code storage/cacher} does: {@code
+   * too old resource version: rv (oldest-1)} when {@code rv < oldest-1}.
+   */
+  synchronized Since since(long rv) {
+    Instant limit = clock.instant().minus(window);
+    while (!changes.isEmpty() && changes.peekFirst().at().isBefore(limit)) {
+      floor = changes.removeFirst().rv();
+    }
+    if (rv < floor) {
+      return new Since(List.of(), floor);
+    }
+    List<Change> result = new ArrayList<>();
+    for (Change c : changes) {
+      if (c.rv() > rv) {
+        result.add(c);
+      }
+    }
+    return new Since(result, -1);
+  }
+
+  /** The changes after {@code rv} that the history still holds (none forgotten in between). */
+  synchronized List<Change> after(long rv) {
+    List<Change> result = new ArrayList<>();
+    for (Change c : changes) {
+      if (c.rv() > rv) {
+        result.add(c);
+      }
+    }
+    return result;
+  }
+
+  /** Asks every open watch that allows bookmarks to send one now. */
+  synchronized void bookmark() {
+    bookmarks++;
+    notifyAll();
+  }
+
+  synchronized long bookmarks() {
+    return bookmarks;
+  }
+
+  /** Ends every open watch: each one finishes its stream as when the server shuts down. */
+  synchronized void closeAll() {
+    closings++;
+    notifyAll();
+  }
+
+  synchronized long closings() {
+    return closings;
+  }
+
+  /**
+   * Waits until a change after {@code rv} arrives, a bookmark or a closing is asked for, or {@code
+   * maxMillis} pass.
+   */
+  synchronized void await(long rv, long seenBookmarks, long seenClosings, long maxMillis)
+      throws InterruptedException {
+    long end = System.nanoTime() + maxMillis * 1_000_000L;
+    while ((changes.isEmpty() || changes.peekLast().rv() <= rv)
+        && bookmarks == seenBookmarks
+        && closings == seenClosings) {
+      long left = (end - System.nanoTime()) / 1_000_000L;
+      if (left <= 0) {
+        return;
+      }
+      wait(left);
+    }
+  }
+
+  synchronized void opened() {
+    open++;
+  }
+
+  synchronized void ended() {
+    open--;
+    notifyAll();
+  }
+
+  /** The number of watches streaming now. */
+  synchronized int open() {
+    return open;
+  }
+
+  /** Waits up to {@code maxMillis} for every open watch to end; returns whether they did. */
+  synchronized boolean awaitAllEnded(long maxMillis) throws InterruptedException {
+    long end = System.nanoTime() + maxMillis * 1_000_000L;
+    while (open > 0) {
+      long left = (end - System.nanoTime()) / 1_000_000L;
+      if (left <= 0) {
+        return false;
+      }
+      wait(left);
+    }
+    return true;
+  }
+}
