@@ -194,13 +194,16 @@ class RedactorTest {
   }
 
   @Test
-  void aSecretTenCausesDeepIsFoundAndTwelveLevelsOfCausesAreKept() {
+  void aSecretTenCausesDeepIsFoundAndTwelveLevelsOfCausesWithTheirSuppressedAreKept() {
     Redactor r = of("{\"token\":\"s3cr3t-value\"}");
-    // e (depth 0) → c1 … c12; only c10 (depth 10) names the secret.
+    // e (depth 0) → c1 … c12; only c10 (depth 10) names the secret; c11 suppresses one.
     Throwable deepest = null;
     for (int level = 12; level >= 1; level--) {
       deepest =
           new RuntimeException(level == 10 ? "level 10 s3cr3t-value" : "level " + level, deepest);
+      if (level == 11) {
+        deepest.addSuppressed(new RuntimeException("suppressed at level 11"));
+      }
     }
     ApiUnavailableException e = new ApiUnavailableException(ID, "no answer", false, deepest);
 
@@ -213,6 +216,11 @@ class RedactorTest {
       assertThat(t.getMessage()).doesNotContain("s3cr3t-value");
     }
     assertThat(levels).isEqualTo(12);
+    Throwable level11 = out.getCause();
+    for (int level = 1; level < 11; level++) {
+      level11 = level11.getCause();
+    }
+    assertThat(level11.getSuppressed()).hasSize(1);
   }
 
   @Test
