@@ -27,6 +27,7 @@ import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
@@ -36,7 +37,6 @@ import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -247,20 +247,7 @@ class CancelStrengthTest {
 
   /** Another node, whose {@code nth} request of {@code method} is preceded by {@code action}. */
   private KubeJobs<TestJobSpec> node(String method, int nth, Runnable action) {
-    AtomicInteger seen = new AtomicInteger();
-    ApiClient client = server.newClient();
-    client.setHttpClient(
-        client
-            .getHttpClient()
-            .newBuilder()
-            .addInterceptor(
-                chain -> {
-                  if (chain.request().method().equals(method) && seen.incrementAndGet() == nth) {
-                    action.run();
-                  }
-                  return chain.proceed(chain.request());
-                })
-            .build());
+    ApiClient client = new ClientHooks().before(method, OBJECT, nth, action).client(server);
     return Fixture.builder(client, CLOCK, "gravitino-a").statusCacheTtl(TTL).build();
   }
 }

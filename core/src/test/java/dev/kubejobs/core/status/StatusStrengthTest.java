@@ -30,11 +30,10 @@ import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
@@ -328,43 +327,7 @@ class StatusStrengthTest {
           }
           return delegate.statusMapper().map(app, pod, now);
         };
-    JobKind<TestJobSpec> kind =
-        new JobKind<>() {
-          @Override
-          public ResourceKind resourceKind() {
-            return TestJobKind.KIND;
-          }
-
-          @Override
-          public String namespaceOf(TestJobSpec spec) {
-            return spec.namespace();
-          }
-
-          @Override
-          public JsonObject manifest(TestJobSpec spec, dev.kubejobs.core.JobIdentity identity) {
-            return delegate.manifest(spec, identity);
-          }
-
-          @Override
-          public JobStatusMapper statusMapper() {
-            return mapper;
-          }
-
-          @Override
-          public Optional<String> driverPodName(ResourceSnapshot application) {
-            return delegate.driverPodName(application);
-          }
-
-          @Override
-          public String driverPodSelector(ResourceSnapshot application) {
-            return delegate.driverPodSelector(application);
-          }
-
-          @Override
-          public String driverContainerName(ResourceSnapshot application) {
-            return delegate.driverContainerName(application);
-          }
-        };
+    JobKind<TestJobSpec> kind = TestJobKindVariant.withMapper(mapper);
     return KubeJobs.builder(server.newClient(), kind)
         .cluster(Fixture.CLUSTER)
         .deployment("gravitino-a")

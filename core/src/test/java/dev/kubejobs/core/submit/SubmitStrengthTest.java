@@ -19,14 +19,10 @@ import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.gson.JsonArray;
-import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobConflictException;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
@@ -36,9 +32,6 @@ import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
-import io.kubernetes.client.openapi.ApiClient;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -138,35 +131,30 @@ class SubmitStrengthTest {
     nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
     String creator = submittedBy();
     // The claim finds the resource changed (409); the read after it finds it gone.
-    AtomicInteger gets = new AtomicInteger();
-    ApiClient client = server.newClient();
-    client.setHttpClient(
-        client
-            .getHttpClient()
-            .newBuilder()
-            .addInterceptor(
-                chain -> {
-                  String method = chain.request().method();
-                  if (method.equals("PATCH")) {
-                    server
-                        .store()
-                        .update(
-                            TestJobKind.TYPE,
-                            "etl",
-                            "kj-job-1",
-                            o -> {
-                              o.getAsJsonObject("metadata")
-                                  .getAsJsonObject("labels")
-                                  .addProperty("touched", "yes");
-                              return o;
-                            });
-                  } else if (method.equals("GET") && gets.incrementAndGet() == 2) {
-                    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
-                  }
-                  return chain.proceed(chain.request());
-                })
-            .build());
-    KubeJobs<TestJobSpec> nodeB = Fixture.builder(client, CLOCK, "gravitino").build();
+    KubeJobs<TestJobSpec> nodeB =
+        node(
+            new ClientHooks()
+                .before(
+                    "PATCH",
+                    OBJECT,
+                    () ->
+                        server
+                            .store()
+                            .update(
+                                TestJobKind.TYPE,
+                                "etl",
+                                "kj-job-1",
+                                o -> {
+                                  o.getAsJsonObject("metadata")
+                                      .getAsJsonObject("labels")
+                                      .addProperty("touched", "yes");
+                                  return o;
+                                }))
+                .before(
+                    "GET",
+                    OBJECT,
+                    2,
+                    () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1")));
     server.journal().clear();
 
     nodeB.submitter().submit("job-1", TestJobSpec.in("etl"));
@@ -245,68 +233,5 @@ class SubmitStrengthTest {
     assertThatThrownBy(() -> nodeA.submitter().submit(jobId, TestJobSpec.in("etl")))
         .isInstanceOf(JobConflictException.class)
         .hasMessageContaining("cannot submit job '" + jobId + "'");
-  }
-
-  @Test
-  void theCreateCarriesTheNamespaceInItsMetadata() {
-    KubeJobs<TestJobSpec> bare = jobs(manifest(new JsonObject()));
-
-    bare.submitter().submit("job-1", TestJobSpec.in("etl"));
-
-    JsonObject sent =
-        com.google.gson.JsonParser.parseString(
-                server.journal().requests("POST", COLLECTION).get(0).body())
-            .getAsJsonObject();
-    assertThat(sent.getAsJsonObject("metadata").get("namespace").getAsString()).isEqualTo("etl");
-    assertThat(sent.getAsJsonObject("metadata").get("name").getAsString()).isEqualTo("kj-job-1");
-  }
-
-  @Test
-  void metadataOrLabelsThatAreNoObjectsAreInvalidSayingWhatTheyWere() {
-    JsonObject arrayMetadata = new JsonObject();
-    arrayMetadata.add("metadata", new JsonArray());
-    JsonObject valueLabels = new JsonObject();
-    JsonObject metadata = new JsonObject();
-    metadata.addProperty("labels", "team=etl");
-    valueLabels.add("metadata", metadata);
-
-    assertThatThrownBy(
-            () -> jobs(manifest(arrayMetadata)).submitter().submit("job-1", TestJobSpec.in("etl")))
-        .isInstanceOf(InvalidJobSpecException.class)
-        .hasMessageContaining("must have an object 'metadata', but it was an array");
-    assertThatThrownBy(
-            () -> jobs(manifest(valueLabels)).submitter().submit("job-1", TestJobSpec.in("etl")))
-        .isInstanceOf(InvalidJobSpecException.class)
-        .hasMessageContaining("must have an object 'labels', but it was a value");
-    assertThat(server.journal().count("POST", COLLECTION)).isZero();
-  }
-
-  @Test
-  void aLabelKeyWithAnEmptyPrefixIsInvalid() {
-    TestJobSpec spec = new TestJobSpec("etl", "busybox", Map.of("/team", "etl"));
-
-    assertThatThrownBy(() -> nodeA.submitter().submit("job-1", spec))
-        .isInstanceOf(InvalidJobSpecException.class)
-        .hasMessageContaining("label '/team'");
-    assertThat(server.journal().count("POST", COLLECTION)).isZero();
-  }
-
-  private KubeJobs<TestJobSpec> jobs(JobKind<TestJobSpec> kind) {
-    return KubeJobs.builder(server.newClient(), kind)
-        .cluster(Fixture.CLUSTER)
-        .deployment("gravitino")
-        .clock(CLOCK)
-        .retry(Fixture.fastRetry())
-        .build();
-  }
-
-  /** The test kind, whose manifest is always a copy of {@code manifest}. */
-  private static JobKind<TestJobSpec> manifest(JsonObject manifest) {
-    return new TestJobKindWrapper(TestJobKind.KIND) {
-      @Override
-      public JsonObject manifest(TestJobSpec spec, JobIdentity identity) {
-        return manifest.deepCopy();
-      }
-    };
   }
 }
