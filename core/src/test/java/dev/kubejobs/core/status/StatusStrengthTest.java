@@ -234,6 +234,44 @@ class StatusStrengthTest {
     assertThat(slow.get(10, TimeUnit.SECONDS).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
+  @Test
+  void theLatestAttemptsDriverPodIsTheOneDecidedOn() {
+    status("{\"state\":\"FAILED\"}");
+    pod("kj-job-1-driver-b", "kj-job-1", "Failed");
+    CLOCK.advance(Duration.ofSeconds(60));
+    // The retry's pod: created later, though first by name.
+    pod("kj-job-1-driver-a", "kj-job-1", "Running");
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.message()).isEqualTo("failed; its driver pod still ran and was deleted");
+    assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver-a")).isEmpty();
+    assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver-b")).isPresent();
+  }
+
+  @Test
+  void aJobKindThatFailsToNameTheDriverPodGetsTheJobDecidedWithoutIt() {
+    KubeJobs<TestJobSpec> failing =
+        jobs(
+            TestJobKindVariant.withDriverPodName(
+                app -> {
+                  throw new IllegalStateException("no driver info");
+                }));
+    status("{\"state\":\"FAILED\"}");
+
+    JobExecutionInfo info = failing.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.warnings())
+        .anySatisfy(
+            w ->
+                assertThat(w)
+                    .contains("the job kind could not name its driver pod")
+                    .contains("no driver info"));
+    assertThat(server.journal().count("GET", PODS)).isZero();
+  }
+
   // ------------------------------------------------------- follow-ups of an eager job kind
 
   @Test
@@ -327,7 +365,10 @@ class StatusStrengthTest {
           }
           return delegate.statusMapper().map(app, pod, now);
         };
-    JobKind<TestJobSpec> kind = TestJobKindVariant.withMapper(mapper);
+    return jobs(TestJobKindVariant.withMapper(mapper));
+  }
+
+  private KubeJobs<TestJobSpec> jobs(JobKind<TestJobSpec> kind) {
     return KubeJobs.builder(server.newClient(), kind)
         .cluster(Fixture.CLUSTER)
         .deployment("gravitino-a")

@@ -23,6 +23,7 @@ import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The {@link TestJobKind} with its resource kind, manifest or status mapper replaced, for tests of
@@ -34,14 +35,24 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
   private final ResourceKind kind;
   private final BiFunction<TestJobSpec, JobIdentity, JsonObject> manifest;
   private final JobStatusMapper mapper;
+  private final Function<ResourceSnapshot, Optional<String>> driverPodName;
+
+  private TestJobKindVariant(
+      ResourceKind kind,
+      BiFunction<TestJobSpec, JobIdentity, JsonObject> manifest,
+      JobStatusMapper mapper,
+      Function<ResourceSnapshot, Optional<String>> driverPodName) {
+    this.kind = kind;
+    this.manifest = manifest;
+    this.mapper = mapper;
+    this.driverPodName = driverPodName;
+  }
 
   private TestJobKindVariant(
       ResourceKind kind,
       BiFunction<TestJobSpec, JobIdentity, JsonObject> manifest,
       JobStatusMapper mapper) {
-    this.kind = kind;
-    this.manifest = manifest;
-    this.mapper = mapper;
+    this(kind, manifest, mapper, TEST_KIND::driverPodName);
   }
 
   /** The test kind under another resource kind; its manifests name that kind's apiVersion. */
@@ -67,6 +78,13 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
     return new TestJobKindVariant(TestJobKind.KIND, TEST_KIND::manifest, mapper);
   }
 
+  /** The test kind whose driver pod {@code driverPodName} names (it may throw). */
+  public static TestJobKindVariant withDriverPodName(
+      Function<ResourceSnapshot, Optional<String>> driverPodName) {
+    return new TestJobKindVariant(
+        TestJobKind.KIND, TEST_KIND::manifest, TEST_KIND.statusMapper(), driverPodName);
+  }
+
   @Override
   public ResourceKind resourceKind() {
     return kind;
@@ -89,7 +107,7 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
 
   @Override
   public Optional<String> driverPodName(ResourceSnapshot application) {
-    return TEST_KIND.driverPodName(application);
+    return driverPodName.apply(application);
   }
 
   @Override
