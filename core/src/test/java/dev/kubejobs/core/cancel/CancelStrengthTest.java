@@ -195,13 +195,7 @@ class CancelStrengthTest {
     server.rbac().deny("delete", "kubejobs.dev", "testjobs");
     server.faults().add(Fault.on("PATCH", OBJECT).skip(1).forever().connectionReset());
 
-    assertThatThrownBy(() -> jobs.canceller().cancel(id))
-        .isInstanceOfSatisfying(
-            JobRejectedException.class,
-            e ->
-                assertThat(e.getSuppressed())
-                    .singleElement()
-                    .isInstanceOf(ApiUnavailableException.class));
+    assertTheDeleteFailureKeepsSuppressed(ApiUnavailableException.class);
   }
 
   @Test
@@ -212,13 +206,7 @@ class CancelStrengthTest {
         .add(Fault.on("PATCH", OBJECT).skip(1).status(409, "Conflict", "object was modified"));
     server.faults().add(Fault.on("GET", OBJECT).skip(1).forever().connectionReset());
 
-    assertThatThrownBy(() -> jobs.canceller().cancel(id))
-        .isInstanceOfSatisfying(
-            JobRejectedException.class,
-            e ->
-                assertThat(e.getSuppressed())
-                    .singleElement()
-                    .isInstanceOf(ApiUnavailableException.class));
+    assertTheDeleteFailureKeepsSuppressed(ApiUnavailableException.class);
 
     assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(2);
   }
@@ -243,6 +231,14 @@ class CancelStrengthTest {
 
     server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
     assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  /** Cancel throws the forbidden delete's error, with one {@code type} suppressed on it. */
+  private void assertTheDeleteFailureKeepsSuppressed(Class<? extends Throwable> type) {
+    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> assertThat(e.getSuppressed()).singleElement().isInstanceOf(type));
   }
 
   /** Another node, whose {@code nth} request of {@code method} is preceded by {@code action}. */

@@ -61,9 +61,7 @@ class SubmitStrengthTest {
   }
 
   private KubeJobs<TestJobSpec> node(ClientHooks hooks) {
-    return Fixture.builder(hooks.client(server), CLOCK, "gravitino")
-        .circuitBreaker(Fixture.lenientBreaker(CLOCK))
-        .build();
+    return Fixture.scripted(server, hooks, CLOCK, "gravitino").build();
   }
 
   private String submittedBy() {
@@ -109,15 +107,24 @@ class SubmitStrengthTest {
 
   @Test
   void aResourceDeletedJustBeforeTheClaimIsCreatedAgain() {
+    submitsAgainWhenTheResourceVanishes(
+        new ClientHooks().before("PATCH", OBJECT, this::deleteTheResource));
+  }
+
+  @Test
+  void aResourceChangedBeforeTheClaimAndGoneOnTheReadIsCreatedAgain() {
+    // The claim finds the resource changed (409); the read after it finds it gone.
+    submitsAgainWhenTheResourceVanishes(
+        new ClientHooks()
+            .before("PATCH", OBJECT, () -> Fixture.touch(server, "etl", "kj-job-1"))
+            .before("GET", OBJECT, 2, this::deleteTheResource));
+  }
+
+  /** Node B submits job-1 over node A's resource, which vanishes as {@code hooks} script. */
+  private void submitsAgainWhenTheResourceVanishes(ClientHooks hooks) {
     nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
     String creator = submittedBy();
-    KubeJobs<TestJobSpec> nodeB =
-        node(
-            new ClientHooks()
-                .before(
-                    "PATCH",
-                    OBJECT,
-                    () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1")));
+    KubeJobs<TestJobSpec> nodeB = node(hooks);
     server.journal().clear();
 
     nodeB.submitter().submit("job-1", TestJobSpec.in("etl"));
@@ -126,41 +133,8 @@ class SubmitStrengthTest {
     assertThat(submittedBy()).isNotNull().isNotEqualTo(creator);
   }
 
-  @Test
-  void aResourceChangedBeforeTheClaimAndGoneOnTheReadIsCreatedAgain() {
-    nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
-    String creator = submittedBy();
-    // The claim finds the resource changed (409); the read after it finds it gone.
-    KubeJobs<TestJobSpec> nodeB =
-        node(
-            new ClientHooks()
-                .before(
-                    "PATCH",
-                    OBJECT,
-                    () ->
-                        server
-                            .store()
-                            .update(
-                                TestJobKind.TYPE,
-                                "etl",
-                                "kj-job-1",
-                                o -> {
-                                  o.getAsJsonObject("metadata")
-                                      .getAsJsonObject("labels")
-                                      .addProperty("touched", "yes");
-                                  return o;
-                                }))
-                .before(
-                    "GET",
-                    OBJECT,
-                    2,
-                    () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1")));
-    server.journal().clear();
-
-    nodeB.submitter().submit("job-1", TestJobSpec.in("etl"));
-
-    assertThat(server.journal().count("POST", COLLECTION)).isEqualTo(2);
-    assertThat(submittedBy()).isNotNull().isNotEqualTo(creator);
+  private void deleteTheResource() {
+    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
   }
 
   @Test
