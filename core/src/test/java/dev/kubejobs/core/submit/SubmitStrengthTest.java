@@ -32,6 +32,7 @@ import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -135,6 +136,33 @@ class SubmitStrengthTest {
 
   private void deleteTheResource() {
     server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+  }
+
+  @Test
+  void aClaimLostToAThirdSubmitsClaimLeavesTheResourceToThatSubmit() {
+    nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
+    KubeJobs<TestJobSpec> nodeC = Fixture.builder(server, CLOCK, "gravitino").build();
+    AtomicReference<String> claimedByC = new AtomicReference<>();
+    // Right before node B's claim, node C submits the job too and claims the resource first.
+    KubeJobs<TestJobSpec> nodeB =
+        node(
+            new ClientHooks()
+                .before(
+                    "PATCH",
+                    OBJECT,
+                    () -> {
+                      nodeC.submitter().submit("job-1", TestJobSpec.in("etl"));
+                      claimedByC.set(submittedBy());
+                    }));
+    server.journal().clear();
+
+    nodeB.submitter().submit("job-1", TestJobSpec.in("etl"));
+
+    // B's claim answers 409, the read shows C's claim: B adopts without a claim or create of its
+    // own, so C's claim stands.
+    assertThat(submittedBy()).isEqualTo(claimedByC.get());
+    assertThat(server.journal().count("POST", COLLECTION)).isEqualTo(2);
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(2);
   }
 
   @Test
