@@ -29,6 +29,7 @@ import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
@@ -39,8 +40,6 @@ import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -135,21 +134,16 @@ class JobCancellerTest {
   void jobSucceedingBetweenTheReadAndTheMarkEndsSucceededNotCancelled() {
     // The race, scripted: the job succeeds just before the cancel's first PATCH reaches the server.
     AtomicBoolean raced = new AtomicBoolean();
-    ApiClient racing = server.newClient();
-    OkHttpClient http =
-        racing
-            .getHttpClient()
-            .newBuilder()
-            .addInterceptor(
-                chain -> {
-                  if (chain.request().method().equals("PATCH")
-                      && raced.compareAndSet(false, true)) {
-                    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
-                  }
-                  return chain.proceed(chain.request());
+    ApiClient racing =
+        new ClientHooks()
+            .before(
+                "PATCH",
+                OBJECT,
+                () -> {
+                  raced.set(true);
+                  Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
                 })
-            .build();
-    racing.setHttpClient(http);
+            .client(server);
     KubeJobs<TestJobSpec> b = Fixture.builder(racing, CLOCK, "gravitino-a").build();
 
     assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
@@ -225,20 +219,14 @@ class JobCancellerTest {
     holdWithFinalizer();
     server.rbac().deny("delete", "kubejobs.dev", "testjobs");
     // Someone else deletes the job (held by its finalizer) just before the un-mark PATCH.
-    AtomicInteger patches = new AtomicInteger();
-    ApiClient racing = server.newClient();
-    racing.setHttpClient(
-        racing
-            .getHttpClient()
-            .newBuilder()
-            .addInterceptor(
-                chain -> {
-                  if (chain.request().method().equals("PATCH") && patches.incrementAndGet() == 2) {
-                    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
-                  }
-                  return chain.proceed(chain.request());
-                })
-            .build());
+    ApiClient racing =
+        new ClientHooks()
+            .before(
+                "PATCH",
+                OBJECT,
+                2,
+                () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1"))
+            .client(server);
     KubeJobs<TestJobSpec> b = Fixture.builder(racing, CLOCK, "gravitino-a").build();
 
     assertThatThrownBy(() -> b.canceller().cancel(id)).isInstanceOf(JobRejectedException.class);
@@ -267,26 +255,22 @@ class JobCancellerTest {
     // Between the mark and the delete, the job's resource is deleted and one of the same name
     // created: the delete's uid precondition answers 409, the job's own resource is gone.
     AtomicBoolean replaced = new AtomicBoolean();
-    ApiClient racing = server.newClient();
-    racing.setHttpClient(
-        racing
-            .getHttpClient()
-            .newBuilder()
-            .addInterceptor(
-                chain -> {
-                  if (chain.request().method().equals("DELETE")
-                      && replaced.compareAndSet(false, true)) {
-                    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
-                    server
-                        .store()
-                        .create(
-                            TestJobKind.TYPE,
-                            "etl",
-                            Fixture.testJob("kj-job-1", "gravitino-a", "job-1", "RUNNING"));
-                  }
-                  return chain.proceed(chain.request());
+    ApiClient racing =
+        new ClientHooks()
+            .before(
+                "DELETE",
+                OBJECT,
+                () -> {
+                  replaced.set(true);
+                  server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+                  server
+                      .store()
+                      .create(
+                          TestJobKind.TYPE,
+                          "etl",
+                          Fixture.testJob("kj-job-1", "gravitino-a", "job-1", "RUNNING"));
                 })
-            .build());
+            .client(server);
     KubeJobs<TestJobSpec> b = Fixture.builder(racing, CLOCK, "gravitino-a").build();
     String oldUid = uid();
 

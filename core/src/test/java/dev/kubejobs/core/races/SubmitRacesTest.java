@@ -59,9 +59,7 @@ class SubmitRacesTest {
   }
 
   private KubeJobs<TestJobSpec> node(ClientHooks hooks) {
-    return Fixture.builder(hooks.client(server), CLOCK, "gravitino")
-        .circuitBreaker(Fixture.lenientBreaker(CLOCK))
-        .build();
+    return Fixture.scripted(server, hooks, CLOCK, "gravitino").build();
   }
 
   @Test

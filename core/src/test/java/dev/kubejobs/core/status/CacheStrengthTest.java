@@ -18,8 +18,13 @@ package dev.kubejobs.core.status;
 import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
+import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
@@ -29,8 +34,14 @@ import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.MutableClock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -88,5 +99,70 @@ class CacheStrengthTest {
 
     assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(server.journal().count("GET", LIST)).isEqualTo(2);
+  }
+
+  @Test
+  void aCallerWaitingForAnotherCallersListGetsThatListsOwnError() throws Exception {
+    Hold list = server.hold(Hold.on("GET", LIST).beforeApplying());
+    CompletableFuture<Throwable> first =
+        CompletableFuture.supplyAsync(() -> catchThrowable(() -> jobs.statusReader().get(id)));
+    list.awaitArrived();
+    AtomicReference<Throwable> waited = new AtomicReference<>();
+    Thread second = new Thread(() -> waited.set(catchThrowable(() -> jobs.statusReader().get(id))));
+    second.start();
+    await().until(() -> second.getState() == Thread.State.WAITING);
+
+    server.faults().add(Fault.on("GET", LIST).status(400, "BadRequest", "unknown field selector"));
+    list.release();
+    second.join(10_000);
+
+    assertThat(first.get(10, TimeUnit.SECONDS)).isInstanceOf(JobRejectedException.class);
+    assertThat(waited.get()).isInstanceOf(JobRejectedException.class);
+    assertThat(server.journal().count("GET", LIST)).isEqualTo(1);
+  }
+
+  @Test
+  void aCallerInterruptedWhileWaitingForTheListIsUnavailableAndStaysInterrupted() throws Exception {
+    Hold list = server.hold(Hold.on("GET", LIST).beforeApplying());
+    CompletableFuture<JobExecutionInfo> first =
+        CompletableFuture.supplyAsync(() -> jobs.statusReader().get(id));
+    list.awaitArrived();
+    AtomicReference<Throwable> waited = new AtomicReference<>();
+    AtomicBoolean interrupted = new AtomicBoolean();
+    Thread second =
+        new Thread(
+            () -> {
+              waited.set(catchThrowable(() -> jobs.statusReader().get(id)));
+              interrupted.set(Thread.currentThread().isInterrupted());
+            });
+    second.start();
+    await().until(() -> second.getState() == Thread.State.WAITING);
+
+    second.interrupt();
+    second.join(10_000);
+    list.release();
+
+    assertThat(waited.get())
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("interrupted while waiting for the list of namespace etl");
+    assertThat(interrupted).isTrue();
+    assertThat(first.get(10, TimeUnit.SECONDS).status()).isEqualTo(JobStatus.STARTED);
+  }
+
+  @Test
+  void aJobReportedFinishedWhileACancelReadsItIsAlreadyFinished() throws Exception {
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+    Hold cancelRead = server.hold(Hold.on("GET", OBJECT).beforeApplying());
+    CompletableFuture<CancelResult> cancel =
+        CompletableFuture.supplyAsync(() -> jobs.canceller().cancel(id));
+    cancelRead.awaitArrived();
+
+    // Meanwhile the same instance reports the outcome (list, then the fresh re-read).
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    cancelRead.release();
+
+    assertThat(cancel.get(10, TimeUnit.SECONDS)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(server.journal().count("PATCH", OBJECT)).isZero();
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
   }
 }

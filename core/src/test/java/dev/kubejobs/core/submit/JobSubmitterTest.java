@@ -29,6 +29,7 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
@@ -49,6 +50,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Issue 4, behaviours 1 and 2: idempotent submit, conflicts, rejections, lost answers. */
 class JobSubmitterTest {
+  /** The test kind under a group the server does not serve. */
+  private static final ResourceKind UNSERVED =
+      new ResourceKind("unserved.kubejobs.dev", "v1", "testjobs", "TestJob");
+
   private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String POSTS = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
   private static final String OBJECTS = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/[^/]+";
@@ -155,7 +160,7 @@ class JobSubmitterTest {
   @Test
   void missingCrdIsToldApartFromMissingNamespace() {
     KubeJobs<TestJobSpec> unserved =
-        KubeJobs.builder(server.newClient(), new UnservedKind())
+        KubeJobs.builder(server.newClient(), TestJobKindVariant.ofResourceKind(UNSERVED))
             .cluster("test")
             .deployment("gravitino-a")
             .clock(CLOCK)
@@ -281,12 +286,5 @@ class JobSubmitterTest {
 
     assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
     assertThat(server.journal().count("DELETE", OBJECTS)).isZero();
-  }
-
-  /** The test kind under a group the server does not serve. */
-  private static final class UnservedKind extends TestJobKindWrapper {
-    UnservedKind() {
-      super(new ResourceKind("unserved.kubejobs.dev", "v1", "testjobs", "TestJob"));
-    }
   }
 }

@@ -19,22 +19,21 @@ import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
-import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,12 +41,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 8, test strength: kubejobs owns its identity labels and annotations whatever manifest the
- * {@link JobKind} returns, and checks the annotation size limit at its boundary (256 KiB in total,
- * as kube-apiserver's {@code ValidateAnnotations} in
- * staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go counts keys plus values).
+ * {@link JobKind} returns (a bare one gets its type, name, namespace and identity), and its checks
+ * draw the line where the API server does: label keys, prefixes and values and the annotations'
+ * total size are accepted up to the limits and refused one past them (kube-apiserver: {@code
+ * staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go}, {@code IsQualifiedName},
+ * {@code IsValidLabelValue}; {@code
+ * staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go}, {@code
+ * ValidateAnnotationsSize}, 256 KiB counting keys plus values).
  */
 class ManifestIdentityTest {
   private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String COLLECTION = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
   private static final int LIMIT = 256 * 1024;
 
   /** The writer token of an instance's first submit: 16 hex digits, '-', '1'. */
@@ -65,52 +69,21 @@ class ManifestIdentityTest {
     server = KUBE.server();
   }
 
-  private KubeJobs<TestJobSpec> jobs(Function<JobIdentity, JsonObject> manifest) {
-    JobKind<TestJobSpec> kind =
-        new JobKind<>() {
-          private final TestJobKind delegate = new TestJobKind();
-
-          @Override
-          public ResourceKind resourceKind() {
-            return TestJobKind.KIND;
-          }
-
-          @Override
-          public String namespaceOf(TestJobSpec spec) {
-            return spec.namespace();
-          }
-
-          @Override
-          public JsonObject manifest(TestJobSpec spec, JobIdentity identity) {
-            return manifest.apply(identity);
-          }
-
-          @Override
-          public JobStatusMapper statusMapper() {
-            return delegate.statusMapper();
-          }
-
-          @Override
-          public Optional<String> driverPodName(ResourceSnapshot application) {
-            return delegate.driverPodName(application);
-          }
-
-          @Override
-          public String driverPodSelector(ResourceSnapshot application) {
-            return delegate.driverPodSelector(application);
-          }
-
-          @Override
-          public String driverContainerName(ResourceSnapshot application) {
-            return delegate.driverContainerName(application);
-          }
-        };
+  private KubeJobs<TestJobSpec> jobs(JobKind<TestJobSpec> kind) {
     return KubeJobs.builder(server.newClient(), kind)
         .cluster(Fixture.CLUSTER)
         .deployment("gravitino")
         .clock(CLOCK)
         .retry(Fixture.fastRetry())
         .build();
+  }
+
+  private KubeJobs<TestJobSpec> jobs(Function<JobIdentity, JsonObject> manifest) {
+    return jobs(TestJobKindVariant.withManifest((spec, identity) -> manifest.apply(identity)));
+  }
+
+  private KubeJobs<TestJobSpec> jobs() {
+    return jobs(new TestJobKind());
   }
 
   private static JsonObject bare() {
@@ -131,6 +104,10 @@ class ManifestIdentityTest {
     return m;
   }
 
+  private static TestJobSpec labelled(Map<String, String> labels) {
+    return new TestJobSpec("etl", "busybox", labels);
+  }
+
   @Test
   void aBareManifestGetsKubejobsIdentityLabelsAnnotationsNameAndKind() {
     jobs(identity -> bare()).submitter().submit("job-1", TestJobSpec.in("etl"));
@@ -147,6 +124,34 @@ class ManifestIdentityTest {
     assertThat(labels.get(JobIdentity.LABEL_MANAGED_BY).getAsString()).isEqualTo("kubejobs");
     assertThat(labels.get(JobIdentity.LABEL_JOB_ID).getAsString()).isEqualTo("job-1");
     assertThat(labels.get(JobIdentity.LABEL_DEPLOYMENT).getAsString()).isEqualTo("gravitino");
+    // Name and namespace are in what was sent, not only filled in by the server from the path.
+    JsonObject sent =
+        JsonParser.parseString(server.journal().requests("POST", COLLECTION).get(0).body())
+            .getAsJsonObject()
+            .getAsJsonObject("metadata");
+    assertThat(sent.get("namespace").getAsString()).isEqualTo("etl");
+    assertThat(sent.get("name").getAsString()).isEqualTo("kj-job-1");
+  }
+
+  @Test
+  void metadataOrLabelsThatAreNoObjectsAreInvalidSayingWhatTheyWere() {
+    JsonObject arrayMetadata = bare();
+    arrayMetadata.add("metadata", new JsonArray());
+    JsonObject valueLabels = bare();
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("labels", "team=etl");
+    valueLabels.add("metadata", metadata);
+
+    assertThatThrownBy(
+            () ->
+                jobs(identity -> arrayMetadata).submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageContaining("must have an object 'metadata', but it was an array");
+    assertThatThrownBy(
+            () -> jobs(identity -> valueLabels).submitter().submit("job-1", TestJobSpec.in("etl")))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageContaining("must have an object 'labels', but it was a value");
+    assertThat(server.journal().count("POST", COLLECTION)).isZero();
   }
 
   @Test
@@ -175,13 +180,47 @@ class ManifestIdentityTest {
 
   @Test
   void aLabelValueOf63CharactersIsAcceptedAnd64Rejected() {
-    KubeJobs<TestJobSpec> jobs = Fixture.builder(server, CLOCK, "gravitino").build();
-    TestJobSpec ok = new TestJobSpec("etl", "busybox", Map.of("team", "a".repeat(63)));
-    TestJobSpec tooLong = new TestJobSpec("etl", "busybox", Map.of("team", "a".repeat(64)));
+    KubeJobs<TestJobSpec> jobs = jobs();
 
-    jobs.submitter().submit("job-1", ok);
-    assertThatThrownBy(() -> jobs.submitter().submit("job-2", tooLong))
+    jobs.submitter().submit("job-1", labelled(Map.of("team", "a".repeat(63))));
+
+    assertThatThrownBy(
+            () -> jobs.submitter().submit("job-2", labelled(Map.of("team", "a".repeat(64)))))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageContaining("label 'team'");
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-2")).isEmpty();
+  }
+
+  @Test
+  void aLabelKeyPrefixOf253CharactersIsAcceptedAnd254Rejected() {
+    KubeJobs<TestJobSpec> jobs = jobs();
+    String prefix253 = ("a".repeat(63) + ".").repeat(3) + "a".repeat(61);
+    assertThat(prefix253).hasSize(253);
+
+    jobs.submitter().submit("job-1", labelled(Map.of(prefix253 + "/team", "etl")));
+
+    assertThatThrownBy(
+            () -> jobs.submitter().submit("job-2", labelled(Map.of(prefix253 + "b/team", "etl"))))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageContaining("label key");
+  }
+
+  @Test
+  void aLabelNameOf63CharactersIsAcceptedAnd64Rejected() {
+    KubeJobs<TestJobSpec> jobs = jobs();
+
+    jobs.submitter().submit("job-1", labelled(Map.of("x".repeat(63), "etl")));
+
+    assertThatThrownBy(
+            () -> jobs.submitter().submit("job-2", labelled(Map.of("x".repeat(64), "etl"))))
+        .isInstanceOf(InvalidJobSpecException.class);
+  }
+
+  @Test
+  void aLabelKeyWithAnEmptyPrefixIsRejected() {
+    assertThatThrownBy(() -> jobs().submitter().submit("job-1", labelled(Map.of("/team", "etl"))))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageContaining("label '/team'");
+    assertThat(server.journal().count("POST", COLLECTION)).isZero();
   }
 }

@@ -41,9 +41,22 @@ public final class ClientHooks {
     NOT_SENT
   }
 
-  private record Rule(String method, String pathRegex, AtomicInteger left, Kind kind, Runnable r) {
+  private record Rule(
+      String method,
+      String pathRegex,
+      AtomicInteger skip,
+      AtomicInteger left,
+      Kind kind,
+      Runnable r) {
+    Rule(String method, String pathRegex, AtomicInteger left, Kind kind, Runnable r) {
+      this(method, pathRegex, new AtomicInteger(), left, kind, r);
+    }
+
     boolean take(String m, String path) {
       if (!method.equals(m) || !path.matches(pathRegex)) {
+        return false;
+      }
+      if (skip.getAndUpdate(n -> n > 0 ? n - 1 : n) > 0) {
         return false;
       }
       return left.getAndUpdate(n -> n > 0 ? n - 1 : n) > 0;
@@ -60,6 +73,30 @@ public final class ClientHooks {
    */
   public ClientHooks before(String method, String pathRegex, Runnable action) {
     rules.add(new Rule(method, pathRegex, new AtomicInteger(1), Kind.BEFORE, action));
+    return this;
+  }
+
+  /**
+   * Runs {@code action} once, right before the {@code nth} request of this client that matches.
+   *
+   * @param method the HTTP method
+   * @param pathRegex a regex over the request path
+   * @param nth which matching request, from 1
+   * @param action what happens on the server between this node's previous step and this request
+   * @return this
+   */
+  public ClientHooks before(String method, String pathRegex, int nth, Runnable action) {
+    if (nth < 1) {
+      throw new IllegalArgumentException("nth must be at least 1, but was " + nth);
+    }
+    rules.add(
+        new Rule(
+            method,
+            pathRegex,
+            new AtomicInteger(nth - 1),
+            new AtomicInteger(1),
+            Kind.BEFORE,
+            action));
     return this;
   }
 

@@ -68,6 +68,15 @@ public final class Fixture {
                 .build());
   }
 
+  /**
+   * A builder for a node whose requests {@code hooks} script, with a breaker that never opens (a
+   * script may lose many answers), the test kind, fast retries and the given clock.
+   */
+  public static KubeJobs.Builder<TestJobSpec> scripted(
+      FakeKubernetesApiServer server, ClientHooks hooks, MutableClock clock, String deployment) {
+    return builder(hooks.client(server), clock, deployment).circuitBreaker(lenientBreaker(clock));
+  }
+
   /** A breaker config that never opens within a test. */
   public static CircuitBreakerConfig lenientBreaker(MutableClock clock) {
     return CircuitBreakerConfig.from(
@@ -109,6 +118,24 @@ public final class Fixture {
             name,
             o -> {
               o.add("status", JsonParser.parseString(statusJson));
+              return o;
+            });
+  }
+
+  /** Changes a stored test job (a label), so its resourceVersion is no longer the one read. */
+  public static void touch(FakeKubernetesApiServer server, String namespace, String name) {
+    server
+        .store()
+        .update(
+            TestJobKind.TYPE,
+            namespace,
+            name,
+            o -> {
+              JsonObject meta = o.getAsJsonObject("metadata");
+              JsonObject labels =
+                  meta.has("labels") ? meta.getAsJsonObject("labels") : new JsonObject();
+              labels.addProperty("kubejobs.dev/touched", meta.get("resourceVersion").getAsString());
+              meta.add("labels", labels);
               return o;
             });
   }

@@ -173,8 +173,10 @@ final class Redactor {
     Throwable cause = t.getCause() == null || depth > 10 ? null : copy(t.getCause(), depth + 1);
     Redacted out = new Redacted(t.getClass().getName() + ": " + redact(t.getMessage()), cause);
     out.setStackTrace(t.getStackTrace());
-    for (Throwable s : t.getSuppressed()) {
-      out.addSuppressed(copy(s, depth + 1));
+    if (depth <= 10) {
+      for (Throwable s : t.getSuppressed()) {
+        out.addSuppressed(copy(s, depth + 1));
+      }
     }
     return out;
   }

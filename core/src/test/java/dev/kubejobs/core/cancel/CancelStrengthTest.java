@@ -1,0 +1,249 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.cancel;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.testing.ClientHooks;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 8, test strength: the bounds of the cancel's rounds and of its un-mark, what a cancel drops
+ * from the status cache, and which failures it keeps (suppressed) when it gives up.
+ */
+class CancelStrengthTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
+  private static final Duration TTL = Duration.ofSeconds(30);
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> jobs;
+  private ExecutionId id;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    jobs = Fixture.builder(server, CLOCK, "gravitino-a").statusCacheTtl(TTL).build();
+    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
+    server.journal().clear();
+  }
+
+  @Test
+  void aMarkRefusedByAConflictInEveryRoundGivesUpAfterFiveRounds() {
+    server
+        .faults()
+        .add(Fault.on("PATCH", OBJECT).forever().status(409, "Conflict", "object was modified"));
+
+    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+        .isInstanceOfSatisfying(
+            ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isFalse())
+        .hasMessageContaining("gave up")
+        .hasMessageContaining("each of 5 attempts");
+
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(5);
+    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(5);
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
+  }
+
+  @Test
+  void aJobDeletedJustBeforeItsMarkIsNoSuchJob() {
+    KubeJobs<TestJobSpec> b =
+        node("PATCH", 1, () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1"));
+
+    assertThatThrownBy(() -> b.canceller().cancel(id)).isInstanceOf(NoSuchJobException.class);
+
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
+  }
+
+  @Test
+  void aJobReplacedBeforeItsMarkIsDoneAndItsCachedCopyIsDropped() {
+    KubeJobs<TestJobSpec> b =
+        node(
+            "PATCH",
+            1,
+            () -> {
+              server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+              server
+                  .store()
+                  .create(
+                      TestJobKind.TYPE,
+                      "etl",
+                      Fixture.testJob("kj-job-1", "gravitino-a", "job-1", "SUCCEEDED"));
+            });
+    assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+
+    assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
+    // The new resource is left alone, and the next read goes to the server, not the stale list.
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
+    server.journal().clear();
+    assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(1);
+  }
+
+  @Test
+  void aDeleteThatLandedWithItsAnswerLostDropsTheCachedCopy() {
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    server.faults().add(Fault.on("DELETE", OBJECT).appliedThenLost());
+    server.faults().add(Fault.on("DELETE", OBJECT).times(2).connectionReset());
+
+    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
+    assertThatThrownBy(() -> jobs.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+  }
+
+  @Test
+  void aDeleteWithoutAnswerOfAJobThatCannotBeReadAgainIsUnconfirmedAndKeepsTheReadFailure() {
+    server.faults().add(Fault.on("DELETE", OBJECT).forever().connectionReset());
+    // The cancel's own read passes; the read after the unanswered delete does not.
+    server.faults().add(Fault.on("GET", OBJECT).skip(1).forever().connectionReset());
+
+    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+        .isInstanceOfSatisfying(
+            ApiUnavailableException.class,
+            e -> {
+              assertThat(e.mayHaveBeenApplied()).isTrue();
+              assertThat(e.getCause()).isInstanceOf(ApiUnavailableException.class);
+              assertThat(e.getCause().getSuppressed())
+                  .singleElement()
+                  .isInstanceOf(KubeJobsException.class);
+            })
+        .hasMessageContaining("is unconfirmed");
+  }
+
+  @Test
+  void anUnmarkRefusedByAConflictEachTimeStopsAfterFiveAttemptsAndThrowsTheDeleteFailure() {
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+    server
+        .faults()
+        .add(
+            Fault.on("PATCH", OBJECT)
+                .skip(1)
+                .forever()
+                .status(409, "Conflict", "object was modified"));
+
+    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.FORBIDDEN));
+
+    // One mark, five un-marks, each un-mark after a read.
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(6);
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+  }
+
+  @Test
+  void anUnmarkOfAJobDeletedMeanwhileIsNotRetriedAndIsSuppressedOnTheDeleteFailure() {
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+    KubeJobs<TestJobSpec> b =
+        node("PATCH", 2, () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1"));
+
+    assertThatThrownBy(() -> b.canceller().cancel(id))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e ->
+                assertThat(e.getSuppressed())
+                    .singleElement()
+                    .satisfies(s -> assertThat(s).hasMessageContaining("404")));
+
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(2);
+  }
+
+  @Test
+  void anUnmarkThatCannotBeSentIsSuppressedOnTheDeleteFailure() {
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+    server.faults().add(Fault.on("PATCH", OBJECT).skip(1).forever().connectionReset());
+
+    assertTheDeleteFailureKeepsSuppressed(ApiUnavailableException.class);
+  }
+
+  @Test
+  void anUnmarkConflictFollowedByAFailedReadKeepsTheReadFailure() {
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+    server
+        .faults()
+        .add(Fault.on("PATCH", OBJECT).skip(1).status(409, "Conflict", "object was modified"));
+    server.faults().add(Fault.on("GET", OBJECT).skip(1).forever().connectionReset());
+
+    assertTheDeleteFailureKeepsSuppressed(ApiUnavailableException.class);
+
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(2);
+  }
+
+  @Test
+  void aJobReportedFinishedIsAlreadyFinishedWithoutARequestEvenOnceItsResourceIsGone() {
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+    server.journal().clear();
+
+    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+
+    assertThat(server.journal().requests()).isEmpty();
+  }
+
+  @Test
+  void aJobTheCancelFoundFinishedKeepsItsOutcomeOnceItsResourceIsGone() {
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+
+    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+
+    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  /** Cancel throws the forbidden delete's error, with one {@code type} suppressed on it. */
+  private void assertTheDeleteFailureKeepsSuppressed(Class<? extends Throwable> type) {
+    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> assertThat(e.getSuppressed()).singleElement().isInstanceOf(type));
+  }
+
+  /** Another node, whose {@code nth} request of {@code method} is preceded by {@code action}. */
+  private KubeJobs<TestJobSpec> node(String method, int nth, Runnable action) {
+    ApiClient client = new ClientHooks().before(method, OBJECT, nth, action).client(server);
+    return Fixture.builder(client, CLOCK, "gravitino-a").statusCacheTtl(TTL).build();
+  }
+}

@@ -1,0 +1,88 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.ops;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.MutableClock;
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 8, test strength: the status cache drops the lists of namespaces nobody read for a cache
+ * period, so a long-running instance that read jobs in many namespaces does not keep every list.
+ * Nothing but memory shows it, so this test looks at the cache's namespaces (white box).
+ */
+class StatusCacheEvictionTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final Duration TTL = Duration.ofSeconds(30);
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private KubeJobs<TestJobSpec> jobs;
+  private ExecutionId inA;
+  private ExecutionId inB;
+  private ExecutionId inC;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    FakeKubernetesApiServer server = KUBE.server();
+    jobs = Fixture.builder(server, CLOCK, "gravitino").statusCacheTtl(TTL).build();
+    inA = jobs.submitter().submit("job-a", TestJobSpec.in("ns-a"));
+    inB = jobs.submitter().submit("job-b", TestJobSpec.in("ns-b"));
+    inC = jobs.submitter().submit("job-c", TestJobSpec.in("ns-c"));
+  }
+
+  @Test
+  void aNewListDropsTheExpiredListsOfOtherNamespacesAndKeepsTheFreshOnes() {
+    jobs.statusReader().get(inA);
+    CLOCK.advance(Duration.ofSeconds(20));
+    jobs.statusReader().get(inB);
+    CLOCK.advance(Duration.ofSeconds(10));
+
+    // ns-a's list is 30 s old (expired), ns-b's 10 s: listing ns-c drops only ns-a's.
+    jobs.statusReader().get(inC);
+
+    assertThat(cachedNamespaces()).containsExactlyInAnyOrder("ns-b", "ns-c");
+  }
+
+  private Set<String> cachedNamespaces() {
+    try {
+      Field slots = StatusOperation.class.getDeclaredField("slots");
+      slots.setAccessible(true);
+      return ((Map<?, ?>) slots.get(jobs.statusReader()))
+          .keySet().stream().map(String::valueOf).collect(java.util.stream.Collectors.toSet());
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError("StatusOperation keeps its cache in a field 'slots'", e);
+    }
+  }
+}
