@@ -144,9 +144,10 @@ class CancelStrengthTest {
             e -> {
               assertThat(e.mayHaveBeenApplied()).isTrue();
               assertThat(e.getCause()).isInstanceOf(ApiUnavailableException.class);
+              // Read back twice (each with its retries) before calling the cancel unconfirmed.
               assertThat(e.getCause().getSuppressed())
-                  .singleElement()
-                  .isInstanceOf(KubeJobsException.class);
+                  .hasSize(2)
+                  .allSatisfy(t -> assertThat(t).isInstanceOf(KubeJobsException.class));
             })
         .hasMessageContaining("is unconfirmed");
   }

@@ -61,10 +61,7 @@ class CancelMarkRacesTest {
   void setUp() {
     CLOCK.set(T0);
     server = KUBE.server();
-    node =
-        Fixture.builder(server, CLOCK, "gravitino")
-            .circuitBreaker(Fixture.lenientBreaker(CLOCK))
-            .build();
+    node = Fixture.scripted(server, new ClientHooks(), CLOCK, "gravitino").build();
     id = node.submitter().submit("job-1", TestJobSpec.in("etl"));
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
   }
@@ -141,10 +138,7 @@ class CancelMarkRacesTest {
                               pod.getAsJsonObject("status").addProperty("phase", "Succeeded");
                               return pod;
                             }));
-    KubeJobs<TestJobSpec> hooked =
-        Fixture.builder(hooks.client(server), CLOCK, "gravitino")
-            .circuitBreaker(Fixture.lenientBreaker(CLOCK))
-            .build();
+    KubeJobs<TestJobSpec> hooked = Fixture.scripted(server, hooks, CLOCK, "gravitino").build();
 
     assertThat(hooked.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
 
