@@ -603,6 +603,28 @@ class ApacheStatusMapperTest {
     }
 
     @Test
+    void aCancelOfAFailedAttemptTheOperatorWouldRestartEndsCancelledNotFailed() {
+      // Simulation seed 10062 (threads): restart policy OnFailure, the first attempt Failed, a
+      // cancel marks and deletes it before ScheduledToRestart. The deletion stops the restart, but
+      // the cancel did: CANCELLED, as a node that gets NoSuchJob after its cancel records it. A
+      // deletion without a mark leaves the attempt's end as the job's (FAILED).
+      String[] failedAttempt = {
+        "Submitted", "DriverRequested", "DriverStarted", "RunningHealthy", "Failed"
+      };
+      App cancelled =
+          App.apache()
+              .restartPolicy("OnFailure")
+              .states(failedAttempt)
+              .cancelMark(new CancelMark(at(6), "node-b#2", "41", "Failed"))
+              .deleting(at(6));
+      App deletedElsewhere =
+          App.apache().restartPolicy("OnFailure").states(failedAttempt).deleting(at(6));
+
+      assertThat(map(cancelled, DriverPod.absent()).status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(map(deletedElsewhere, DriverPod.absent()).status()).isEqualTo(JobStatus.FAILED);
+    }
+
+    @Test
     void messagesGiveTheMarksInstantNotItsWholeText() {
       App app =
           App.apache()

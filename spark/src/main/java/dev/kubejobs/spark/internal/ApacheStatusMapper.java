@@ -19,6 +19,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.ResourceSnapshot;
@@ -216,7 +217,10 @@ public final class ApacheStatusMapper implements JobStatusMapper {
     }
     if (state.equals(SUCCEEDED) || FAILURES.contains(state)) {
       String policy = restartPolicy(app);
-      if (!mayRestart(policy, state) || app.isBeingDeleted()) {
+      // Being deleted, no restart follows: the attempt's end is the job's, unless a cancel is what
+      // deletes it — then the cancel stopped a job that would have gone on (CANCELLED).
+      boolean cancelled = app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+      if (!mayRestart(policy, state) || (app.isBeingDeleted() && !cancelled)) {
         return known(state, unfinished, outcomeOf(current, app), startedAt, described, podName);
       }
       return known(
