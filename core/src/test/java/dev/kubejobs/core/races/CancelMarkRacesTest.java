@@ -90,6 +90,8 @@ class CancelMarkRacesTest {
 
     assertThat(e.mayHaveBeenApplied()).isTrue();
     assertThat(e.getMessage()).contains("cancel again");
+    // Every round's failed read is kept, so the cause of each can be told.
+    assertThat(e.getSuppressed()).isNotEmpty().allMatch(ApiUnavailableException.class::isInstance);
     assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
         .containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
     assertThat(server.journal().count("DELETE", OBJECT)).isZero();
@@ -171,5 +173,20 @@ class CancelMarkRacesTest {
     assertThat(node.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
 
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+  }
+
+  @Test
+  void aDeleteWithNoAnswerReadBackUnchangedTheSecondTimeFailsAndRemovesTheMark() {
+    // The DELETE never reaches the server; the first read after it gets no answer, the second finds
+    // the job unchanged: nothing of the cancel stays applied.
+    server.faults().add(Fault.on("DELETE", OBJECT).times(3).connectionReset());
+    server.faults().add(Fault.on("GET", OBJECT).skip(1).times(3).connectionReset());
+
+    ApiUnavailableException e =
+        catchThrowableOfType(ApiUnavailableException.class, () -> node.canceller().cancel(id));
+
+    assertThat(e.mayHaveBeenApplied()).isFalse();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
   }
 }
