@@ -16,6 +16,7 @@
 package dev.kubejobs.core;
 
 import com.google.gson.JsonObject;
+import java.util.Collection;
 import java.util.Optional;
 
 /**
@@ -77,6 +78,23 @@ public interface JobKind<S> {
    * @return a label selector such as {@code spark-role=driver,spark.operator/spark-app-name=x}
    */
   String driverPodSelector(ResourceSnapshot application);
+
+  /**
+   * Returns one label selector that finds the driver pods of all the given applications at once, so
+   * a status read looks up the pods of a namespace's failing jobs with one pod LIST instead of one
+   * request per job. Every driver pod of each application, including the one {@link #driverPodName}
+   * names, must match it; a pod is then matched to its application by that name or, when there is
+   * none, by {@link #driverPodSelector}, which must be equality-based ({@code k=v} pairs) for that.
+   *
+   * <p>The default returns empty: pods are looked up one job at a time.
+   *
+   * @param applications the applications, all of one namespace, at least one
+   * @return a label selector such as {@code spark-role=driver,spark.operator/spark-app-name in
+   *     (a,b)}, or empty when this kind cannot find several jobs' pods with one selector
+   */
+  default Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
+    return Optional.empty();
+  }
 
   /**
    * Returns the name of the driver container inside the driver pod.

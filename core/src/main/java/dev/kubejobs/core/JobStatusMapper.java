@@ -28,6 +28,11 @@ import java.util.function.Function;
  * only after the caller deleted something. Warnings it wants logged once are in {@link
  * JobExecutionInfo#warnings()}.
  *
+ * <p>Time: a mapper may let {@code now} change its answer only for a job it reports {@link
+ * JobStatus#QUEUED} or {@link JobStatus#CANCELLING} (for example a timeout for a job no operator
+ * picked up). kubejobs' status reader maps every other answer once per {@code resourceVersion} of
+ * the resource and serves it again from its cache until the resource changes.
+ *
  * <p>Implementations must be thread safe.
  */
 @FunctionalInterface

@@ -41,6 +41,12 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The entry point of kubejobs: submits, tells the status of and cancels jobs of one kind (for
@@ -68,7 +74,7 @@ import java.util.Objects;
  *
  * @param <S> the job spec type of the job kind
  */
-public final class KubeJobs<S> {
+public final class KubeJobs<S> implements AutoCloseable {
   /** The default name prefix, {@value}. */
   public static final String DEFAULT_NAME_PREFIX = "kj";
 
@@ -80,6 +86,7 @@ public final class KubeJobs<S> {
 
   private static final Duration MAX_STATUS_CACHE_TTL = Duration.ofMinutes(10);
   private static final Duration MAX_REQUEST_TIMEOUT = Duration.ofMinutes(10);
+  private static final int MAX_STATUS_PARALLELISM = 64;
 
   private final KubeJobsContext<S> context;
   private final ResiliencePolicy policy;
@@ -88,6 +95,7 @@ public final class KubeJobs<S> {
   private final SubmitOperation<S> submitter;
   private final StatusOperation<S> statusReader;
   private final CancelOperation<S> canceller;
+  private final ExecutorService ownExecutor;
 
   private KubeJobs(Builder<S> b) {
     this.policy = policyOf(b);
@@ -105,8 +113,45 @@ public final class KubeJobs<S> {
             new WarnOnce(),
             WriterId.random());
     this.submitter = new SubmitOperation<>(context);
-    this.statusReader = new StatusOperation<>(context, b.statusCacheTtl);
+    this.ownExecutor =
+        b.statusParallelism > 1 ? statusThreads(b.cluster, b.statusParallelism) : null;
+    this.statusReader =
+        new StatusOperation<>(
+            context, b.statusCacheTtl, b.statusExecutor != null ? b.statusExecutor : ownExecutor);
     this.canceller = new CancelOperation<>(context, statusReader);
+  }
+
+  /** Up to {@code n} daemon threads, started on demand and ended after 30 s without work. */
+  private static ExecutorService statusThreads(String cluster, int n) {
+    AtomicInteger count = new AtomicInteger();
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            n,
+            n,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t =
+                  new Thread(r, "kubejobs-status-" + cluster + "-" + count.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+
+  /**
+   * Releases what this instance started: the status threads of {@link
+   * Builder#statusParallelism(int)}. An executor passed to {@link Builder#statusExecutor} is the
+   * caller's and left alone. Operations used after close still work, reading namespaces one after
+   * another. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (ownExecutor != null) {
+      ownExecutor.shutdown();
+    }
   }
 
   private static ResiliencePolicy policyOf(Builder<?> b) {
@@ -308,6 +353,8 @@ public final class KubeJobs<S> {
     private CircuitBreaker circuitBreaker;
     private CircuitBreakerConfig circuitBreakerConfig;
     private ResiliencePolicy policy;
+    private Executor statusExecutor;
+    private int statusParallelism = 1;
 
     private Builder(ApiClient client, JobKind<S> jobKind) {
       this.client = client;
@@ -402,6 +449,46 @@ public final class KubeJobs<S> {
             "statusCacheTtl must be from 0 to 10 minutes, but was " + statusCacheTtl);
       }
       this.statusCacheTtl = statusCacheTtl;
+      return this;
+    }
+
+    /**
+     * Reads the namespaces of one {@link JobStatusReader#getAll} in parallel on up to {@code
+     * threads} threads this instance starts when first needed and ends after 30 s without work and
+     * on {@link KubeJobs#close()}; default 1: one namespace after another on the calling thread.
+     * Each namespace is still read by one LIST at a time.
+     *
+     * @param threads from 1 to 64
+     * @return this builder
+     * @throws IllegalArgumentException naming the rule and the value
+     */
+    public Builder<S> statusParallelism(int threads) {
+      if (threads < 1 || threads > MAX_STATUS_PARALLELISM) {
+        throw new IllegalArgumentException(
+            "statusParallelism must be from 1 to "
+                + MAX_STATUS_PARALLELISM
+                + ", but was "
+                + threads);
+      }
+      this.statusParallelism = threads;
+      return this;
+    }
+
+    /**
+     * Reads the namespaces of one {@link JobStatusReader#getAll} in parallel on the caller's
+     * executor, which bounds the parallelism; the caller owns it ({@link KubeJobs#close()} leaves
+     * it alone). A task the executor rejects runs on the calling thread. Replaces {@link
+     * #statusParallelism(int)}.
+     *
+     * @param executor the executor
+     * @return this builder
+     * @throws IllegalArgumentException if it is null
+     */
+    public Builder<S> statusExecutor(Executor executor) {
+      if (executor == null) {
+        throw new IllegalArgumentException("statusExecutor must not be null");
+      }
+      this.statusExecutor = executor;
       return this;
     }
 

@@ -55,7 +55,24 @@ public final class Fixture {
   /** A builder over a client with the test kind, fast retries and the given clock. */
   public static KubeJobs.Builder<TestJobSpec> builder(
       ApiClient client, MutableClock clock, String deployment) {
-    return KubeJobs.builder(client, new TestJobKind())
+    return builder(client, clock, deployment, new TestJobKind());
+  }
+
+  /** A builder over the server with a kind of test jobs, fast retries and the given clock. */
+  public static KubeJobs.Builder<TestJobSpec> builder(
+      FakeKubernetesApiServer server,
+      MutableClock clock,
+      String deployment,
+      dev.kubejobs.core.JobKind<TestJobSpec> kind) {
+    return builder(server.newClient(), clock, deployment, kind);
+  }
+
+  private static KubeJobs.Builder<TestJobSpec> builder(
+      ApiClient client,
+      MutableClock clock,
+      String deployment,
+      dev.kubejobs.core.JobKind<TestJobSpec> kind) {
+    return KubeJobs.builder(client, kind)
         .cluster(CLUSTER)
         .deployment(deployment)
         .clock(clock)

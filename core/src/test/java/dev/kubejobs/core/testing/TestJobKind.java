@@ -28,6 +28,7 @@ import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Optional;
 
 /**
@@ -105,6 +106,15 @@ public final class TestJobKind implements JobKind<TestJobSpec> {
   @Override
   public String driverPodSelector(ResourceSnapshot application) {
     return "test-role=driver,test-app=" + application.name();
+  }
+
+  @Override
+  public Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
+    StringBuilder names = new StringBuilder();
+    for (ResourceSnapshot app : applications) {
+      names.append(names.length() == 0 ? "" : ",").append(app.name());
+    }
+    return Optional.of("test-role=driver,test-app in (" + names + ")");
   }
 
   @Override

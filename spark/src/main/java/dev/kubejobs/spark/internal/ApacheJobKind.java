@@ -24,10 +24,12 @@ import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The Apache Spark Kubernetes Operator's SparkApplication ({@code spark.apache.org}) as a job kind.
@@ -168,6 +170,20 @@ public final class ApacheJobKind implements JobKind<SparkJobSpec> {
   @Override
   public String driverPodSelector(ResourceSnapshot application) {
     return "spark-role=driver," + APP_NAME_LABEL + "=" + application.name();
+  }
+
+  @Override
+  public Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
+    return Optional.of(
+        "spark-role=driver,"
+            + APP_NAME_LABEL
+            + " in ("
+            + applications.stream()
+                .map(ResourceSnapshot::name)
+                .distinct()
+                .sorted()
+                .collect(Collectors.joining(","))
+            + ")");
   }
 
   @Override

@@ -24,8 +24,10 @@ import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.spark.KubeflowOptions;
 import dev.kubejobs.spark.SparkJobSpec;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The Kubeflow Spark operator's SparkApplication ({@code sparkoperator.k8s.io/v1beta2}) as a job
@@ -158,6 +160,20 @@ public final class KubeflowJobKind implements JobKind<SparkJobSpec> {
   @Override
   public String driverPodSelector(ResourceSnapshot application) {
     return "spark-role=driver," + APP_NAME_LABEL + "=" + application.name();
+  }
+
+  @Override
+  public Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
+    return Optional.of(
+        "spark-role=driver,"
+            + APP_NAME_LABEL
+            + " in ("
+            + applications.stream()
+                .map(ResourceSnapshot::name)
+                .distinct()
+                .sorted()
+                .collect(Collectors.joining(","))
+            + ")");
   }
 
   @Override

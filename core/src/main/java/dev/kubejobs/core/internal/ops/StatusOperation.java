@@ -15,32 +15,24 @@
  */
 package dev.kubejobs.core.internal.ops;
 
-import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobRejectedException;
-import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.JobStatusUnknownException;
 import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.KubernetesNames;
 import dev.kubejobs.core.NoSuchJobException;
-import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
-import dev.kubejobs.core.internal.kube.ApiStatusException;
-import dev.kubejobs.core.internal.kube.DeleteResult;
-import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.internal.ops.StatusResolver.Mapped;
 import dev.kubejobs.core.status.JobStatusReader;
 import dev.kubejobs.core.status.JobStatusResult;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -49,51 +41,79 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads job statuses through a per-namespace list cache, re-reading what would end a job, looking
- * up driver pods and carrying out the mapper's follow-ups. Not a published API; thread safe.
+ * Reads job statuses: copies from the {@link StatusCache} (or one GET per job), decided by the
+ * {@link StatusResolver}, reported through a per-job floor so that a status never goes backwards.
+ * Not a published API; thread safe.
  *
- * <p>The cache lists with {@value #SELECTOR} only (not the deployment label), so a job of another
- * deployment of the caller can still be read by its id; a job missing from the list is read with a
- * GET. One LIST per namespace runs at a time: concurrent callers wait for it and share its result.
+ * <p>A read takes these steps per namespace, each at most once per call:
+ *
+ * <ol>
+ *   <li>the namespace's list (cached for the cache period, shared with concurrent callers), or a
+ *       GET for a job not in it;
+ *   <li>when a copy from a list sent before the question was asked would end a job (or needs its
+ *       driver pod), the namespace is listed again — one LIST, not one GET per job; a job gone from
+ *       that list is confirmed with a GET ({@link NoSuchJobException} when it is gone);
+ *   <li>the driver pods of the jobs that need them, with one labelled pod LIST (per 200 jobs) when
+ *       the job kind can select several jobs' pods at once ({@link JobKind#driverPodsSelector});
+ *   <li>each job's follow-up (a delete), one job at a time.
+ * </ol>
+ *
+ * <p>Namespaces are read one after another on the calling thread, or in parallel on the executor
+ * given.
  *
  * @param <S> the job spec type
  */
 public final class StatusOperation<S> implements JobStatusReader {
   private static final Logger LOG = LoggerFactory.getLogger(StatusOperation.class);
 
-  /** How many times a status reads and decides again after its delete lost a 409 race. */
-  static final int MAX_ROUNDS = 5;
+  /** How many jobs' driver pods one pod LIST selects at most (keeps the URL short). */
+  static final int PODS_PER_LIST = 200;
 
   /** The label selector of the status LIST. */
   public static final String SELECTOR =
       JobIdentity.LABEL_MANAGED_BY + "=" + JobIdentity.MANAGED_BY_VALUE;
 
   private final KubeJobsContext<S> ctx;
-  private final KubeGateway gateway;
   private final JobKind<S> kind;
-  private final ResourceKind resourceKind;
   private final Duration ttl;
-  private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
+  private final StatusResolver<S> resolver;
+  private final StatusCache cache;
+  private final Executor executor;
   private final ReportedStatuses reported = new ReportedStatuses(ReportedStatuses.DEFAULT_CAPACITY);
+
+  /**
+   * Creates the operation, reading namespaces one after another.
+   *
+   * @param ctx the shared context
+   * @param ttl how long a namespace's list serves reads; zero reads each job with a GET
+   */
+  public StatusOperation(KubeJobsContext<S> ctx, Duration ttl) {
+    this(ctx, ttl, null);
+  }
 
   /**
    * Creates the operation.
    *
    * @param ctx the shared context
    * @param ttl how long a namespace's list serves reads; zero reads each job with a GET
+   * @param executor runs the namespaces of one {@code getAll} in parallel, or null to read them one
+   *     after another on the calling thread
    */
-  public StatusOperation(KubeJobsContext<S> ctx, Duration ttl) {
+  public StatusOperation(KubeJobsContext<S> ctx, Duration ttl, Executor executor) {
     this.ctx = ctx;
-    this.gateway = ctx.gateway();
     this.kind = ctx.jobKind();
-    this.resourceKind = kind.resourceKind();
     this.ttl = ttl;
+    this.resolver = new StatusResolver<>(ctx);
+    this.cache = new StatusCache(ctx, ttl, new AtomicLong());
+    this.executor = executor;
   }
 
   @Override
@@ -103,11 +123,13 @@ public final class StatusOperation<S> implements JobStatusReader {
     if (done.isPresent()) {
       return done.get();
     }
-    if (ttl.isZero()) {
-      return report(id, () -> resolve(id, fresh(id), false));
+    long asked = cache.ask();
+    Object result = readNamespace(id.namespace(), List.of(id), asked).get(id);
+    cache.evictExpired(Set.of(id.namespace()));
+    if (result instanceof KubeJobsException e) {
+      throw e;
     }
-    Listing listing = listing(id.namespace(), id);
-    return read(id, listing);
+    return (JobExecutionInfo) result;
   }
 
   @Override
@@ -119,72 +141,64 @@ public final class StatusOperation<S> implements JobStatusReader {
     for (ExecutionId id : ids) {
       unique.add(ctx.check(id));
     }
-    Map<ExecutionId, JobStatusResult> out = new LinkedHashMap<>();
-    Map<String, Listing> listings = new LinkedHashMap<>();
-    Map<String, KubeJobsException> listFailures = new LinkedHashMap<>();
+    long asked = cache.ask();
+    Map<ExecutionId, JobExecutionInfo> ended = new HashMap<>();
+    Map<String, List<ExecutionId>> byNamespace = new LinkedHashMap<>();
     for (ExecutionId id : unique) {
       Optional<JobExecutionInfo> done = reported.terminal(id);
       if (done.isPresent()) {
-        out.put(id, JobStatusResult.of(done.get()));
-        continue;
+        ended.put(id, done.get());
+      } else {
+        byNamespace.computeIfAbsent(id.namespace(), ns -> new ArrayList<>()).add(id);
       }
-      String ns = id.namespace();
-      try {
-        KubeJobsException listFailure = listFailures.get(ns);
-        if (listFailure != null) {
-          throw listFailure;
-        }
-        JobExecutionInfo info;
-        if (ttl.isZero()) {
-          info = report(id, () -> resolve(id, fresh(id), false));
-        } else {
-          Listing listing = listings.get(ns);
-          if (listing == null) {
-            try {
-              listing = listing(ns, id);
-            } catch (KubeJobsException e) {
-              listFailures.put(ns, e);
-              throw e;
-            }
-            listings.put(ns, listing);
-          }
-          info = read(id, listing);
-        }
-        out.put(id, JobStatusResult.of(info));
-      } catch (KubeJobsException e) {
+    }
+    Map<ExecutionId, Object> results = new HashMap<>();
+    if (executor == null || byNamespace.size() < 2) {
+      byNamespace.forEach((ns, nsIds) -> results.putAll(readNamespace(ns, nsIds, asked)));
+    } else {
+      List<CompletableFuture<Map<ExecutionId, Object>>> running = new ArrayList<>();
+      byNamespace.forEach((ns, nsIds) -> running.add(submit(ns, nsIds, asked)));
+      for (CompletableFuture<Map<ExecutionId, Object>> f : running) {
+        results.putAll(join(f));
+      }
+    }
+    cache.evictExpired(byNamespace.keySet());
+    Map<ExecutionId, JobStatusResult> out = new LinkedHashMap<>();
+    for (ExecutionId id : unique) {
+      JobExecutionInfo done = ended.get(id);
+      Object result = done != null ? done : results.get(id);
+      if (result instanceof KubeJobsException e) {
         LOG.debug("Job '{}' could not be read: {}", id, e.getMessage());
         out.put(id, JobStatusResult.failed(e));
+      } else {
+        out.put(id, JobStatusResult.of((JobExecutionInfo) result));
       }
     }
     return out;
   }
 
-  /** Reads one job from a namespace's list: the cached copy, or a GET when it is not listed. */
-  private JobExecutionInfo read(ExecutionId id, Listing listing) {
-    ResourceSnapshot cached = listing.forbidden ? null : listing.byName.get(id.name());
-    if (cached == null) {
-      return report(id, () -> resolve(id, fresh(id), false));
+  private CompletableFuture<Map<ExecutionId, Object>> submit(
+      String ns, List<ExecutionId> ids, long asked) {
+    try {
+      return CompletableFuture.supplyAsync(() -> readNamespace(ns, ids, asked), executor);
+    } catch (RejectedExecutionException e) {
+      LOG.debug("The status executor refused namespace {}; reading it on the caller", ns);
+      return CompletableFuture.completedFuture(readNamespace(ns, ids, asked));
     }
-    return report(id, () -> resolve(id, cached, true));
   }
 
-  /**
-   * Resolves a job and reports it through the per-job floor, so statuses never go backwards and a
-   * terminal one never changes; a job confirmed gone after a terminal status keeps that status.
-   */
-  private JobExecutionInfo report(ExecutionId id, java.util.function.Supplier<JobExecutionInfo> r) {
-    JobExecutionInfo info;
+  private static Map<ExecutionId, Object> join(CompletableFuture<Map<ExecutionId, Object>> f) {
     try {
-      info = r.get();
-    } catch (NoSuchJobException gone) {
-      Optional<JobExecutionInfo> done = reported.terminal(id);
-      if (done.isPresent()) {
-        LOG.debug("Job '{}' is gone after it ended {}; keeping that", id, done.get().status());
-        return done.get();
+      return f.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
       }
-      throw gone;
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
     }
-    return reported.raise(id, info);
   }
 
   /**
@@ -213,7 +227,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     if (done.isPresent()) {
       return done.get();
     }
-    JobExecutionInfo info = resolveFrom(id, mapFully(id, fresh), true);
+    JobExecutionInfo info = resolver.resolveFrom(id, resolver.mapFully(id, fresh), true);
     return info.status().isTerminal() ? reported.raise(id, info) : info;
   }
 
@@ -224,232 +238,225 @@ public final class StatusOperation<S> implements JobStatusReader {
    * @param id the job
    */
   public void forget(ExecutionId id) {
-    Slot slot = slots.get(id.namespace());
-    if (slot != null) {
-      Listing listing = slot.listing;
-      if (listing != null) {
-        listing.byName.remove(id.name());
-      }
+    cache.forget(id);
+  }
+
+  /** The cache (for tests in this package). */
+  StatusCache cache() {
+    return cache;
+  }
+
+  // ------------------------------------------------------------------ one namespace
+
+  /** One job on its way: the copy it is decided on (or the cache entry holding it) and its map. */
+  private static final class Candidate {
+    final ExecutionId id;
+    StatusCache.Entry entry;
+    ResourceSnapshot app;
+    JobExecutionInfo alone;
+    boolean fresh;
+
+    Candidate(ExecutionId id) {
+      this.id = id;
+    }
+
+    ResourceSnapshot app() {
+      return app != null ? app : entry.app();
+    }
+
+    boolean mayEnd() {
+      return alone.status().isTerminal() || alone.followUp().isPresent() || alone.driverPodWanted();
     }
   }
 
-  // ------------------------------------------------------------------ cache
-
-  private Listing listing(String namespace, ExecutionId about) {
-    Slot slot = slots.computeIfAbsent(namespace, ns -> new Slot());
-    CompletableFuture<Listing> future;
-    boolean mine = false;
-    synchronized (slot) {
-      Listing current = slot.listing;
-      if (current != null && !isExpired(current)) {
-        return current;
-      }
-      if (slot.inFlight == null) {
-        slot.inFlight = new CompletableFuture<>();
-        mine = true;
-      }
-      future = slot.inFlight;
-    }
-    if (mine) {
+  /**
+   * Reads the jobs of one namespace.
+   *
+   * @return per job its info or the {@link KubeJobsException} that stopped it
+   */
+  private Map<ExecutionId, Object> readNamespace(String ns, List<ExecutionId> ids, long asked) {
+    Map<ExecutionId, Object> out = new LinkedHashMap<>();
+    StatusCache.Listing listing = null;
+    if (!ttl.isZero()) {
       try {
-        Listing listed = list(namespace, about);
-        synchronized (slot) {
-          slot.listing = listed;
-          slot.inFlight = null;
+        listing = cache.listing(ns, names(ids), ids.get(0));
+      } catch (KubeJobsException e) {
+        ids.forEach(id -> out.put(id, e));
+        return out;
+      }
+    }
+    // 1. A copy per job, and its mapping without the driver pod.
+    List<Candidate> candidates = new ArrayList<>();
+    List<Candidate> stale = new ArrayList<>();
+    for (ExecutionId id : ids) {
+      Candidate c = new Candidate(id);
+      try {
+        StatusCache.Entry entry =
+            listing == null || listing.forbidden() ? null : listing.byName().get(id.name());
+        if (entry == null) {
+          readDirectly(c);
+        } else {
+          c.entry = entry;
+          c.alone = entry.alone(id, resolver);
+          c.fresh = listing.freshFor(asked);
         }
-        future.complete(listed);
-        evictExpired(slot);
-        return listed;
-      } catch (RuntimeException | Error e) {
-        synchronized (slot) {
-          slot.inFlight = null;
+        candidates.add(c);
+        if (!c.fresh && c.mayEnd()) {
+          stale.add(c);
         }
-        future.completeExceptionally(e);
-        throw e;
+      } catch (KubeJobsException e) {
+        out.put(id, fail(id, e));
       }
     }
-    try {
-      return future.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ApiUnavailableException(
-          about, "interrupted while waiting for the list of namespace " + namespace, e);
-    } catch (ExecutionException | CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw new ApiUnavailableException(about, "listing namespace " + namespace + " failed", cause);
-    }
-  }
-
-  /** Drops the lists of namespaces nobody read for a cache period, so they are not kept forever. */
-  private void evictExpired(Slot keep) {
-    for (Map.Entry<String, Slot> e : slots.entrySet()) {
-      Slot slot = e.getValue();
-      if (slot == keep) {
-        continue;
-      }
-      synchronized (slot) {
-        if (slot.inFlight == null && slot.listing != null && isExpired(slot.listing)) {
-          slots.remove(e.getKey(), slot);
-        }
-      }
-    }
-  }
-
-  private boolean isExpired(Listing listing) {
-    return !ctx.clock().instant().isBefore(listing.at.plus(ttl));
-  }
-
-  private Listing list(String namespace, ExecutionId about) {
-    Instant at = ctx.clock().instant();
-    try {
-      List<ResourceSnapshot> items = gateway.list(about, resourceKind, namespace, SELECTOR);
-      Map<String, ResourceSnapshot> byName = new ConcurrentHashMap<>();
-      for (ResourceSnapshot item : items) {
-        byName.put(item.name(), item);
-      }
-      LOG.debug("Listed {} {} in namespace {}", items.size(), resourceKind.plural(), namespace);
-      return new Listing(at, byName, false);
-    } catch (JobRejectedException e) {
-      if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
-        throw e;
-      }
-      ctx.warnings()
-          .warn(
-              LOG,
-              "missing permission: list "
-                  + resourceKind.qualifiedPlural()
-                  + " in namespace "
-                  + namespace
-                  + "; job statuses fall back to one GET per job. Grant it (see docs/rbac.yaml)"
-                  + " to read many jobs with one LIST");
-      return new Listing(at, new ConcurrentHashMap<>(), true);
-    }
-  }
-
-  // ------------------------------------------------------------------ mapping
-
-  private ResourceSnapshot fresh(ExecutionId id) {
-    return gateway
-        .get(id, resourceKind, id.namespace(), id.name())
-        .orElseThrow(
-            () ->
-                new NoSuchJobException(
-                    id,
-                    "the resource of job "
-                        + id
-                        + " does not exist (confirmed by a fresh read): it was deleted, by a cancel"
-                        + " or by someone else",
-                    null));
-  }
-
-  private JobExecutionInfo resolve(ExecutionId id, ResourceSnapshot snapshot, boolean cached) {
-    Mapped mapped = mapFully(id, snapshot);
-    if (cached && endsJob(mapped.info)) {
-      // A cached copy may be stale: never end a job on it. Gone now → NoSuchJobException.
-      LOG.debug("Re-reading '{}' before reporting {}", id, mapped.info.status());
-      mapped = mapFully(id, fresh(id));
-    }
-    return resolveFrom(id, mapped, false);
-  }
-
-  /**
-   * Carries out the mapping's follow-up on the copy it was decided on; when that copy changed
-   * before the delete (409), reads again and decides again.
-   */
-  private JobExecutionInfo resolveFrom(ExecutionId id, Mapped first, boolean forCancel) {
-    Mapped mapped = first;
-    for (int round = 1; ; round++) {
-      warn(id, mapped);
-      Optional<FollowUp> followUp = mapped.info.followUp();
-      if (followUp.isEmpty()
-          || (forCancel && followUp.get().action() == FollowUp.Action.DELETE_APPLICATION)) {
-        return mapped.info.toBuilder().followUp(null).driverPodWanted(false).build();
-      }
-      JobExecutionInfo done = carryOut(id, mapped);
-      if (done != null) {
-        return done;
-      }
-      if (round >= MAX_ROUNDS) {
-        throw new ApiUnavailableException(
-            id,
-            "the status of job "
-                + id
-                + " could not be decided: its resource or driver pod changed under each of "
-                + MAX_ROUNDS
-                + " attempts to "
-                + describe(followUp.get())
-                + "; read it again",
-            false,
-            null);
-      }
+    // 2. What a copy read before the question would end is read again: one LIST.
+    if (!stale.isEmpty()) {
       LOG.debug(
-          "Job '{}' changed before {} (round {}); deciding again",
-          id,
-          describe(followUp.get()),
-          round);
-      mapped = mapFully(id, fresh(id));
-    }
-  }
-
-  private void warn(ExecutionId id, Mapped mapped) {
-    for (String warning : mapped.info.warnings()) {
-      if (mapped.pod.lookup() == DriverPod.Lookup.UNAVAILABLE
-          && warning.contains(mapped.pod.reason())) {
-        // Already warned once, naming the missing permission, when the lookup failed.
-        LOG.debug("Job '{}': {}", id, warning);
-        continue;
+          "Listing namespace {} again before ending {} job(s) on copies read before the question",
+          ns,
+          stale.size());
+      StatusCache.Listing again;
+      try {
+        again = cache.fresh(ns, names(ids(stale)), asked, stale.get(0).id);
+      } catch (KubeJobsException e) {
+        for (Candidate c : stale) {
+          out.put(c.id, fail(c.id, e));
+        }
+        candidates.removeAll(stale);
+        again = null;
       }
-      // Each distinct text once, whichever job shows it first (the text names no job).
-      ctx.warnings().warn(LOG, warning, "job '" + id + "': " + warning);
+      if (again != null) {
+        for (Candidate c : stale) {
+          try {
+            StatusCache.Entry entry = again.forbidden() ? null : again.byName().get(c.id.name());
+            if (entry == null) {
+              readDirectly(c);
+            } else {
+              c.entry = entry;
+              c.app = null;
+              c.alone = entry.alone(c.id, resolver);
+              c.fresh = true;
+            }
+          } catch (KubeJobsException e) {
+            out.put(c.id, fail(c.id, e));
+            candidates.remove(c);
+          }
+        }
+      }
     }
+    // 3. The driver pods wanted, with one pod LIST where the kind allows.
+    Map<ExecutionId, Object> pods = driverPods(ns, candidates);
+    // 4. Decide, carry out the follow-ups, report.
+    for (Candidate c : candidates) {
+      try {
+        Mapped mapped;
+        if (!c.alone.driverPodWanted()) {
+          ResourceSnapshot app = c.alone.followUp().isPresent() ? c.app() : null;
+          mapped = new Mapped(app, DriverPod.notLookedUp(), c.alone);
+        } else {
+          Object pod = pods.get(c.id);
+          if (pod instanceof KubeJobsException e) {
+            throw e;
+          }
+          Function<ResourceSnapshot, DriverPod> lookup =
+              pod == null ? a -> resolver.lookUpDriver(c.id, a) : a -> (DriverPod) pod;
+          mapped = resolver.mapFully(c.id, c.app(), lookup);
+        }
+        out.put(c.id, reported.raise(c.id, resolver.resolveFrom(c.id, mapped, false)));
+      } catch (KubeJobsException e) {
+        out.put(c.id, fail(c.id, e));
+      }
+    }
+    return out;
   }
 
-  private static boolean endsJob(JobExecutionInfo info) {
-    return info.status().isTerminal() || info.followUp().isPresent();
-  }
-
-  private Mapped mapFully(ExecutionId id, ResourceSnapshot app) {
-    JobExecutionInfo info = map(id, app, DriverPod.notLookedUp());
-    DriverPod pod = DriverPod.notLookedUp();
-    if (info.driverPodWanted()) {
-      pod = lookUpDriver(id, app);
-      info = map(id, app, pod);
-    }
-    return new Mapped(app, pod, info);
+  /** Reads a job with a GET: the copy is fresh. */
+  private void readDirectly(Candidate c) {
+    c.entry = null;
+    c.app = resolver.fresh(c.id);
+    c.alone = resolver.mapAlone(c.id, c.app);
+    c.fresh = true;
   }
 
   /**
-   * Maps with the job kind's mapper, which must not fail; if it does, that is a bug of the job
-   * kind, reported as {@link JobStatusUnknownException} without failing the job.
+   * A job's failure; a job confirmed gone after a terminal status keeps that status, so statuses
+   * never go backwards and a terminal one never changes.
    */
-  JobExecutionInfo map(ExecutionId id, ResourceSnapshot app, DriverPod pod) {
-    try {
-      JobExecutionInfo info = kind.statusMapper().map(app, pod, ctx.clock().instant());
-      if (info == null) {
-        throw new IllegalStateException("the mapper returned null");
+  private Object fail(ExecutionId id, KubeJobsException e) {
+    if (e instanceof NoSuchJobException) {
+      Optional<JobExecutionInfo> done = reported.terminal(id);
+      if (done.isPresent()) {
+        LOG.debug("Job '{}' is gone after it ended {}; keeping that", id, done.get().status());
+        return done.get();
       }
-      return info;
-    } catch (RuntimeException e) {
-      throw new JobStatusUnknownException(
-          id,
-          "the status mapper of "
-              + resourceKind.qualifiedPlural()
-              + " failed on job "
-              + id
-              + " (a bug of the job kind, or data it cannot handle; the job's state is unknown, not"
-              + " failed: keep it as it was and read again later): "
-              + e,
-          e);
     }
+    return e;
   }
 
-  private DriverPod lookUpDriver(ExecutionId id, ResourceSnapshot app) {
+  /**
+   * Looks up the driver pods the candidates' mappings want: with one labelled pod LIST per {@value
+   * #PODS_PER_LIST} jobs when there are several and the job kind can select them at once.
+   *
+   * @return per job its {@link DriverPod} or the failure of the lookup; a job missing from the map
+   *     is looked up alone
+   */
+  private Map<ExecutionId, Object> driverPods(String ns, List<Candidate> candidates) {
+    List<Candidate> wanting = new ArrayList<>();
+    for (Candidate c : candidates) {
+      if (c.alone.driverPodWanted()) {
+        wanting.add(c);
+      }
+    }
+    Map<ExecutionId, Object> out = new HashMap<>();
+    if (wanting.size() < 2) {
+      return out;
+    }
+    for (int from = 0; from < wanting.size(); from += PODS_PER_LIST) {
+      List<Candidate> chunk = wanting.subList(from, Math.min(wanting.size(), from + PODS_PER_LIST));
+      List<ResourceSnapshot> apps = new ArrayList<>();
+      chunk.forEach(c -> apps.add(c.app()));
+      Optional<String> selector;
+      try {
+        selector = kind.driverPodsSelector(apps);
+      } catch (RuntimeException e) {
+        LOG.debug("The job kind could not select several driver pods at once: {}", e.toString());
+        selector = Optional.empty();
+      }
+      if (selector.isEmpty()) {
+        return out;
+      }
+      List<ResourceSnapshot> pods;
+      try {
+        pods = ctx.gateway().listPods(chunk.get(0).id, ns, selector.get());
+      } catch (JobRejectedException e) {
+        if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
+          chunk.forEach(c -> out.put(c.id, e));
+          continue;
+        }
+        DriverPod unavailable = resolver.podsForbidden(ns, "list");
+        chunk.forEach(c -> out.put(c.id, unavailable));
+        continue;
+      } catch (KubeJobsException e) {
+        chunk.forEach(c -> out.put(c.id, e));
+        continue;
+      }
+      for (Candidate c : chunk) {
+        DriverPod pod = match(c, pods);
+        if (pod != null) {
+          out.put(c.id, pod);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Finds a job's driver pod among a namespace's listed driver pods, as {@link
+   * StatusResolver#lookUpDriver} would: by name, else by the job's own selector (newest wins).
+   *
+   * @return the pod, or null when the job's selector cannot be matched here (look it up alone)
+   */
+  private DriverPod match(Candidate c, List<ResourceSnapshot> pods) {
+    ResourceSnapshot app = c.app();
     Optional<String> name;
     String selector = null;
     try {
@@ -458,248 +465,42 @@ public final class StatusOperation<S> implements JobStatusReader {
         selector = kind.driverPodSelector(app);
       }
     } catch (RuntimeException e) {
-      return unusableDriverReference(id, "the job kind could not name its driver pod (" + e + ")");
+      return resolver.unusableDriverReference(
+          c.id, "the job kind could not name its driver pod (" + e + ")");
     }
-    if (name.isPresent() && !KubernetesNames.isDns1123Subdomain(name.get())) {
-      // Server data (for example status.driverInfo.podName "x/../y"): never a path, never a throw.
-      return unusableDriverReference(
-          id, "the resource names an invalid driver pod '" + abbreviate(name.get()) + "'");
-    }
-    try {
-      if (name.isPresent()) {
-        return gateway
-            .getPod(id, id.namespace(), name.get())
-            .map(DriverPod::found)
-            .orElse(DriverPod.absent());
+    if (name.isPresent()) {
+      if (!KubernetesNames.isDns1123Subdomain(name.get())) {
+        return resolver.invalidDriverName(c.id, name.get());
       }
-      List<ResourceSnapshot> pods = new ArrayList<>(gateway.listPods(id, id.namespace(), selector));
-      // The latest attempt's pod wins.
-      return pods.stream()
-          .max(
-              Comparator.comparing(
-                      (ResourceSnapshot p) -> p.creationTimestamp().orElse(Instant.EPOCH))
-                  .thenComparing(ResourceSnapshot::name))
-          .map(DriverPod::found)
-          .orElse(DriverPod.absent());
-    } catch (JobRejectedException e) {
-      if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
-        throw e;
+      for (ResourceSnapshot pod : pods) {
+        if (pod.name().equals(name.get())) {
+          return DriverPod.found(pod);
+        }
       }
-      String reason =
-          "missing permission: "
-              + (name.isPresent() ? "get" : "list")
-              + " pods in namespace "
-              + id.namespace();
-      ctx.warnings()
-          .warn(
-              LOG,
-              "cannot look up driver pods: "
-                  + reason
-                  + "; finished jobs fall back to the application's own record. Grant it (see"
-                  + " docs/rbac.yaml)");
-      return DriverPod.unavailable(reason);
+      return DriverPod.absent();
     }
-  }
-
-  /** A driver pod that cannot be looked up from what the resource says: decide without it. */
-  private DriverPod unusableDriverReference(ExecutionId id, String reason) {
-    ctx.warnings()
-        .warn(
-            LOG,
-            reason + "; its status is decided from the resource alone",
-            "job '" + id + "': " + reason + "; its status is decided from the resource alone");
-    return DriverPod.unavailable(reason);
-  }
-
-  private static String abbreviate(String text) {
-    return text.length() <= 100 ? text : text.substring(0, 100) + "…";
-  }
-
-  /**
-   * Carries out the mapper's follow-up on the copy it was decided on; the outcome is reported only
-   * once it is confirmed.
-   *
-   * @return the info to report, or null when the copy changed before the delete (decide again)
-   */
-  private JobExecutionInfo carryOut(ExecutionId id, Mapped mapped) {
-    JobExecutionInfo info = mapped.info;
-    FollowUp followUp = info.followUp().orElseThrow();
-    try {
-      boolean done =
-          switch (followUp.action()) {
-            case DELETE_APPLICATION -> deleteApplication(id, mapped.app);
-            case DELETE_DRIVER_POD -> deleteDriverPod(id, mapped);
-          };
-      if (!done) {
-        return null;
+    Map<String, String> required = EqualitySelector.parse(selector);
+    if (required == null) {
+      return null;
+    }
+    List<ResourceSnapshot> matching = new ArrayList<>();
+    for (ResourceSnapshot pod : pods) {
+      if (pod.labels().entrySet().containsAll(required.entrySet())) {
+        matching.add(pod);
       }
-    } catch (JobRejectedException e) {
-      if (followUp.action() == FollowUp.Action.DELETE_DRIVER_POD
-          && e.reason() == JobRejectedException.Reason.FORBIDDEN
-          && e.code() == 403) {
-        // A permanent refusal must not keep a finished job unfinished (DESIGN rule 6): report the
-        // outcome and tell the operator, once, which permission would clean the pod up.
-        return outcomeWithoutDriverPodDelete(id, info, followUp, missingPermission(e));
-      }
-      // For example no permission to delete the resource: no outcome until the delete is
-      // confirmed, or the operator could still run the job (DESIGN rule 1).
-      ctx.warnings()
-          .warn(
-              LOG,
-              "job '"
-                  + id
-                  + "' stays "
-                  + info.status()
-                  + " until "
-                  + describe(followUp)
-                  + " succeeds: "
-                  + e.getMessage());
-      return info.toBuilder()
-          .followUp(null)
-          .driverPodWanted(false)
-          .message(
-              (info.message().isEmpty() ? "" : info.message() + "; ")
-                  + "waiting to "
-                  + describe(followUp)
-                  + " before reporting "
-                  + followUp.outcome()
-                  + (e.reason() == JobRejectedException.Reason.FORBIDDEN
-                      ? " (" + missingPermission(e) + ")"
-                      : ""))
-          .build();
     }
-    JobStatus outcome = followUp.outcome();
-    String message = followUp.message();
-    if (followUp.action() == FollowUp.Action.DELETE_APPLICATION
-        && mapped.app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
-      // The copy deleted carried a cancel mark: the job was being cancelled, and the node that
-      // marked it reports it cancelled; every node must agree.
-      outcome = JobStatus.CANCELLED;
-      message = "cancelled by kubejobs before the operator wrote a status";
-    }
-    LOG.debug("Job '{}': {} confirmed, reporting {}", id, describe(followUp), outcome);
-    return info.toBuilder()
-        .status(outcome)
-        .message(message)
-        .finishedAt(info.finishedAt().orElse(ctx.clock().instant()))
-        .followUp(null)
-        .driverPodWanted(false)
-        .build();
+    return StatusResolver.newest(matching);
   }
 
-  private JobExecutionInfo outcomeWithoutDriverPodDelete(
-      ExecutionId id, JobExecutionInfo info, FollowUp followUp, String missing) {
-    ctx.warnings()
-        .warn(
-            LOG,
-            "cannot delete the still running driver pods of failed jobs: "
-                + missing
-                + "; such jobs are reported "
-                + followUp.outcome()
-                + " while their driver pod may keep running. Grant it (see docs/rbac.yaml)");
-    LOG.debug("Job '{}': reporting {} without deleting its driver pod", id, followUp.outcome());
-    return info.toBuilder()
-        .status(followUp.outcome())
-        .message(
-            (info.message().isEmpty() ? "" : info.message() + "; ")
-                + "its driver pod may still run and could not be deleted ("
-                + missing
-                + ")")
-        .finishedAt(info.finishedAt().orElse(ctx.clock().instant()))
-        .followUp(null)
-        .driverPodWanted(false)
-        .build();
+  private static List<ExecutionId> ids(List<Candidate> candidates) {
+    List<ExecutionId> out = new ArrayList<>(candidates.size());
+    candidates.forEach(c -> out.add(c.id));
+    return out;
   }
 
-  /** What a forbidden follow-up lacks ("missing permission: ..."), without the server's text. */
-  private static String missingPermission(JobRejectedException e) {
-    String message = e.getMessage() == null ? "" : e.getMessage();
-    int cut = message.indexOf(" (server said:");
-    return cut > 0 ? message.substring(0, cut) : message;
-  }
-
-  /**
-   * Deletes the job's resource, locked to the copy the decision was made on.
-   *
-   * @return true when deleted, false when the copy changed before the delete (409)
-   */
-  private boolean deleteApplication(ExecutionId id, ResourceSnapshot app) {
-    if (app.isBeingDeleted()) {
-      return true;
-    }
-    DeleteResult result;
-    try {
-      result =
-          gateway.delete(
-              id, resourceKind, id.namespace(), id.name(), app.uid(), app.resourceVersion());
-    } catch (ApiStatusException e) {
-      if (!e.isConflict()) {
-        throw e;
-      }
-      // Changed since the copy the decision was made on (the operator's first status write, a
-      // cancel mark of another node) or replaced: read again and decide again.
-      return false;
-    }
-    if (result == DeleteResult.GONE) {
-      // Someone else deleted it between the fresh read and the delete (a cancel, most likely):
-      // the job is gone, never report the outcome that was about to be decided.
-      throw new NoSuchJobException(
-          id, "the resource of job " + id + " disappeared before kubejobs could end the job", null);
-    }
-    return true;
-  }
-
-  /**
-   * Deletes the live driver pod of an ended job, locked to the pod copy the mapping saw.
-   *
-   * @return true when deleted or gone, false when the pod changed before the delete (409)
-   */
-  private boolean deleteDriverPod(ExecutionId id, Mapped mapped) {
-    DriverPod pod = mapped.pod;
-    if (pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
-      pod = lookUpDriver(id, mapped.app);
-    }
-    Optional<ResourceSnapshot> found = pod.pod();
-    if (found.isEmpty() || found.get().isBeingDeleted()) {
-      if (pod.lookup() == DriverPod.Lookup.UNAVAILABLE) {
-        throw new JobRejectedException(
-            id, JobRejectedException.Reason.FORBIDDEN, 403, pod.reason(), null);
-      }
-      return true;
-    }
-    try {
-      gateway.deletePod(
-          id, id.namespace(), found.get().name(), found.get().uid(), found.get().resourceVersion());
-      LOG.info(
-          "Deleted driver pod {} of job '{}', which still ran after the job ended",
-          found.get().name(),
-          id);
-      return true;
-    } catch (ApiStatusException e) {
-      if (!e.isConflict()) {
-        throw e;
-      }
-      // The pod changed since it was looked up (it may have just exited): decide again.
-      return false;
-    }
-  }
-
-  private static String describe(FollowUp followUp) {
-    return switch (followUp.action()) {
-      case DELETE_APPLICATION -> "delete the job's resource";
-      case DELETE_DRIVER_POD -> "delete the driver pod that still runs";
-    };
-  }
-
-  /** A mapping with what it was made from. */
-  private record Mapped(ResourceSnapshot app, DriverPod pod, JobExecutionInfo info) {}
-
-  /** One namespace's list. */
-  private record Listing(Instant at, Map<String, ResourceSnapshot> byName, boolean forbidden) {}
-
-  /** The cache slot of one namespace: the last list and the list in flight. */
-  private static final class Slot {
-    private volatile Listing listing;
-    private CompletableFuture<Listing> inFlight;
+  private static List<String> names(List<ExecutionId> ids) {
+    List<String> out = new ArrayList<>(ids.size());
+    ids.forEach(id -> out.add(id.name()));
+    return out;
   }
 }

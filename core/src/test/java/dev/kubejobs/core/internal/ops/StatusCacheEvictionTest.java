@@ -26,9 +26,7 @@ import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
-import java.lang.reflect.Field;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -76,13 +74,6 @@ class StatusCacheEvictionTest {
   }
 
   private Set<String> cachedNamespaces() {
-    try {
-      Field slots = StatusOperation.class.getDeclaredField("slots");
-      slots.setAccessible(true);
-      return ((Map<?, ?>) slots.get(jobs.statusReader()))
-          .keySet().stream().map(String::valueOf).collect(java.util.stream.Collectors.toSet());
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError("StatusOperation keeps its cache in a field 'slots'", e);
-    }
+    return ((StatusOperation<?>) jobs.statusReader()).cache().cachedNamespaces();
   }
 }

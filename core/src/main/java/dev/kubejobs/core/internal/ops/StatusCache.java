@@ -1,0 +1,338 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.ops;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.KubeJobsContext;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The status reader's per-namespace list cache: one labelled LIST per namespace per cache period,
+ * shared by concurrent callers, keeping only the jobs someone asked for, each as the mapping made
+ * from it (and the copy itself only while a driver pod or a follow-up still needs it).
+ *
+ * <p>Every LIST is stamped, when it is sent, with a tick of the operation's logical clock, and
+ * every question with a tick when it is asked: a listing is fresh for a question when its tick is
+ * the later one, that is when the LIST was sent after the question was asked. A copy that would end
+ * a job is believed only from a fresh listing; {@link #fresh} lists again for that.
+ *
+ * <p>Not a published API; thread safe.
+ */
+final class StatusCache {
+  private static final Logger LOG = LoggerFactory.getLogger(StatusCache.class);
+
+  /** How many lists a name stays wanted without being asked for again. */
+  static final int WANTED_FOR_LISTS = 3;
+
+  private final KubeJobsContext<?> ctx;
+  private final ResourceKind resourceKind;
+  private final Duration ttl;
+  private final AtomicLong ticks;
+  private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
+
+  StatusCache(KubeJobsContext<?> ctx, Duration ttl, AtomicLong ticks) {
+    this.ctx = ctx;
+    this.resourceKind = ctx.jobKind().resourceKind();
+    this.ttl = ttl;
+    this.ticks = ticks;
+  }
+
+  /** One job as a listing holds it. */
+  static final class Entry {
+    private final String uid;
+    private final String resourceVersion;
+    private volatile ResourceSnapshot app;
+    private volatile JobExecutionInfo alone;
+
+    Entry(ResourceSnapshot app) {
+      this.app = app;
+      this.uid = app.uid();
+      this.resourceVersion = app.resourceVersion();
+    }
+
+    /** The uid of the copy. */
+    String uid() {
+      return uid;
+    }
+
+    /** The resourceVersion of the copy. */
+    String resourceVersion() {
+      return resourceVersion;
+    }
+
+    /**
+     * The mapping of the copy without its driver pod, made once and shared by concurrent callers;
+     * afterwards the copy itself is dropped unless a driver pod or a follow-up still needs it. A
+     * QUEUED or CANCELLING mapping is made again on every call: those are the answers a mapper may
+     * change with time alone (see {@link dev.kubejobs.core.JobStatusMapper}).
+     */
+    JobExecutionInfo alone(ExecutionId id, StatusResolver<?> resolver) {
+      JobExecutionInfo info = alone;
+      if (info != null) {
+        return info;
+      }
+      synchronized (this) {
+        if (alone != null) {
+          return alone;
+        }
+        JobExecutionInfo mapped = resolver.mapAlone(id, app);
+        if (mayChangeWithTime(mapped)) {
+          return mapped;
+        }
+        alone = mapped;
+        if (!mapped.driverPodWanted() && mapped.followUp().isEmpty()) {
+          app = null;
+        }
+        return mapped;
+      }
+    }
+
+    private static boolean mayChangeWithTime(JobExecutionInfo info) {
+      return info.status() == JobStatus.QUEUED || info.status() == JobStatus.CANCELLING;
+    }
+
+    /** The copy, while the mapping needs it (a driver pod to look up, a follow-up to carry out). */
+    ResourceSnapshot app() {
+      ResourceSnapshot kept = app;
+      if (kept == null) {
+        throw new IllegalStateException("the copy was dropped: its mapping needs nothing more");
+      }
+      return kept;
+    }
+  }
+
+  /**
+   * One namespace's list as kept.
+   *
+   * @param tick when the LIST was sent, on the operation's logical clock
+   * @param at when the LIST was sent, by the instance's clock (for the cache period)
+   * @param byName the wanted jobs that were listed
+   * @param forbidden true when the caller may not list: jobs are read one GET each
+   */
+  record Listing(long tick, Instant at, Map<String, Entry> byName, boolean forbidden) {
+    /** Whether the LIST was sent after a question asked at {@code asked}. */
+    boolean freshFor(long asked) {
+      return tick > asked;
+    }
+  }
+
+  /** Takes a tick for a question asked now. */
+  long ask() {
+    return ticks.incrementAndGet();
+  }
+
+  /**
+   * Returns a namespace's listing for a question: the cached one while its period lasts, else a new
+   * LIST (shared with concurrent callers).
+   *
+   * @param names the names the caller asks for; they are kept from this and the next lists
+   */
+  Listing listing(String namespace, Collection<String> names, ExecutionId about) {
+    return listing(namespace, names, about, Long.MIN_VALUE);
+  }
+
+  /**
+   * Returns a namespace's listing sent after the question asked at {@code asked}: the cached one if
+   * it is, else a LIST in flight that is, else a new LIST.
+   */
+  Listing fresh(String namespace, Collection<String> names, long asked, ExecutionId about) {
+    return listing(namespace, names, about, asked);
+  }
+
+  private Listing listing(
+      String namespace, Collection<String> names, ExecutionId about, long askedOrMin) {
+    Slot slot = slots.computeIfAbsent(namespace, ns -> new Slot());
+    boolean fresh = askedOrMin != Long.MIN_VALUE;
+    for (String name : names) {
+      slot.wanted.put(name, slot.generation);
+    }
+    CompletableFuture<Listing> future;
+    boolean mine = false;
+    long tick = 0;
+    synchronized (slot) {
+      Listing current = slot.listing;
+      if (current != null && (fresh ? current.freshFor(askedOrMin) : !isExpired(current))) {
+        return current;
+      }
+      if (slot.inFlight != null && (!fresh || slot.inFlightTick > askedOrMin)) {
+        future = slot.inFlight;
+      } else {
+        slot.inFlight = new CompletableFuture<>();
+        tick = ticks.incrementAndGet();
+        slot.inFlightTick = tick;
+        future = slot.inFlight;
+        mine = true;
+      }
+    }
+    if (mine) {
+      try {
+        Listing listed = list(slot, namespace, about, tick);
+        synchronized (slot) {
+          if (slot.listing == null || slot.listing.tick < listed.tick) {
+            slot.listing = listed;
+          }
+          if (slot.inFlight == future) {
+            slot.inFlight = null;
+          }
+        }
+        future.complete(listed);
+        return listed;
+      } catch (RuntimeException | Error e) {
+        synchronized (slot) {
+          if (slot.inFlight == future) {
+            slot.inFlight = null;
+          }
+        }
+        future.completeExceptionally(e);
+        throw e;
+      }
+    }
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiUnavailableException(
+          about, "interrupted while waiting for the list of namespace " + namespace, e);
+    } catch (ExecutionException | CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new ApiUnavailableException(about, "listing namespace " + namespace + " failed", cause);
+    }
+  }
+
+  /**
+   * Drops a job's cached copy, so the next read of it goes to the server (after a cancel).
+   *
+   * @param id the job
+   */
+  void forget(ExecutionId id) {
+    Slot slot = slots.get(id.namespace());
+    if (slot != null) {
+      Listing listing = slot.listing;
+      if (listing != null) {
+        listing.byName.remove(id.name());
+      }
+    }
+  }
+
+  /** The namespaces whose lists are kept (for tests). */
+  Set<String> cachedNamespaces() {
+    return Set.copyOf(slots.keySet());
+  }
+
+  /** The number of jobs kept over all namespaces (for tests and the benchmark). */
+  int cachedJobs() {
+    int n = 0;
+    for (Slot slot : slots.values()) {
+      Listing listing = slot.listing;
+      n += listing == null ? 0 : listing.byName.size();
+    }
+    return n;
+  }
+
+  /**
+   * Drops the lists (and wanted names) of namespaces nobody read for a cache period, so they are
+   * not kept forever; called after each read with the namespaces it read.
+   */
+  void evictExpired(Collection<String> keep) {
+    for (Map.Entry<String, Slot> e : slots.entrySet()) {
+      if (keep.contains(e.getKey())) {
+        continue;
+      }
+      Slot slot = e.getValue();
+      synchronized (slot) {
+        if (slot.inFlight == null && slot.listing != null && isExpired(slot.listing)) {
+          slots.remove(e.getKey(), slot);
+        }
+      }
+    }
+  }
+
+  private boolean isExpired(Listing listing) {
+    return !ctx.clock().instant().isBefore(listing.at.plus(ttl));
+  }
+
+  private Listing list(Slot slot, String namespace, ExecutionId about, long tick) {
+    Instant at = ctx.clock().instant();
+    long generation;
+    synchronized (slot) {
+      generation = ++slot.generation;
+    }
+    // Names nobody asked for in the last lists are no longer kept.
+    slot.wanted.values().removeIf(g -> g < generation - WANTED_FOR_LISTS);
+    try {
+      var items = ctx.gateway().list(about, resourceKind, namespace, StatusOperation.SELECTOR);
+      Map<String, Entry> byName = new ConcurrentHashMap<>();
+      for (ResourceSnapshot item : items) {
+        if (slot.wanted.containsKey(item.name())) {
+          byName.put(item.name(), new Entry(item));
+        }
+      }
+      LOG.debug(
+          "Listed {} {} in namespace {}, keeping the {} asked for",
+          items.size(),
+          resourceKind.plural(),
+          namespace,
+          byName.size());
+      return new Listing(tick, at, byName, false);
+    } catch (JobRejectedException e) {
+      if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
+        throw e;
+      }
+      ctx.warnings()
+          .warn(
+              LOG,
+              "missing permission: list "
+                  + resourceKind.qualifiedPlural()
+                  + " in namespace "
+                  + namespace
+                  + "; job statuses fall back to one GET per job. Grant it (see docs/rbac.yaml)"
+                  + " to read many jobs with one LIST");
+      return new Listing(tick, at, new ConcurrentHashMap<>(), true);
+    }
+  }
+
+  /** The cache slot of one namespace: the last list, the list in flight and the wanted names. */
+  private static final class Slot {
+    private volatile Listing listing;
+    private CompletableFuture<Listing> inFlight;
+    private long inFlightTick;
+    private volatile long generation;
+    private final Map<String, Long> wanted = new ConcurrentHashMap<>();
+  }
+}

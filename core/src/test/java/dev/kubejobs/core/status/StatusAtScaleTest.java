@@ -1,0 +1,409 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.status;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Hold;
+import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.ResourceType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 10: a poll of many jobs costs LISTs, not a GET per job, whatever ended; the driver pods of
+ * a namespace's failing jobs are found with one pod LIST; a job is mapped once per resourceVersion;
+ * namespaces can be read in parallel. The stale-cache guarantees (a stale copy never ends a job,
+ * gone is NoSuchJobException) are kept: see also StatusCacheTest and TwoSchedulersTest.
+ */
+class StatusAtScaleTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String LISTS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs";
+  private static final String GETS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs/[^/]+";
+  private static final String POD_LISTS = "/api/v1/namespaces/[^/]+/pods";
+  private static final String POD_GETS = "/api/v1/namespaces/[^/]+/pods/[^/]+";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private final CountingKind kind = new CountingKind();
+  private KubeJobs<TestJobSpec> jobs;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    jobs = builder().build();
+  }
+
+  @AfterEach
+  void tearDown() {
+    jobs.close();
+  }
+
+  private KubeJobs.Builder<TestJobSpec> builder() {
+    return Fixture.builder(server, CLOCK, "gravitino-a", kind)
+        .statusCacheTtl(Duration.ofSeconds(5));
+  }
+
+  private List<ExecutionId> create(int n, int namespaces, String state) {
+    List<ExecutionId> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String ns = "ns-" + (i % namespaces);
+      String name = "kj-job-" + i;
+      server
+          .store()
+          .create(TestJobKind.TYPE, ns, Fixture.testJob(name, "gravitino-a", "job-" + i, state));
+      ids.add(ExecutionId.of("test", TestJobKind.KIND, ns, name));
+    }
+    return ids;
+  }
+
+  private void setAll(List<ExecutionId> ids, String state) {
+    for (ExecutionId id : ids) {
+      Fixture.setStatus(server, id.namespace(), id.name(), "{\"state\":\"" + state + "\"}");
+    }
+  }
+
+  @Test
+  void aPollInWhichJobsJustSucceededListsEachNamespaceOnceAndSendsNoGet() {
+    List<ExecutionId> ids = create(100, 4, "RUNNING");
+    assertThat(jobs.statusReader().getAllInfos(ids).values())
+        .allMatch(i -> i.status() == JobStatus.STARTED);
+    setAll(ids.subList(0, 40), "SUCCEEDED");
+    CLOCK.advance(Duration.ofSeconds(6));
+    server.journal().clear();
+
+    // The lists are sent after the question was asked: their copies are fresh and end jobs.
+    Map<ExecutionId, JobExecutionInfo> all = jobs.statusReader().getAllInfos(ids);
+
+    assertThat(all.values().stream().filter(i -> i.status() == JobStatus.SUCCEEDED)).hasSize(40);
+    assertThat(server.journal().count("GET", LISTS)).isEqualTo(4);
+    assertThat(server.journal().count("GET", GETS)).isZero();
+  }
+
+  /**
+   * Leaves the cache holding copies of {@code changed} listed before the next question: all jobs
+   * are asked for (so the lists keep them), {@code change} runs, the cache period passes and only
+   * the other jobs are asked for (a new list, holding the changed copies nobody asked about yet).
+   */
+  private void cacheChangedCopies(
+      List<ExecutionId> all, List<ExecutionId> changed, Runnable change) {
+    jobs.statusReader().getAllInfos(all);
+    change.run();
+    CLOCK.advance(Duration.ofSeconds(6));
+    List<ExecutionId> others = new ArrayList<>(all);
+    others.removeAll(changed);
+    jobs.statusReader().getAllInfos(others);
+  }
+
+  @Test
+  void cachedCopiesThatWouldEndJobsAreReadAgainWithOneListPerNamespaceNotOneGetPerJob() {
+    List<ExecutionId> ids = create(60, 3, "RUNNING");
+    List<ExecutionId> ending = ids.subList(0, 30);
+    cacheChangedCopies(ids, ending, () -> setAll(ending, "SUCCEEDED"));
+    // The cached copies of jobs 0-29 say SUCCEEDED, but they were listed before this question was
+    // asked; one of them is deleted meanwhile.
+    server.store().delete(TestJobKind.TYPE, ids.get(0).namespace(), ids.get(0).name());
+    server.journal().clear();
+
+    Map<ExecutionId, JobStatusResult> all = jobs.statusReader().getAll(ending);
+
+    assertThat(all.get(ids.get(0)).isGone()).isTrue();
+    assertThat(all.values().stream().filter(r -> r.info().isPresent()))
+        .hasSize(29)
+        .allMatch(r -> r.info().get().status() == JobStatus.SUCCEEDED);
+    assertThat(server.journal().count("GET", LISTS)).isEqualTo(3);
+    // Only the job missing from its fresh list is confirmed gone with a GET.
+    assertThat(server.journal().count("GET", GETS)).isEqualTo(1);
+  }
+
+  @Test
+  void aStaleCopyNeverEndsAJobEvenWhenTheListAgainFails() {
+    List<ExecutionId> ids = create(2, 1, "RUNNING");
+    List<ExecutionId> ending = ids.subList(0, 1);
+    cacheChangedCopies(ids, ending, () -> setAll(ending, "SUCCEEDED"));
+    server
+        .faults()
+        .add(
+            dev.kubejobs.testkit.Fault.on("GET", LISTS)
+                .forever()
+                .status(503, "ServiceUnavailable", "down"));
+
+    JobStatusResult result = jobs.statusReader().getAll(ending).get(ids.get(0));
+
+    assertThat(result.info()).isEmpty();
+    assertThat(result.error()).isPresent();
+  }
+
+  @Test
+  void theDriverPodsOfANamespacesFailedJobsAreFoundWithOnePodList() {
+    List<ExecutionId> ids = create(30, 2, "RUNNING");
+    jobs.statusReader().getAllInfos(ids);
+    for (ExecutionId id : ids.subList(0, 20)) {
+      server
+          .store()
+          .create(
+              ResourceType.POD,
+              id.namespace(),
+              Fixture.driverPod(id.name() + "-driver", id.name(), "Failed"));
+    }
+    // Two of the failed jobs' drivers still run: they are deleted before FAILED is reported.
+    server
+        .store()
+        .update(
+            ResourceType.POD,
+            ids.get(0).namespace(),
+            ids.get(0).name() + "-driver",
+            p -> {
+              p.getAsJsonObject("status").addProperty("phase", "Running");
+              return p;
+            });
+    setAll(ids.subList(0, 20), "FAILED");
+    server.journal().clear();
+
+    // Within the cache period: the cached copies are RUNNING, nothing ends.
+    assertThat(jobs.statusReader().getAllInfos(ids).values())
+        .allMatch(i -> i.status() == JobStatus.STARTED);
+    assertThat(server.journal().count("GET", POD_LISTS)).isZero();
+
+    CLOCK.advance(Duration.ofSeconds(6));
+    server.journal().clear();
+    Map<ExecutionId, JobExecutionInfo> all = jobs.statusReader().getAllInfos(ids);
+
+    assertThat(ids.subList(0, 20)).allMatch(id -> all.get(id).status() == JobStatus.FAILED);
+    assertThat(server.journal().count("GET", LISTS)).isEqualTo(2);
+    assertThat(server.journal().count("GET", POD_LISTS)).isEqualTo(2);
+    assertThat(server.journal().count("GET", POD_GETS)).isZero();
+    assertThat(server.journal().count("GET", GETS)).isZero();
+    assertThat(server.journal().count("DELETE", POD_GETS)).isEqualTo(1);
+    assertThat(server.journal().requests("GET", POD_LISTS).get(0).queryParameter("labelSelector"))
+        .startsWith("test-role=driver,test-app in (");
+  }
+
+  @Test
+  void stalePodWantingCopiesAreListedAgainOnceAndTheirPodsListedOnce() {
+    List<ExecutionId> ids = create(10, 1, "RUNNING");
+    jobs.statusReader().getAllInfos(ids.subList(5, 10));
+    for (ExecutionId id : ids.subList(0, 5)) {
+      server
+          .store()
+          .create(
+              ResourceType.POD,
+              "ns-0",
+              Fixture.driverPod(id.name() + "-driver", id.name(), "Failed"));
+    }
+    setAll(ids.subList(0, 5), "FAILED");
+    jobs.statusReader().getAllInfos(ids.subList(5, 10)); // cached, keeps asking for jobs 5-9
+    CLOCK.advance(Duration.ofSeconds(6));
+    jobs.statusReader().getAllInfos(ids.subList(5, 10)); // a new list with FAILED copies in it
+    server.journal().clear();
+
+    Map<ExecutionId, JobExecutionInfo> all = jobs.statusReader().getAllInfos(ids.subList(0, 5));
+
+    assertThat(all.values()).allMatch(i -> i.status() == JobStatus.FAILED);
+    assertThat(server.journal().count("GET", POD_LISTS)).isEqualTo(1);
+    assertThat(server.journal().count("GET", POD_GETS)).isZero();
+    assertThat(server.journal().count("GET", LISTS)).isLessThanOrEqualTo(1);
+  }
+
+  @Test
+  void aJobIsMappedOncePerResourceVersionAndCacheHitsShareThatMapping() throws Exception {
+    List<ExecutionId> ids = create(200, 2, "RUNNING");
+    jobs.statusReader().getAllInfos(ids);
+    assertThat(kind.maps.get()).isEqualTo(200);
+
+    ExecutorService callers = Executors.newFixedThreadPool(8);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<Map<ExecutionId, JobExecutionInfo>>> results = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        results.add(
+            callers.submit(
+                () -> {
+                  start.await();
+                  return jobs.statusReader().getAllInfos(ids);
+                }));
+      }
+      start.countDown();
+      for (Future<Map<ExecutionId, JobExecutionInfo>> f : results) {
+        assertThat(f.get().values()).allMatch(i -> i.status() == JobStatus.STARTED);
+      }
+    } finally {
+      callers.shutdownNow();
+    }
+    assertThat(kind.maps.get()).isEqualTo(200);
+
+    // A changed job is mapped again; the others are not.
+    Fixture.touch(server, ids.get(0).namespace(), ids.get(0).name());
+    CLOCK.advance(Duration.ofSeconds(6));
+    jobs.statusReader().getAllInfos(ids);
+    assertThat(kind.maps.get()).isEqualTo(400);
+  }
+
+  @Test
+  void queuedJobsAreMappedAgainOnEveryReadBecauseTimeAloneMayEndThem() {
+    List<ExecutionId> ids = create(1, 1, null);
+    assertThat(jobs.statusReader().get(ids.get(0)).status()).isEqualTo(JobStatus.QUEUED);
+    int before = kind.maps.get();
+
+    jobs.statusReader().get(ids.get(0));
+
+    assertThat(kind.maps.get()).isEqualTo(before + 1);
+  }
+
+  @Test
+  void namespacesAreReadInParallelOnTheExecutorGiven() throws Exception {
+    List<ExecutionId> ids = create(40, 4, "RUNNING");
+    ExecutorService executor = Executors.newFixedThreadPool(4);
+    try (KubeJobs<TestJobSpec> parallel = builder().statusExecutor(executor).build()) {
+      List<Hold> holds = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        holds.add(
+            server.hold(Hold.on("GET", "/apis/kubejobs.dev/v1/namespaces/ns-" + i + "/testjobs")));
+      }
+      Future<Map<ExecutionId, JobExecutionInfo>> read =
+          Executors.newSingleThreadExecutor()
+              .submit(() -> parallel.statusReader().getAllInfos(ids));
+
+      // All four LISTs reach the server while none has been answered.
+      for (Hold hold : holds) {
+        hold.awaitArrived(Duration.ofSeconds(30));
+      }
+      holds.forEach(Hold::release);
+
+      assertThat(read.get().values()).hasSize(40).allMatch(i -> i.status() == JobStatus.STARTED);
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
+  void statusParallelismStartsNoThreadUntilAskedAndCloseEndsThem() throws Exception {
+    List<ExecutionId> ids = create(8, 2, "RUNNING");
+    KubeJobs<TestJobSpec> parallel = builder().statusParallelism(2).build();
+    assertThat(statusThreads()).isZero();
+
+    parallel.statusReader().getAllInfos(ids);
+    assertThat(statusThreads()).isPositive();
+
+    parallel.close();
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> statusThreads() == 0);
+  }
+
+  @Test
+  void aGoneJobIsStillNoSuchJobWhenItsNamespaceIsListedAgain() {
+    List<ExecutionId> ids = create(3, 1, "RUNNING");
+    List<ExecutionId> ending = ids.subList(1, 2);
+    cacheChangedCopies(ids, ending, () -> setAll(ending, "SUCCEEDED"));
+    server.store().delete(TestJobKind.TYPE, "ns-0", ids.get(1).name());
+
+    assertThatThrownBy(() -> jobs.statusReader().get(ids.get(1)))
+        .isInstanceOf(NoSuchJobException.class);
+  }
+
+  private static long statusThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("kubejobs-status-") && t.isAlive())
+        .count();
+  }
+
+  /** The test kind, counting the mapper's calls. */
+  static final class CountingKind implements JobKind<TestJobSpec> {
+    final TestJobKind delegate = new TestJobKind();
+    final AtomicInteger maps = new AtomicInteger();
+    private final JobStatusMapper mapper =
+        (app, pod, now) -> {
+          maps.incrementAndGet();
+          return delegate.statusMapper().map(app, pod, now);
+        };
+
+    @Override
+    public ResourceKind resourceKind() {
+      return delegate.resourceKind();
+    }
+
+    @Override
+    public String namespaceOf(TestJobSpec spec) {
+      return delegate.namespaceOf(spec);
+    }
+
+    @Override
+    public JsonObject manifest(TestJobSpec spec, JobIdentity identity) {
+      return delegate.manifest(spec, identity);
+    }
+
+    @Override
+    public JobStatusMapper statusMapper() {
+      return mapper;
+    }
+
+    @Override
+    public Optional<String> driverPodName(ResourceSnapshot application) {
+      return delegate.driverPodName(application);
+    }
+
+    @Override
+    public String driverPodSelector(ResourceSnapshot application) {
+      return delegate.driverPodSelector(application);
+    }
+
+    @Override
+    public Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
+      return delegate.driverPodsSelector(applications);
+    }
+
+    @Override
+    public String driverContainerName(ResourceSnapshot application) {
+      return delegate.driverContainerName(application);
+    }
+  }
+}
