@@ -29,6 +29,7 @@ import dev.kubejobs.core.preflight.Preflight;
 import dev.kubejobs.core.preflight.internal.DefaultPreflight;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
+import dev.kubejobs.core.status.JobStatusListener;
 import dev.kubejobs.core.status.JobStatusReader;
 import dev.kubejobs.core.submit.JobSubmitter;
 import dev.kubejobs.core.sweep.OrphanSweeper;
@@ -117,7 +118,10 @@ public final class KubeJobs<S> implements AutoCloseable {
         b.statusParallelism > 1 ? statusThreads(b.cluster, b.statusParallelism) : null;
     this.statusReader =
         new StatusOperation<>(
-            context, b.statusCacheTtl, b.statusExecutor != null ? b.statusExecutor : ownExecutor);
+            context,
+            b.statusCacheTtl,
+            b.statusExecutor != null ? b.statusExecutor : ownExecutor,
+            b.statusListener);
     this.canceller = new CancelOperation<>(context, statusReader);
   }
 
@@ -143,12 +147,14 @@ public final class KubeJobs<S> implements AutoCloseable {
 
   /**
    * Releases what this instance started: the status threads of {@link
-   * Builder#statusParallelism(int)}. An executor passed to {@link Builder#statusExecutor} is the
+   * Builder#statusParallelism(int)} and the thread of the {@link Builder#statusListener} (after it
+   * delivered what was queued). An executor passed to {@link Builder#statusExecutor} is the
    * caller's and left alone. Operations used after close still work, reading namespaces one after
    * another. Idempotent.
    */
   @Override
   public void close() {
+    statusReader.close();
     if (ownExecutor != null) {
       ownExecutor.shutdown();
     }
@@ -355,6 +361,7 @@ public final class KubeJobs<S> implements AutoCloseable {
     private ResiliencePolicy policy;
     private Executor statusExecutor;
     private int statusParallelism = 1;
+    private JobStatusListener statusListener;
 
     private Builder(ApiClient client, JobKind<S> jobKind) {
       this.client = client;
@@ -489,6 +496,22 @@ public final class KubeJobs<S> implements AutoCloseable {
         throw new IllegalArgumentException("statusExecutor must not be null");
       }
       this.statusExecutor = executor;
+      return this;
+    }
+
+    /**
+     * Sets a listener told each time the status reported for a job changes (see {@link
+     * JobStatusListener} for the guarantees); none by default.
+     *
+     * @param listener the listener
+     * @return this builder
+     * @throws IllegalArgumentException if it is null
+     */
+    public Builder<S> statusListener(JobStatusListener listener) {
+      if (listener == null) {
+        throw new IllegalArgumentException("statusListener must not be null");
+      }
+      this.statusListener = listener;
       return this;
     }
 

@@ -21,6 +21,7 @@ import dev.kubejobs.core.JobStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * The highest status one {@code KubeJobs} instance reported per job, so its statuses never go
@@ -36,8 +37,22 @@ final class ReportedStatuses {
   static final int DEFAULT_CAPACITY = 50_000;
 
   private final Map<ExecutionId, Seen> seen;
+  private final BiConsumer<ExecutionId, JobExecutionInfo> onChange;
 
   ReportedStatuses(int capacity) {
+    this(capacity, null);
+  }
+
+  /**
+   * Creates the floor.
+   *
+   * @param capacity how many jobs it remembers
+   * @param onChange told, in the order of the changes, each time a job's reported status changes
+   *     (its first report included); called under the floor's lock, so it must only hand the change
+   *     on (for example to a queue); null for none
+   */
+  ReportedStatuses(int capacity, BiConsumer<ExecutionId, JobExecutionInfo> onChange) {
+    this.onChange = onChange;
     this.seen =
         new LinkedHashMap<>(256, 0.75f, true) {
           private static final long serialVersionUID = 1L;
@@ -69,6 +84,9 @@ final class ReportedStatuses {
       out = reading.toBuilder().status(s.status).build();
     }
     seen.put(id, new Seen(out.status(), out.status().isTerminal() ? out : null));
+    if (onChange != null && (s == null || s.status != out.status())) {
+      onChange.accept(id, out);
+    }
     return out;
   }
 

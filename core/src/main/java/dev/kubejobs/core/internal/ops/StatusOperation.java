@@ -27,6 +27,7 @@ import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.ops.StatusResolver.Mapped;
+import dev.kubejobs.core.status.JobStatusListener;
 import dev.kubejobs.core.status.JobStatusReader;
 import dev.kubejobs.core.status.JobStatusResult;
 import java.time.Duration;
@@ -87,7 +88,8 @@ public final class StatusOperation<S> implements JobStatusReader {
   private final StatusResolver<S> resolver;
   private final StatusCache cache;
   private final Executor executor;
-  private final ReportedStatuses reported = new ReportedStatuses(ReportedStatuses.DEFAULT_CAPACITY);
+  private final ListenerDispatch dispatch;
+  private final ReportedStatuses reported;
 
   /**
    * Creates the operation, reading namespaces one after another.
@@ -96,7 +98,7 @@ public final class StatusOperation<S> implements JobStatusReader {
    * @param ttl how long a namespace's list serves reads; zero reads each job with a GET
    */
   public StatusOperation(KubeJobsContext<S> ctx, Duration ttl) {
-    this(ctx, ttl, null);
+    this(ctx, ttl, null, null);
   }
 
   /**
@@ -106,9 +108,15 @@ public final class StatusOperation<S> implements JobStatusReader {
    * @param ttl how long a namespace's list serves reads; zero reads each job with a GET
    * @param executor runs the namespaces of one {@code getAll} in parallel, or null to read them one
    *     after another on the calling thread
+   * @param listener told of each change of a reported status, on a thread of its own; or null
    */
-  public StatusOperation(KubeJobsContext<S> ctx, Duration ttl, Executor executor) {
+  public StatusOperation(
+      KubeJobsContext<S> ctx, Duration ttl, Executor executor, JobStatusListener listener) {
     this.ctx = ctx;
+    this.dispatch = listener == null ? null : new ListenerDispatch(ctx.cluster(), listener);
+    this.reported =
+        new ReportedStatuses(
+            ReportedStatuses.DEFAULT_CAPACITY, dispatch == null ? null : dispatch::changed);
     this.kind = ctx.jobKind();
     this.ttl = ttl;
     this.resolver = new StatusResolver<>(ctx);
@@ -239,6 +247,13 @@ public final class StatusOperation<S> implements JobStatusReader {
    */
   public void forget(ExecutionId id) {
     cache.forget(id);
+  }
+
+  /** Stops the listener's thread once it delivered what was queued. Idempotent. */
+  public void close() {
+    if (dispatch != null) {
+      dispatch.close();
+    }
   }
 
   /** The cache (for tests in this package). */
