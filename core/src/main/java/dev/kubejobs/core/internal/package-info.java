@@ -25,7 +25,9 @@
  * built from its private {@code context} field. The context gives the cluster, deployment and name
  * prefix, the {@code JobKind} (driver pod name/selector/container), the clock, the warn-once log
  * and the {@link dev.kubejobs.core.internal.kube.KubeGateway}: {@code list} by label selector
- * (paged), {@code get}, {@code delete} with a uid precondition, {@code getPod}/{@code
+ * (paged; {@code listWithVersion} also returns the list's resourceVersion), {@code watch} (a
+ * streamed WATCH, which {@link dev.kubejobs.core.internal.watch.NamespaceWatch} turns into a
+ * per-namespace view), {@code get}, {@code delete} with a uid precondition, {@code getPod}/{@code
  * listPods}/{@code deletePod}, {@code readPodLog} (container, tail lines, limit bytes, streamed to
  * a reader), {@code selfSubjectAccessReview} and {@code servedResources} (discovery). Every gateway
  * call already runs under the resilience policy and throws only typed errors (plus {@link

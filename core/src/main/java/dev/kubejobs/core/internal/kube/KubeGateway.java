@@ -30,8 +30,10 @@ import dev.kubejobs.core.resilience.ResiliencePolicy;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -204,6 +206,25 @@ public final class KubeGateway {
    */
   public List<ResourceSnapshot> list(
       ExecutionId about, ResourceKind kind, String namespace, String labelSelector) {
+    return listWithVersion(about, kind, namespace, labelSelector).items();
+  }
+
+  /**
+   * Lists the objects matching a label selector in one namespace, as {@link #list} does (retried,
+   * paged, restarted when a continue token expired), and returns the list's resourceVersion with
+   * them: the point from which a {@link #watch} sees every later change.
+   *
+   * @param about the job concerned, for errors, or null
+   * @param kind the resource kind
+   * @param namespace the namespace
+   * @param labelSelector the selector; null or empty lists all
+   * @return the objects, in the server's order, and the {@code metadata.resourceVersion} of the
+   *     last page
+   * @throws ApiUnavailableException when the server cannot be reached or answers garbage
+   * @throws JobRejectedException when forbidden (403) or the kind is not served (CRD missing)
+   */
+  public ListResult listWithVersion(
+      ExecutionId about, ResourceKind kind, String namespace, String labelSelector) {
     String op =
         "list "
             + kind.qualifiedPlural()
@@ -249,10 +270,176 @@ public final class KubeGateway {
       } else if (items != null && !items.isJsonNull()) {
         throw garbage(about, op, "'items' that is not an array");
       }
-      continueToken = string(object(page, "metadata"), "continue");
+      JsonObject listMeta = object(page, "metadata");
+      continueToken = string(listMeta, "continue");
       if (continueToken == null || continueToken.isEmpty()) {
-        return out;
+        return new ListResult(out, string(listMeta, "resourceVersion"));
       }
+    }
+  }
+
+  // ---------------------------------------------------------------- watches
+
+  /**
+   * Watches the objects matching a label selector in one namespace: sends {@code GET
+   * <collection>?watch=true&resourceVersion=..&allowWatchBookmarks=true&timeoutSeconds=..
+   * &labelSelector=..} and hands each event of the newline-delimited JSON stream to {@code handler}
+   * as it arrives, on the calling thread, until the stream ends.
+   *
+   * <p>Opening runs under the {@link ResiliencePolicy} as one non-retryable request (an open
+   * circuit refuses it; the caller backs off and opens again, as client-go's reflector does); the
+   * streaming itself is never retried. The request goes out on a client derived from the gateway's
+   * with no read timeout and no call timeout: a watch may be quiet for minutes. {@code
+   * serverTimeout} asks the server to end the stream cleanly after that long; a connection that
+   * went silent is the caller's to end, through the {@link WatchCall} that {@link
+   * WatchHandler#starting(WatchCall)} receives.
+   *
+   * @param kind the resource kind
+   * @param namespace the namespace
+   * @param labelSelector the selector; null or empty watches all
+   * @param resourceVersion where to start: the changes after it follow; null or empty makes the
+   *     server send every current object as ADDED first
+   * @param serverTimeout the server's {@code timeoutSeconds}, at least one second
+   * @param allowBookmarks whether to ask for BOOKMARK events ({@code allowWatchBookmarks})
+   * @param handler receives the handle, the opening and the events
+   * @throws ApiStatusException 410 when the server answers the request itself with 410 (a
+   *     resourceVersion that is too old, where a server does not send it as an ERROR event): list
+   *     again
+   * @throws ApiUnavailableException when the server cannot be reached, the circuit is open, the
+   *     answer is 5xx/429 or garbage, the stream broke off, or the call was canceled ({@link
+   *     WatchCall#isCanceled()} tells)
+   * @throws JobRejectedException {@link JobRejectedException.Reason#FORBIDDEN} when {@code watch}
+   *     is not permitted, {@link JobRejectedException.Reason#CRD_NOT_INSTALLED} when the kind is
+   *     not served, {@link JobRejectedException.Reason#INVALID} for another refusal
+   */
+  public void watch(
+      ResourceKind kind,
+      String namespace,
+      String labelSelector,
+      String resourceVersion,
+      Duration serverTimeout,
+      boolean allowBookmarks,
+      WatchHandler handler) {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(serverTimeout, "serverTimeout");
+    Objects.requireNonNull(handler, "handler");
+    if (serverTimeout.getSeconds() < 1) {
+      throw new IllegalArgumentException(
+          "serverTimeout must be at least 1 second (timeoutSeconds counts whole seconds), but was "
+              + serverTimeout);
+    }
+    boolean selected = labelSelector != null && !labelSelector.isEmpty();
+    boolean fromVersion = resourceVersion != null && !resourceVersion.isEmpty();
+    String op =
+        "watch "
+            + kind.qualifiedPlural()
+            + " in namespace "
+            + namespace
+            + (selected ? " with " + labelSelector : "")
+            + (fromVersion ? " from resourceVersion " + resourceVersion : "");
+    List<Pair> query = new ArrayList<>();
+    query.add(new Pair("watch", "true"));
+    if (fromVersion) {
+      query.add(new Pair("resourceVersion", resourceVersion));
+    }
+    if (allowBookmarks) {
+      query.add(new Pair("allowWatchBookmarks", "true"));
+    }
+    query.add(new Pair("timeoutSeconds", Long.toString(serverTimeout.getSeconds())));
+    if (selected) {
+      query.add(new Pair("labelSelector", labelSelector));
+    }
+    String path = collectionPath(kind, namespace);
+    OkHttpClient streaming =
+        http.newBuilder().readTimeout(Duration.ZERO).callTimeout(Duration.ZERO).build();
+    WatchCall handle = new WatchCall();
+    handler.starting(handle);
+    Response response;
+    try {
+      response =
+          policy.execute(
+              op,
+              false,
+              () -> {
+                Request request = request(null, op, "GET", path, query, null, null, JSON);
+                okhttp3.Call httpCall = streaming.newCall(request);
+                handle.attach(httpCall);
+                LOG.debug("Sending '{}'", op);
+                Response answer;
+                try {
+                  answer = httpCall.execute();
+                } catch (IOException e) {
+                  if (handle.isCanceled()) {
+                    // Not a sign of an unreachable server: the breaker must not count it.
+                    throw new ApiUnavailableException(
+                        null, "'" + op + "' was canceled before the server answered", e);
+                  }
+                  throw noAnswer(op, "GET", e);
+                }
+                if (answer.code() >= 200 && answer.code() < 300) {
+                  return answer;
+                }
+                byte[] bytes;
+                try (Response refused = answer) {
+                  ResponseBody body = refused.body();
+                  bytes = body == null ? new byte[0] : body.bytes();
+                } catch (IOException e) {
+                  throw noAnswer(op, "GET", e);
+                }
+                throw failure(null, op, "GET", answer, bytes);
+              });
+    } catch (ApiCallFailure f) {
+      throw unavailable(null, op, f);
+    } catch (ApiStatusException e) {
+      if (e.code() == 410) {
+        throw e;
+      }
+      throw rejected(null, op, e, "watch", kind, namespace);
+    }
+    try (Response open = response) {
+      handler.opened();
+      stream(op, open, handler);
+    }
+  }
+
+  /** Reads a watch stream line by line until its end, handing each event over as it arrives. */
+  private static void stream(String op, Response response, WatchHandler handler) {
+    ResponseBody body = response.body();
+    if (body == null) {
+      return;
+    }
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(body.byteStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = lines.readLine()) != null) {
+        if (line.isBlank()) {
+          continue;
+        }
+        WatchEvent event;
+        try {
+          event = WatchEvent.parse(line);
+        } catch (IllegalArgumentException e) {
+          throw new ApiUnavailableException(
+              null,
+              "'"
+                  + op
+                  + "' got a line that is not a watch event ("
+                  + e.getMessage()
+                  + "); is the base path a Kubernetes API?",
+              e);
+        }
+        if (event == null) {
+          LOG.debug("'{}' skipped an event of a type this version does not know", op);
+          continue;
+        }
+        handler.onEvent(event);
+      }
+      LOG.debug("'{}' ended: the server closed the stream", op);
+    } catch (IOException e) {
+      throw new ApiUnavailableException(
+          null,
+          "'" + op + "' broke off: " + e + "; watch again from the last resourceVersion seen",
+          e);
     }
   }
 

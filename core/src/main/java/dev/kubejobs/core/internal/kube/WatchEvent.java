@@ -1,0 +1,158 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.kube;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import dev.kubejobs.core.ResourceSnapshot;
+import java.util.Objects;
+
+/**
+ * One event of a watch stream, as kube-apiserver writes it ({@code
+ * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go}, {@code HandleHTTP}: one {@code
+ * {"type":...,"object":...}} JSON document per line).
+ *
+ * @param type what happened
+ * @param object the object for {@link Type#ADDED}, {@link Type#MODIFIED} and {@link Type#DELETED}
+ *     (for a removal its last state, carrying the removal's resourceVersion); null for {@link
+ *     Type#BOOKMARK} and {@link Type#ERROR}
+ * @param resourceVersion the resourceVersion the event brings the watch to; empty for {@link
+ *     Type#ERROR}
+ * @param error the {@code Status} of an {@link Type#ERROR} event, else null
+ */
+public record WatchEvent(
+    Type type, ResourceSnapshot object, String resourceVersion, ErrorStatus error) {
+
+  /** The event types of {@code k8s.io/apimachinery/pkg/watch}. */
+  public enum Type {
+    /** An object appeared (created, or started to match the selector). */
+    ADDED,
+    /** An object changed. */
+    MODIFIED,
+    /** An object was removed (or stopped matching the selector). */
+    DELETED,
+    /** Nothing changed for this watch up to {@link WatchEvent#resourceVersion()}. */
+    BOOKMARK,
+    /** The watch failed; the server ends the stream after it. */
+    ERROR
+  }
+
+  /**
+   * The {@code Status} an {@link Type#ERROR} event carries.
+   *
+   * @param code the HTTP-like code, for example 410 for a resourceVersion that is too old
+   * @param reason the reason, for example {@code Expired}; empty when absent
+   * @param message the server's message; empty when absent
+   */
+  public record ErrorStatus(int code, String reason, String message) {
+    /**
+     * Checks the parts.
+     *
+     * @param code the code
+     * @param reason the reason, or null
+     * @param message the message, or null
+     */
+    public ErrorStatus {
+      reason = reason == null ? "" : reason;
+      message = message == null ? "" : message;
+    }
+
+    /**
+     * Returns whether the watch's resourceVersion is no longer served (410 {@code Expired}, or
+     * {@code Gone} from servers before 1.18): the client must list again. client-go's {@code
+     * isExpiredError} (tools/cache/reflector.go) accepts both reasons.
+     *
+     * @return whether a relist is needed
+     */
+    public boolean isExpired() {
+      return code == 410 || "Expired".equals(reason) || "Gone".equals(reason);
+    }
+  }
+
+  /**
+   * Checks the parts.
+   *
+   * @param type the type
+   * @param object the object, or null
+   * @param resourceVersion the resourceVersion, or null
+   * @param error the error status, or null
+   */
+  public WatchEvent {
+    Objects.requireNonNull(type, "type");
+    resourceVersion = resourceVersion == null ? "" : resourceVersion;
+    if (type == Type.ERROR && error == null) {
+      throw new IllegalArgumentException("an ERROR event must carry its status, but had none");
+    }
+  }
+
+  /**
+   * Parses one line of a watch stream.
+   *
+   * @param line one JSON document
+   * @return the event, or null for an event type this version does not know (client-go's reflector
+   *     skips those too)
+   * @throws IllegalArgumentException when the line is not a watch event
+   */
+  static WatchEvent parse(String line) {
+    JsonObject event;
+    try {
+      JsonElement element = JsonParser.parseString(line);
+      if (!element.isJsonObject()) {
+        throw new IllegalArgumentException("a watch event must be a JSON object");
+      }
+      event = element.getAsJsonObject();
+    } catch (JsonParseException | IllegalStateException e) {
+      throw new IllegalArgumentException("a watch event must be JSON: " + e.getMessage(), e);
+    }
+    String typeName = string(event, "type");
+    JsonElement objectElement = event.get("object");
+    if (typeName == null || objectElement == null || !objectElement.isJsonObject()) {
+      throw new IllegalArgumentException("a watch event must have a 'type' and an 'object'");
+    }
+    JsonObject object = objectElement.getAsJsonObject();
+    Type type;
+    try {
+      type = Type.valueOf(typeName);
+    } catch (IllegalArgumentException unknown) {
+      return null;
+    }
+    if (type == Type.ERROR) {
+      JsonElement code = object.get("code");
+      int c =
+          code != null && code.isJsonPrimitive() && code.getAsJsonPrimitive().isNumber()
+              ? code.getAsInt()
+              : 0;
+      return new WatchEvent(
+          type, null, "", new ErrorStatus(c, string(object, "reason"), string(object, "message")));
+    }
+    JsonElement metadata = object.get("metadata");
+    if (metadata == null || !metadata.isJsonObject()) {
+      throw new IllegalArgumentException("a " + typeName + " event's object has no metadata");
+    }
+    String rv = string(metadata.getAsJsonObject(), "resourceVersion");
+    if (type == Type.BOOKMARK) {
+      return new WatchEvent(type, null, rv, null);
+    }
+    return new WatchEvent(type, ResourceSnapshot.of(object), rv, null);
+  }
+
+  private static String string(JsonObject parent, String field) {
+    JsonElement value = parent.get(field);
+    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
+  }
+}

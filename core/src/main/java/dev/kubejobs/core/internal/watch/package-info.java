@@ -1,0 +1,22 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+/**
+ * Informer-like views of one namespace's managed objects, fed by LIST + WATCH through the {@link
+ * dev.kubejobs.core.internal.kube.KubeGateway}: {@link
+ * dev.kubejobs.core.internal.watch.NamespaceWatch}. The building block of the watch-mode status
+ * reader (issue 11). Not a published API: anything here may change without notice.
+ */
+package dev.kubejobs.core.internal.watch;
