@@ -31,6 +31,7 @@ import dev.kubejobs.core.resilience.Resilience4jPolicy;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.status.JobStatusListener;
 import dev.kubejobs.core.status.JobStatusReader;
+import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.core.submit.JobSubmitter;
 import dev.kubejobs.core.sweep.OrphanSweeper;
 import dev.kubejobs.core.sweep.internal.DefaultOrphanSweeper;
@@ -121,7 +122,9 @@ public final class KubeJobs<S> implements AutoCloseable {
             context,
             b.statusCacheTtl,
             b.statusExecutor != null ? b.statusExecutor : ownExecutor,
-            b.statusListener);
+            b.statusListener,
+            b.statusSource,
+            b.requestTimeout);
     this.canceller = new CancelOperation<>(context, statusReader);
   }
 
@@ -146,11 +149,11 @@ public final class KubeJobs<S> implements AutoCloseable {
   }
 
   /**
-   * Releases what this instance started: the status threads of {@link
-   * Builder#statusParallelism(int)} and the thread of the {@link Builder#statusListener} (after it
-   * delivered what was queued). An executor passed to {@link Builder#statusExecutor} is the
-   * caller's and left alone. Operations used after close still work, reading namespaces one after
-   * another. Idempotent.
+   * Releases what this instance started: the watches of {@link StatusSource#watch()}, the status
+   * threads of {@link Builder#statusParallelism(int)} and the thread of the {@link
+   * Builder#statusListener} (after it delivered what was queued). An executor passed to {@link
+   * Builder#statusExecutor} is the caller's and left alone. Operations used after close still work,
+   * reading namespaces one after another. Idempotent.
    */
   @Override
   public void close() {
@@ -362,6 +365,7 @@ public final class KubeJobs<S> implements AutoCloseable {
     private Executor statusExecutor;
     private int statusParallelism = 1;
     private JobStatusListener statusListener;
+    private StatusSource statusSource = StatusSource.polling();
 
     private Builder(ApiClient client, JobKind<S> jobKind) {
       this.client = client;
@@ -496,6 +500,24 @@ public final class KubeJobs<S> implements AutoCloseable {
         throw new IllegalArgumentException("statusExecutor must not be null");
       }
       this.statusExecutor = executor;
+      return this;
+    }
+
+    /**
+     * Sets where the status reader gets its copies: {@link StatusSource#polling()} (the default,
+     * one LIST per namespace per status cache period) or {@link StatusSource#watch()} (per
+     * namespace one LIST, then a WATCH; reads cost no request while it is open). Both give the same
+     * answers; see {@link StatusSource}. Watches end with {@link KubeJobs#close()}.
+     *
+     * @param source the source
+     * @return this builder
+     * @throws IllegalArgumentException if it is null
+     */
+    public Builder<S> statusSource(StatusSource source) {
+      if (source == null) {
+        throw new IllegalArgumentException("statusSource must not be null");
+      }
+      this.statusSource = source;
       return this;
     }
 

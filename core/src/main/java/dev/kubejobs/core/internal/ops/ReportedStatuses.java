@@ -90,6 +90,12 @@ final class ReportedStatuses {
     return out;
   }
 
+  /** Whether a status was reported for the job and it has not ended. */
+  synchronized boolean follows(ExecutionId id) {
+    Seen s = seen.get(id);
+    return s != null && s.terminal == null;
+  }
+
   synchronized int size() {
     return seen.size();
   }

@@ -33,6 +33,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,17 +133,62 @@ final class StatusCache {
   }
 
   /**
-   * One namespace's list as kept.
-   *
-   * @param tick when the LIST was sent, on the operation's logical clock
-   * @param at when the LIST was sent, by the instance's clock (for the cache period)
-   * @param byName the wanted jobs that were listed
-   * @param forbidden true when the caller may not list: jobs are read one GET each
+   * One namespace's copies as a read sees them: a list (kept for the cache period), or a watched
+   * view that is live.
    */
-  record Listing(long tick, Instant at, Map<String, Entry> byName, boolean forbidden) {
-    /** Whether the LIST was sent after a question asked at {@code asked}. */
+  static final class Listing {
+    private final long tick;
+    private final Instant at;
+    private final Map<String, Entry> byName;
+    private final Function<String, Entry> lookup;
+    private final boolean forbidden;
+    private final boolean live;
+
+    private Listing(
+        long tick,
+        Instant at,
+        Map<String, Entry> byName,
+        Function<String, Entry> lookup,
+        boolean forbidden,
+        boolean live) {
+      this.tick = tick;
+      this.at = at;
+      this.byName = byName;
+      this.lookup = lookup;
+      this.forbidden = forbidden;
+      this.live = live;
+    }
+
+    /**
+     * A list.
+     *
+     * @param tick when the LIST was sent, on the operation's logical clock
+     * @param at when the LIST was sent, by the instance's clock (for the cache period)
+     * @param byName the wanted jobs that were listed
+     * @param forbidden true when the caller may not list: jobs are read one GET each
+     */
+    static Listing listed(long tick, Instant at, Map<String, Entry> byName, boolean forbidden) {
+      return new Listing(tick, at, byName, byName::get, forbidden, false);
+    }
+
+    /** A watched view that is in sync: its copies are fresh for any question. */
+    static Listing live(Function<String, Entry> lookup) {
+      return new Listing(Long.MAX_VALUE, Instant.MAX, Map.of(), lookup, false, true);
+    }
+
+    /** Whether the copies were read after a question asked at {@code asked} (or are live). */
     boolean freshFor(long asked) {
-      return tick > asked;
+      return live || tick > asked;
+    }
+
+    /** Whether the caller may not list: jobs are read one GET each. */
+    boolean forbidden() {
+      return forbidden;
+    }
+
+    /** The job of that name, or null when it is not held. */
+    Entry entry(String name) {
+      return forbidden ? null : lookup.apply(name);
     }
   }
 
@@ -309,7 +355,7 @@ final class StatusCache {
           resourceKind.plural(),
           namespace,
           byName.size());
-      return new Listing(tick, at, byName, false);
+      return Listing.listed(tick, at, byName, false);
     } catch (JobRejectedException e) {
       if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
         throw e;
@@ -323,7 +369,7 @@ final class StatusCache {
                   + namespace
                   + "; job statuses fall back to one GET per job. Grant it (see docs/rbac.yaml)"
                   + " to read many jobs with one LIST");
-      return new Listing(tick, at, new ConcurrentHashMap<>(), true);
+      return Listing.listed(tick, at, new ConcurrentHashMap<>(), true);
     }
   }
 

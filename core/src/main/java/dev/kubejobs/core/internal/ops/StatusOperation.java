@@ -27,9 +27,11 @@ import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.ops.StatusResolver.Mapped;
+import dev.kubejobs.core.internal.watch.WatchSettings;
 import dev.kubejobs.core.status.JobStatusListener;
 import dev.kubejobs.core.status.JobStatusReader;
 import dev.kubejobs.core.status.JobStatusResult;
+import dev.kubejobs.core.status.StatusSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -42,8 +44,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -90,6 +96,9 @@ public final class StatusOperation<S> implements JobStatusReader {
   private final Executor executor;
   private final ListenerDispatch dispatch;
   private final ReportedStatuses reported;
+  private final WatchSource watch;
+  private final ThreadPoolExecutor refresher;
+  private final Set<ExecutionId> toRefresh = ConcurrentHashMap.newKeySet();
 
   /**
    * Creates the operation, reading namespaces one after another.
@@ -98,7 +107,7 @@ public final class StatusOperation<S> implements JobStatusReader {
    * @param ttl how long a namespace's list serves reads; zero reads each job with a GET
    */
   public StatusOperation(KubeJobsContext<S> ctx, Duration ttl) {
-    this(ctx, ttl, null, null);
+    this(ctx, ttl, null, null, StatusSource.polling(), Duration.ZERO);
   }
 
   /**
@@ -109,9 +118,17 @@ public final class StatusOperation<S> implements JobStatusReader {
    * @param executor runs the namespaces of one {@code getAll} in parallel, or null to read them one
    *     after another on the calling thread
    * @param listener told of each change of a reported status, on a thread of its own; or null
+   * @param source polling, or watching each namespace read
+   * @param firstWatchWait how long the first read of a namespace waits for its watch's first sync
+   *     before it polls instead
    */
   public StatusOperation(
-      KubeJobsContext<S> ctx, Duration ttl, Executor executor, JobStatusListener listener) {
+      KubeJobsContext<S> ctx,
+      Duration ttl,
+      Executor executor,
+      JobStatusListener listener,
+      StatusSource source,
+      Duration firstWatchWait) {
     this.ctx = ctx;
     this.dispatch = listener == null ? null : new ListenerDispatch(ctx.cluster(), listener);
     this.reported =
@@ -122,6 +139,71 @@ public final class StatusOperation<S> implements JobStatusReader {
     this.resolver = new StatusResolver<>(ctx);
     this.cache = new StatusCache(ctx, ttl, new AtomicLong());
     this.executor = executor;
+    if (source.isWatch()) {
+      this.watch =
+          new WatchSource(
+              ctx,
+              resolver,
+              WatchSettings.ofDefaults().withServerTimeout(source.watchTimeout()),
+              firstWatchWait,
+              dispatch == null ? null : this::changedOnWatch);
+      this.refresher =
+          dispatch == null ? null : oneThread("kubejobs-status-refresh-" + ctx.cluster());
+    } else {
+      this.watch = null;
+      this.refresher = null;
+    }
+  }
+
+  private static ThreadPoolExecutor oneThread(String name) {
+    ThreadPoolExecutor one =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            1,
+            TimeUnit.MINUTES,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, name);
+              t.setDaemon(true);
+              return t;
+            });
+    one.allowCoreThreadTimeOut(true);
+    return one;
+  }
+
+  /**
+   * A watched job changed: read it again off the watch's thread, so that the listener hears of its
+   * new status without anyone polling. Only jobs this reader reported and that did not end.
+   */
+  private void changedOnWatch(ExecutionId id) {
+    if (!reported.follows(id) || !toRefresh.add(id)) {
+      return;
+    }
+    try {
+      refresher.execute(this::refresh);
+    } catch (RejectedExecutionException e) {
+      LOG.debug("Not reading job '{}' after its watch event: closed", id);
+    }
+  }
+
+  private void refresh() {
+    List<ExecutionId> ids = new ArrayList<>(toRefresh);
+    if (ids.isEmpty()) {
+      return;
+    }
+    toRefresh.removeAll(ids);
+    Map<ExecutionId, JobStatusResult> results = getAll(ids);
+    results.forEach(
+        (id, result) ->
+            result
+                .error()
+                .ifPresent(
+                    e ->
+                        LOG.debug(
+                            "Job '{}' could not be read after its watch event: {}",
+                            id,
+                            e.getMessage())));
   }
 
   @Override
@@ -247,10 +329,21 @@ public final class StatusOperation<S> implements JobStatusReader {
    */
   public void forget(ExecutionId id) {
     cache.forget(id);
+    if (watch != null) {
+      watch.forget(id);
+    }
   }
 
-  /** Stops the listener's thread once it delivered what was queued. Idempotent. */
+  /**
+   * Ends the watches and stops the listener's thread once it delivered what was queued. Idempotent.
+   */
   public void close() {
+    if (watch != null) {
+      watch.close();
+    }
+    if (refresher != null) {
+      refresher.shutdown();
+    }
     if (dispatch != null) {
       dispatch.close();
     }
@@ -291,8 +384,8 @@ public final class StatusOperation<S> implements JobStatusReader {
    */
   private Map<ExecutionId, Object> readNamespace(String ns, List<ExecutionId> ids, long asked) {
     Map<ExecutionId, Object> out = new LinkedHashMap<>();
-    StatusCache.Listing listing = null;
-    if (!ttl.isZero()) {
+    StatusCache.Listing listing = watch == null ? null : watch.live(ns);
+    if (listing == null && !ttl.isZero()) {
       try {
         listing = cache.listing(ns, names(ids), ids.get(0));
       } catch (KubeJobsException e) {
@@ -306,8 +399,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     for (ExecutionId id : ids) {
       Candidate c = new Candidate(id);
       try {
-        StatusCache.Entry entry =
-            listing == null || listing.forbidden() ? null : listing.byName().get(id.name());
+        StatusCache.Entry entry = listing == null ? null : listing.entry(id.name());
         if (entry == null) {
           readDirectly(c);
         } else {
@@ -329,9 +421,11 @@ public final class StatusOperation<S> implements JobStatusReader {
           "Listing namespace {} again before ending {} job(s) on copies read before the question",
           ns,
           stale.size());
-      StatusCache.Listing again;
+      StatusCache.Listing again = watch == null ? null : watch.live(ns);
       try {
-        again = cache.fresh(ns, names(ids(stale)), asked, stale.get(0).id);
+        if (again == null) {
+          again = cache.fresh(ns, names(ids(stale)), asked, stale.get(0).id);
+        }
       } catch (KubeJobsException e) {
         for (Candidate c : stale) {
           out.put(c.id, fail(c.id, e));
@@ -342,7 +436,7 @@ public final class StatusOperation<S> implements JobStatusReader {
       if (again != null) {
         for (Candidate c : stale) {
           try {
-            StatusCache.Entry entry = again.forbidden() ? null : again.byName().get(c.id.name());
+            StatusCache.Entry entry = again.entry(c.id.name());
             if (entry == null) {
               readDirectly(c);
             } else {

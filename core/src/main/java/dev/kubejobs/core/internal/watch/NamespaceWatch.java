@@ -156,6 +156,7 @@ public final class NamespaceWatch implements AutoCloseable {
   private final Clock clock;
   private final ThreadFactory threads;
   private final WatchListener listener;
+  private final UnaryOperator<ResourceSnapshot> keep;
 
   private final ConcurrentHashMap<String, ResourceSnapshot> entries = new ConcurrentHashMap<>();
   private final Map<String, ResourceSnapshot> readOnly = Collections.unmodifiableMap(entries);
@@ -189,6 +190,7 @@ public final class NamespaceWatch implements AutoCloseable {
     this.clock = b.clock;
     this.threads = b.threads;
     this.listener = b.listener;
+    this.keep = b.keep;
   }
 
   /**
@@ -438,7 +440,7 @@ public final class NamespaceWatch implements AutoCloseable {
       }
     }
     for (ResourceSnapshot current : listed.values()) {
-      ResourceSnapshot previous = entries.put(current.name(), current);
+      ResourceSnapshot previous = entries.put(current.name(), keep.apply(current));
       if (previous == null) {
         generation.incrementAndGet();
         tell(null, current);
@@ -532,7 +534,7 @@ public final class NamespaceWatch implements AutoCloseable {
       case MODIFIED:
         {
           ResourceSnapshot current = event.object();
-          ResourceSnapshot previous = entries.put(current.name(), current);
+          ResourceSnapshot previous = entries.put(current.name(), keep.apply(current));
           generation.incrementAndGet();
           advance(event.resourceVersion());
           stream.events++;
@@ -733,6 +735,7 @@ public final class NamespaceWatch implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private ThreadFactory threads;
     private WatchListener listener;
+    private UnaryOperator<ResourceSnapshot> keep = UnaryOperator.identity();
 
     private Builder(KubeGateway gateway, ResourceKind kind, String namespace) {
       this.gateway = Objects.requireNonNull(gateway, "gateway");
@@ -789,6 +792,20 @@ public final class NamespaceWatch implements AutoCloseable {
      */
     public Builder threadFactory(ThreadFactory factory) {
       this.threads = Objects.requireNonNull(factory, "threadFactory");
+      return this;
+    }
+
+    /**
+     * Sets what the view keeps of each object, for example only its metadata when the listener
+     * keeps what it needs itself: the view's entries (and the {@code previousOrNull} the listener
+     * is told) are then what this returns, and they must keep the name, uid and resourceVersion.
+     * Default: the whole object.
+     *
+     * @param keeper turns an object into what is kept of it
+     * @return this builder
+     */
+    public Builder keep(UnaryOperator<ResourceSnapshot> keeper) {
+      this.keep = Objects.requireNonNull(keeper, "keep");
       return this;
     }
 

@@ -1,0 +1,209 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.ops;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.ops.StatusCache.Entry;
+import dev.kubejobs.core.internal.ops.StatusCache.Listing;
+import dev.kubejobs.core.internal.watch.NamespaceWatch;
+import dev.kubejobs.core.internal.watch.WatchSettings;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The status reader's copies in watch mode: per namespace a {@link NamespaceWatch} (LIST, then
+ * WATCH), started at the first read of a job in it. The view keeps only each object's metadata;
+ * this source keeps, per job, the mapping made from each new resourceVersion as it arrives (and the
+ * copy only while a driver pod or a follow-up needs it), so a followed job costs what its mapping
+ * costs.
+ *
+ * <p>A namespace's copies are served only while its watch is in sync; otherwise {@link #live}
+ * answers null and the reader polls. Not a published API; thread safe.
+ */
+final class WatchSource implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WatchSource.class);
+
+  private final KubeJobsContext<?> ctx;
+  private final ResourceKind resourceKind;
+  private final StatusResolver<?> resolver;
+  private final WatchSettings settings;
+  private final Duration firstWait;
+  private final Consumer<ExecutionId> changed;
+  private final ConcurrentHashMap<String, Watched> watches = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  /**
+   * Creates the source; nothing starts until the first read.
+   *
+   * @param changed told, on a watch's thread, of each job whose resource changed; it must return
+   *     quickly
+   */
+  WatchSource(
+      KubeJobsContext<?> ctx,
+      StatusResolver<?> resolver,
+      WatchSettings settings,
+      Duration firstWait,
+      Consumer<ExecutionId> changed) {
+    this.ctx = ctx;
+    this.resourceKind = ctx.jobKind().resourceKind();
+    this.resolver = resolver;
+    this.settings = settings;
+    this.firstWait = firstWait;
+    this.changed = changed;
+  }
+
+  /** One namespace's watch and the jobs it holds. */
+  private record Watched(NamespaceWatch watch, Map<String, Entry> entries) {}
+
+  /**
+   * Returns a namespace's live copies, starting its watch at the first call (and waiting for its
+   * first sync then, up to the request timeout).
+   *
+   * @return the copies, or null when the namespace's watch is not in sync (poll instead)
+   */
+  Listing live(String namespace) {
+    if (closed) {
+      return null;
+    }
+    Watched watched = watches.get(namespace);
+    boolean first = false;
+    if (watched == null) {
+      synchronized (watches) {
+        watched = watches.get(namespace);
+        if (watched == null && !closed) {
+          watched = start(namespace);
+          first = true;
+        }
+      }
+      if (watched == null) {
+        return null;
+      }
+    }
+    if (first && !watched.watch.awaitSync(firstWait)) {
+      LOG.debug("The watch of namespace {} is not in sync yet; polling it meanwhile", namespace);
+    }
+    NamespaceWatch.View view = watched.watch.view();
+    if (!view.inSync() || view.forbidden()) {
+      return null;
+    }
+    return Listing.live(watched.entries::get);
+  }
+
+  private Watched start(String namespace) {
+    Map<String, Entry> entries = new ConcurrentHashMap<>();
+    NamespaceWatch watch =
+        NamespaceWatch.builder(ctx.gateway(), resourceKind, namespace)
+            .labelSelector(StatusOperation.SELECTOR)
+            .settings(settings)
+            .keep(WatchSource::metadataOnly)
+            .listener((previous, current) -> apply(namespace, entries, previous, current))
+            .build();
+    Watched watched = new Watched(watch, entries);
+    watches.put(namespace, watched);
+    watch.start();
+    LOG.debug("Watching {} in namespace {}", resourceKind.qualifiedPlural(), namespace);
+    return watched;
+  }
+
+  /** Keeps a job's mapping from each new copy; runs on the watch's thread. */
+  private void apply(
+      String namespace,
+      Map<String, Entry> entries,
+      ResourceSnapshot previous,
+      ResourceSnapshot current) {
+    String name = current != null ? current.name() : previous.name();
+    ExecutionId id;
+    try {
+      id = ExecutionId.of(ctx.cluster(), resourceKind, namespace, name);
+    } catch (IllegalArgumentException e) {
+      LOG.debug(
+          "Ignoring {} '{}' in namespace {}: {}",
+          resourceKind.kind(),
+          name,
+          namespace,
+          e.getMessage());
+      return;
+    }
+    if (current == null) {
+      entries.remove(name);
+    } else {
+      Entry entry = new Entry(current);
+      try {
+        entry.alone(id, resolver);
+      } catch (KubeJobsException e) {
+        // The read that asks for it maps it again and reports the failure.
+        LOG.debug(
+            "Job '{}' could not be mapped as its watch event arrived: {}", id, e.getMessage());
+      }
+      entries.put(name, entry);
+    }
+    if (changed != null) {
+      changed.accept(id);
+    }
+  }
+
+  /** What the view keeps of an object: its name, namespace, uid and resourceVersion. */
+  private static ResourceSnapshot metadataOnly(ResourceSnapshot object) {
+    com.google.gson.JsonObject metadata = new com.google.gson.JsonObject();
+    metadata.addProperty("name", object.name());
+    metadata.addProperty("namespace", object.namespace());
+    metadata.addProperty("uid", object.uid());
+    metadata.addProperty("resourceVersion", object.resourceVersion());
+    com.google.gson.JsonObject kept = new com.google.gson.JsonObject();
+    kept.add("metadata", metadata);
+    return ResourceSnapshot.of(kept);
+  }
+
+  /**
+   * Drops a job's copy, so its next read goes to the server (after a cancel); its next event puts
+   * it back.
+   */
+  void forget(ExecutionId id) {
+    Watched watched = watches.get(id.namespace());
+    if (watched != null) {
+      watched.entries.remove(id.name());
+      watched.watch.invalidate(id.name());
+    }
+  }
+
+  /** The number of jobs held over all namespaces (for tests and the benchmark). */
+  int heldJobs() {
+    int n = 0;
+    for (Watched w : watches.values()) {
+      n += w.entries.size();
+    }
+    return n;
+  }
+
+  /** Ends every watch. Idempotent. */
+  @Override
+  public void close() {
+    synchronized (watches) {
+      closed = true;
+    }
+    for (Watched w : watches.values()) {
+      w.watch.close();
+    }
+  }
+}

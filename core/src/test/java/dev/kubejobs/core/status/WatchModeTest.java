@@ -1,0 +1,218 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.status;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 11: the status reader in watch mode ({@code StatusSource.watch()}) answers as polling does,
+ * costs no request per read while its watch is in sync, falls back to polling while it is not, and
+ * pushes changes to the listener without reads. The fake API server's watch follows
+ * kube-apiserver's (see the testkit's WatchTest for the sources it mirrors).
+ */
+class WatchModeTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String ALL = ".*";
+  private static final String WATCHES = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private final List<KubeJobs<TestJobSpec>> opened = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+  }
+
+  @AfterEach
+  void tearDown() {
+    opened.forEach(KubeJobs::close);
+    await().atMost(Duration.ofSeconds(30)).until(() -> watchThreads() == 0);
+    await().atMost(Duration.ofSeconds(30)).until(() -> server.openWatches() == 0);
+  }
+
+  private KubeJobs<TestJobSpec> node(StatusSource source, KubeJobs.Builder<TestJobSpec> b) {
+    KubeJobs<TestJobSpec> jobs = b.statusSource(source).build();
+    opened.add(jobs);
+    return jobs;
+  }
+
+  private KubeJobs<TestJobSpec> watching() {
+    return node(StatusSource.watch(), Fixture.builder(server, CLOCK, "gravitino"));
+  }
+
+  private List<ExecutionId> create(int n, String state) {
+    List<ExecutionId> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String ns = "ns-" + (i % 2);
+      String name = "kj-job-" + i;
+      server
+          .store()
+          .create(TestJobKind.TYPE, ns, Fixture.testJob(name, "gravitino", "job-" + i, state));
+      ids.add(ExecutionId.of("test", TestJobKind.KIND, ns, name));
+    }
+    return ids;
+  }
+
+  /** Requests other than watches whose path matches. */
+  private long nonWatch(String pathRegex) {
+    return server.journal().requests("*", pathRegex).stream()
+        .filter(r -> !"true".equals(r.queryParameter("watch")))
+        .count();
+  }
+
+  private static long watchThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.isAlive() && t.getName().startsWith("kubejobs-watch-"))
+        .count();
+  }
+
+  @Test
+  void whileTheWatchIsInSyncAReadCostsNoRequestAndSeesChangesAsTheyArrive() {
+    List<ExecutionId> ids = create(10, "RUNNING");
+    KubeJobs<TestJobSpec> jobs = watching();
+    assertThat(jobs.statusReader().getAllInfos(ids).values())
+        .allMatch(i -> i.status() == JobStatus.STARTED);
+    server.journal().clear();
+
+    for (int poll = 0; poll < 5; poll++) {
+      CLOCK.advance(Duration.ofSeconds(10)); // past the cache period every poll
+      assertThat(jobs.statusReader().getAllInfos(ids)).hasSize(10);
+    }
+    assertThat(nonWatch(ALL)).isZero();
+
+    Fixture.setStatus(server, "ns-0", "kj-job-0", "{\"state\":\"SUCCEEDED\"}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> jobs.statusReader().get(ids.get(0)).status() == JobStatus.SUCCEEDED);
+    assertThat(nonWatch(ALL)).isZero();
+  }
+
+  @Test
+  void watchAndPollingGiveTheSameInfoForTheSameObjects() {
+    List<ExecutionId> ids = create(6, "RUNNING");
+    Fixture.setStatus(server, "ns-0", "kj-job-0", "{\"state\":\"SUCCEEDED\"}");
+    Fixture.setStatus(server, "ns-1", "kj-job-1", "{\"state\":\"QUEUED\"}");
+    server
+        .store()
+        .create(TestJobKind.TYPE, "ns-0", Fixture.testJob("kj-job-x", "gravitino", "x", null));
+    ids.add(ExecutionId.of("test", TestJobKind.KIND, "ns-0", "kj-job-x"));
+    KubeJobs<TestJobSpec> polling =
+        node(StatusSource.polling(), Fixture.builder(server, CLOCK, "gravitino"));
+    KubeJobs<TestJobSpec> watching = watching();
+
+    Map<ExecutionId, JobExecutionInfo> polled = polling.statusReader().getAllInfos(ids);
+    Map<ExecutionId, JobExecutionInfo> watched = watching.statusReader().getAllInfos(ids);
+
+    assertThat(watched).isEqualTo(polled);
+  }
+
+  @Test
+  void aJobDeletedWhileWatchedIsNoSuchJob() {
+    List<ExecutionId> ids = create(2, "RUNNING");
+    KubeJobs<TestJobSpec> jobs = watching();
+    jobs.statusReader().getAllInfos(ids);
+
+    server.store().delete(TestJobKind.TYPE, "ns-0", "kj-job-0");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThatThrownBy(() -> jobs.statusReader().get(ids.get(0)))
+                    .isInstanceOf(NoSuchJobException.class));
+  }
+
+  @Test
+  void whileAWatchIsBrokenItsNamespaceIsPolled() {
+    List<ExecutionId> ids = create(2, "RUNNING");
+    String ns0 = "/apis/kubejobs.dev/v1/namespaces/ns-0/testjobs";
+    // ns-0's first watch breaks after one event; every later watch there is refused.
+    server.faults().add(Fault.on("WATCH", ns0).times(1).dropWatchAfter(1));
+    server.faults().add(Fault.on("WATCH", ns0).forever().status(503, "ServiceUnavailable", "down"));
+    KubeJobs<TestJobSpec> jobs = watching();
+    jobs.statusReader().getAllInfos(ids);
+    assertThat(server.journal().count("GET", ns0)).isEqualTo(2); // the watch's LIST, the WATCH
+
+    Fixture.touch(server, "ns-0", "kj-job-0"); // the one event, then the watch breaks
+    Fixture.setStatus(server, "ns-0", "kj-job-0", "{\"state\":\"SUCCEEDED\"}");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> jobs.statusReader().get(ids.get(0)).status() == JobStatus.SUCCEEDED);
+    // Read by the polling LIST (the watch never came back), never from the broken view alone.
+    assertThat(nonWatch("/apis/kubejobs.dev/v1/namespaces/ns-0/testjobs")).isPositive();
+  }
+
+  @Test
+  void theListenerHearsOfAChangeWithoutAnyoneReading() {
+    List<ExecutionId> ids = create(1, "RUNNING");
+    List<String> told = new CopyOnWriteArrayList<>();
+    KubeJobs<TestJobSpec> jobs =
+        node(
+            StatusSource.watch(),
+            Fixture.builder(server, CLOCK, "gravitino")
+                .statusListener((id, info) -> told.add(info.status().name())));
+    jobs.statusReader().get(ids.get(0));
+
+    Fixture.setStatus(server, "ns-0", "kj-job-0", "{\"state\":\"SUCCEEDED\"}");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(() -> assertThat(told).containsExactly("STARTED", "SUCCEEDED"));
+  }
+
+  @Test
+  void aForbiddenWatchFallsBackToPolling() {
+    List<ExecutionId> ids = create(2, "RUNNING");
+    server.rbac().deny("watch", "kubejobs.dev", "testjobs");
+    KubeJobs<TestJobSpec> jobs = watching();
+
+    assertThat(jobs.statusReader().getAllInfos(ids).values())
+        .allMatch(i -> i.status() == JobStatus.STARTED);
+    assertThat(server.journal().count("GET", "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs"))
+        .isPositive();
+  }
+}
