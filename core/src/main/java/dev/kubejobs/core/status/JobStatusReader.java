@@ -32,9 +32,12 @@ import java.util.Map;
  * <p>Reads are served from one labelled LIST ({@code app.kubernetes.io/managed-by=kubejobs}, so
  * jobs of every deployment can be read by id) per namespace, cached for the status cache period and
  * shared by concurrent callers: polling many jobs costs one LIST per namespace, not one GET per
- * job. A job missing from the list is confirmed with a GET. A cached copy that would end the job
- * (terminal status, or an action that must be carried out first) is re-read fresh before it is
- * reported. Where the mapping asks for it, the driver pod is looked up, and deletes the mapping
+ * job. A job missing from the list is confirmed with a GET. A copy that would end the job (terminal
+ * status, or an action that must be carried out first) is reported only from a list sent after the
+ * question was asked: otherwise its namespace is listed again first (one LIST, not a GET per job).
+ * With {@link StatusSource#watch()} the copies come from a watch instead, fresh while it is in
+ * sync. Where the mapping asks for it, the driver pod is looked up (one pod LIST for a namespace's
+ * jobs where the job kind allows), and deletes the mapping
  * requires (a resource without status past its timeout, a live driver of a failed job) are carried
  * out and confirmed before the outcome is reported. Implementations are thread safe.
  *

@@ -19,6 +19,7 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.examples.Errors;
 import dev.kubejobs.examples.Errors.CliException;
 import dev.kubejobs.spark.SparkJobSpec;
@@ -185,10 +186,21 @@ public final class ClusterOptions {
    * @return the instance
    */
   public KubeJobs<SparkJobSpec> kubeJobs() {
+    return kubeJobs(StatusSource.polling());
+  }
+
+  /**
+   * Builds the kubejobs instance for these options, reading statuses from the given source.
+   *
+   * @param source polling (every read asks the server) or watch (reads look at the watch's view)
+   * @return the instance; close it to end its watches
+   */
+  public KubeJobs<SparkJobSpec> kubeJobs(StatusSource source) {
     return KubeJobs.builder(apiClient(), operator.jobKind())
         .cluster(cluster)
         .deployment(deployment)
         .statusCacheTtl(Duration.ZERO)
+        .statusSource(source)
         .build();
   }
 

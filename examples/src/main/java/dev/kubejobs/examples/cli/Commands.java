@@ -24,6 +24,7 @@ import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.preflight.PreflightReport;
+import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.core.sweep.SweepEntry;
 import dev.kubejobs.core.sweep.SweepReport;
 import dev.kubejobs.core.sweep.SweepRequest;
@@ -195,12 +196,21 @@ public final class Commands {
         names = "--interval",
         defaultValue = "2s",
         converter = DurationConverter.class,
-        description = "Time between reads, e.g. 2s, 500ms (default: ${DEFAULT-VALUE}).")
+        description =
+            "Time between looks at the watched status (no request while the watch is open),"
+                + " e.g. 2s, 500ms (default: ${DEFAULT-VALUE}).")
     Duration interval;
 
     @Override
     public Integer call() {
-      KubeJobs<SparkJobSpec> jobs = cluster.kubeJobs();
+      // Watch mode: one LIST and one WATCH of the namespace; each look below costs no request
+      // while the watch is open.
+      try (KubeJobs<SparkJobSpec> jobs = cluster.kubeJobs(StatusSource.watch())) {
+        return follow(jobs);
+      }
+    }
+
+    private int follow(KubeJobs<SparkJobSpec> jobs) {
       ExecutionId executionId = cluster.executionId(jobs, id);
       PrintWriter out = out();
       out.println("watching " + executionId);

@@ -52,7 +52,13 @@ public enum Feature {
   /** Both nodes submit the same job id, possibly while a create's answer is lost. */
   DOUBLE_SUBMIT,
   /** A node cancels a hand-built id of a SparkApplication that kubejobs does not manage. */
-  FOREIGN_CANCEL;
+  FOREIGN_CANCEL,
+  /**
+   * Node A, node B, both or neither read statuses in watch mode ({@code StatusSource.watch()})
+   * instead of polling, drawn per scenario. Watch events arrive on real threads, so such a scenario
+   * does not replay step for step.
+   */
+  WATCH;
 
   /**
    * Returns every feature.

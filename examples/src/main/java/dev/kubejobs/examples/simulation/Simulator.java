@@ -27,6 +27,7 @@ import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.resilience.ApiCallFailure;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
+import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.core.sweep.SweepReport;
 import dev.kubejobs.core.sweep.SweepRequest;
 import dev.kubejobs.spark.ApacheOptions;
@@ -142,7 +143,7 @@ final class Simulator implements AutoCloseable {
   }
 
   private KubeJobs<SparkJobSpec> kubeJobs(
-      ApiClient client, Flavor flavor, Duration ttl, boolean restarts) {
+      ApiClient client, Flavor flavor, Duration ttl, boolean restarts, boolean watch) {
     var kind =
         flavor == Flavor.APACHE
             ? SparkOperators.apache(
@@ -172,6 +173,7 @@ final class Simulator implements AutoCloseable {
         .deployment(DEPLOYMENT)
         .clock(clock)
         .statusCacheTtl(ttl)
+        .statusSource(watch ? StatusSource.watch() : StatusSource.polling())
         .retry(retry)
         .circuitBreaker(Resilience4jPolicy.defaultCircuitBreakerConfig(clock))
         .build();
@@ -262,6 +264,8 @@ final class Simulator implements AutoCloseable {
     final List<Violation> violations = new ArrayList<>();
     final String description;
     final Set<String> bystanders = new HashSet<>();
+    final boolean watchA;
+    final boolean watchB;
     volatile boolean operatorDown;
 
     Scenario(long seed, boolean concurrent, Set<Feature> features) {
@@ -290,8 +294,13 @@ final class Simulator implements AutoCloseable {
       Duration ttlA = TTLS.get(rnd.nextInt(TTLS.size()));
       Duration ttlB = TTLS.get(rnd.nextInt(TTLS.size()));
       // fresh instances: no cache or breaker state carries over, so a seed replays alone
-      this.a = new Node("A", kubeJobs(clientA, flavor, ttlA, restarts));
-      this.b = new Node("B", kubeJobs(clientB, flavor, ttlB, restarts));
+      // drawn apart from the rest, so scenarios without WATCH replay as before
+      java.util.Random modes = new java.util.Random(seed * 17 + 3);
+      int watching = this.features.contains(Feature.WATCH) ? modes.nextInt(4) : 0;
+      this.watchA = (watching & 1) != 0;
+      this.watchB = (watching & 2) != 0;
+      this.a = new Node("A", kubeJobs(clientA, flavor, ttlA, restarts, watchA));
+      this.b = new Node("B", kubeJobs(clientB, flavor, ttlB, restarts, watchB));
       this.nodes = List.of(a, b);
       StringBuilder d = new StringBuilder();
       d.append(flavor.name().toLowerCase(Locale.ROOT)).append(" jobs=[");
@@ -300,7 +309,11 @@ final class Simulator implements AutoCloseable {
       }
       d.setLength(d.length() - 1);
       d.append("] ttl A=").append(ttlA.toSeconds()).append("s B=").append(ttlB.toSeconds());
-      d.append("s features=").append(this.features);
+      d.append("s");
+      if (watchA || watchB) {
+        d.append(" watch=").append(watchA ? "A" : "").append(watchB ? "B" : "");
+      }
+      d.append(" features=").append(this.features);
       this.description = d.toString();
     }
 
@@ -349,6 +362,9 @@ final class Simulator implements AutoCloseable {
           Thread.currentThread().interrupt();
         }
         violation('f', "the scenario itself failed: " + e + " after " + trace);
+      } finally {
+        a.jobs().close();
+        b.jobs().close();
       }
       return violations;
     }
@@ -779,7 +795,7 @@ final class Simulator implements AutoCloseable {
 
     // ---- settle and check ----
 
-    private void settle() {
+    private void settle() throws InterruptedException {
       server.faults().clear();
       operatorDown = false;
       trace("-- faults cleared, operator up --");
@@ -806,6 +822,19 @@ final class Simulator implements AutoCloseable {
             }
           }
         }
+      }
+      // A watching node sees the operator's last writes when their events arrive (real time).
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+      while ((watchA || watchB) && !allRecorded() && System.nanoTime() < deadline) {
+        clock.advance(Duration.ofSeconds(6));
+        for (Job job : jobs) {
+          for (Node node : nodes) {
+            if (!job.orphan && !job.recorded.containsKey(node.name())) {
+              poll(node, job);
+            }
+          }
+        }
+        Thread.sleep(20);
       }
       clock.advance(Duration.ofSeconds(6));
       for (Job job : jobs) {
