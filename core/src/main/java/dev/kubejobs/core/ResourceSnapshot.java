@@ -17,6 +17,7 @@ package dev.kubejobs.core;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.kubejobs.core.internal.kube.Snapshots;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -31,14 +32,26 @@ import java.util.Optional;
  * A read-only copy of one Kubernetes object as the API server returned it (a SparkApplication or a
  * pod), with accessors for the metadata kubejobs reads.
  *
- * <p>Instances are immutable and thread safe: the JSON is copied in and {@link #json()} returns a
- * copy.
+ * <p>Two ways to read it: {@link #json()}, {@link #status()} and {@link #spec()} return mutable
+ * deep copies; {@link #view()} and the metadata accessors read in place, copying nothing, which is
+ * what code that reads thousands of objects per poll (a status mapper) should use.
+ *
+ * <p>Instances are immutable and thread safe: the JSON is copied in (or, for objects the API
+ * gateway parsed itself, handed over by it), never changed, and only copies or read-only views of
+ * it are handed out.
  */
 public final class ResourceSnapshot {
+  static {
+    // The gateway's answers are parsed for the snapshot alone: it hands them over uncopied.
+    Snapshots.register(ResourceSnapshot::new);
+  }
+
   private final JsonObject json;
+  private final JsonView view;
 
   private ResourceSnapshot(JsonObject json) {
     this.json = json;
+    this.view = new JsonView(json);
   }
 
   /**
@@ -63,6 +76,35 @@ public final class ResourceSnapshot {
    */
   public JsonObject json() {
     return json.deepCopy();
+  }
+
+  /**
+   * Returns a read-only view of the whole object, without copying it.
+   *
+   * @return the view of the object; for example {@code view().string("status", "phase")}
+   */
+  public JsonView view() {
+    return view;
+  }
+
+  /**
+   * Returns one annotation, without copying the others.
+   *
+   * @param key the annotation's key
+   * @return its value, or empty when absent or not a string
+   */
+  public Optional<String> annotation(String key) {
+    return metadataEntry("annotations", key);
+  }
+
+  /**
+   * Returns one label, without copying the others.
+   *
+   * @param key the label's key
+   * @return its value, or empty when absent or not a string
+   */
+  public Optional<String> label(String key) {
+    return metadataEntry("labels", key);
   }
 
   /**
@@ -208,6 +250,17 @@ public final class ResourceSnapshot {
 
   private Optional<String> metadataString(String field) {
     JsonElement value = metadata().get(field);
+    return value != null && value.isJsonPrimitive()
+        ? Optional.of(value.getAsString())
+        : Optional.empty();
+  }
+
+  private Optional<String> metadataEntry(String field, String key) {
+    JsonElement map = metadata().get(field);
+    if (map == null || !map.isJsonObject()) {
+      return Optional.empty();
+    }
+    JsonElement value = map.getAsJsonObject().get(key);
     return value != null && value.isJsonPrimitive()
         ? Optional.of(value.getAsString())
         : Optional.empty();
