@@ -18,7 +18,10 @@ package dev.kubejobs.core;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.internal.kube.Snapshots;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -237,11 +240,59 @@ public final class ResourceSnapshot {
     if (text == null || text.isBlank()) {
       return Optional.empty();
     }
+    Instant fast = parseSecondsUtc(text);
+    if (fast != null) {
+      return Optional.of(fast);
+    }
     try {
       return Optional.of(java.time.OffsetDateTime.parse(text).toInstant());
     } catch (DateTimeParseException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Parses the form Kubernetes writes, {@code yyyy-MM-ddTHH:mm:ssZ}, without a {@code
+   * DateTimeFormatter} (a status mapper reads several times per job per poll); null for any other
+   * form or an invalid date, which {@link #parseTime} then gives to the full parser.
+   */
+  private static Instant parseSecondsUtc(String t) {
+    if (t.length() != 20
+        || t.charAt(4) != '-'
+        || t.charAt(7) != '-'
+        || t.charAt(10) != 'T'
+        || t.charAt(13) != ':'
+        || t.charAt(16) != ':'
+        || t.charAt(19) != 'Z') {
+      return null;
+    }
+    int year = digits(t, 0, 4);
+    int month = digits(t, 5, 2);
+    int day = digits(t, 8, 2);
+    int hour = digits(t, 11, 2);
+    int minute = digits(t, 14, 2);
+    int second = digits(t, 17, 2);
+    if ((year | month | day | hour | minute | second) < 0) {
+      return null;
+    }
+    try {
+      return LocalDateTime.of(year, month, day, hour, minute, second).toInstant(ZoneOffset.UTC);
+    } catch (DateTimeException outOfRange) {
+      return null;
+    }
+  }
+
+  /** The ASCII digits at {@code from}, or -1 if one is not a digit. */
+  private static int digits(String t, int from, int count) {
+    int value = 0;
+    for (int i = from; i < from + count; i++) {
+      char c = t.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
   }
 
   private JsonObject metadata() {

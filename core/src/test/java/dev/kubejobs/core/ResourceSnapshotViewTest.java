@@ -104,4 +104,49 @@ class ResourceSnapshotViewTest {
     assertThat(bare.label("a")).isEmpty();
     assertThat(bare.view().get("status")).isEmpty();
   }
+
+  @Test
+  void parseTimeAgreesWithTheIsoParserOnEveryFormItReads() {
+    java.util.Random random = new java.util.Random(10);
+    List<String> texts =
+        new ArrayList<>(
+            List.of(
+                "2026-01-02T03:04:05Z",
+                "2024-02-29T23:59:59Z",
+                "2023-02-29T00:00:00Z",
+                "2026-13-01T00:00:00Z",
+                "2026-01-01T24:00:00Z",
+                "2026-01-01T00:60:00Z",
+                "2026-01-01T00:00:60Z",
+                "0000-01-01T00:00:00Z",
+                "2026-01-02t03:04:05z",
+                "2026-01-02T03:04:05+02:00",
+                "2026-01-02T03:04:05.123456Z",
+                "2026-1-02T03:04:05Z",
+                "2026-01-02T03:04:0xZ",
+                "+2026-01-02T03:04:05Z",
+                "2026-01-02 03:04:05Z",
+                " 2026-01-02T03:04:05Z"));
+    for (int i = 0; i < 2000; i++) {
+      texts.add(
+          String.format(
+              java.util.Locale.ROOT,
+              "%04d-%02d-%02dT%02d:%02d:%02dZ",
+              random.nextInt(10000),
+              random.nextInt(14),
+              random.nextInt(33),
+              random.nextInt(26),
+              random.nextInt(62),
+              random.nextInt(62)));
+    }
+    for (String text : texts) {
+      java.util.Optional<Instant> expected;
+      try {
+        expected = java.util.Optional.of(java.time.OffsetDateTime.parse(text).toInstant());
+      } catch (java.time.format.DateTimeParseException e) {
+        expected = java.util.Optional.empty();
+      }
+      assertThat(ResourceSnapshot.parseTime(text)).as(text).isEqualTo(expected);
+    }
+  }
 }
