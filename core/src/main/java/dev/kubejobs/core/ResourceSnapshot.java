@@ -17,7 +17,11 @@ package dev.kubejobs.core;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.kubejobs.core.internal.kube.Snapshots;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,14 +35,26 @@ import java.util.Optional;
  * A read-only copy of one Kubernetes object as the API server returned it (a SparkApplication or a
  * pod), with accessors for the metadata kubejobs reads.
  *
- * <p>Instances are immutable and thread safe: the JSON is copied in and {@link #json()} returns a
- * copy.
+ * <p>Two ways to read it: {@link #json()}, {@link #status()} and {@link #spec()} return mutable
+ * deep copies; {@link #view()} and the metadata accessors read in place, copying nothing, which is
+ * what code that reads thousands of objects per poll (a status mapper) should use.
+ *
+ * <p>Instances are immutable and thread safe: the JSON is copied in (or, for objects the API
+ * gateway parsed itself, handed over by it), never changed, and only copies or read-only views of
+ * it are handed out.
  */
 public final class ResourceSnapshot {
+  static {
+    // The gateway's answers are parsed for the snapshot alone: it hands them over uncopied.
+    Snapshots.register(ResourceSnapshot::new);
+  }
+
   private final JsonObject json;
+  private final JsonView view;
 
   private ResourceSnapshot(JsonObject json) {
     this.json = json;
+    this.view = new JsonView(json);
   }
 
   /**
@@ -63,6 +79,35 @@ public final class ResourceSnapshot {
    */
   public JsonObject json() {
     return json.deepCopy();
+  }
+
+  /**
+   * Returns a read-only view of the whole object, without copying it.
+   *
+   * @return the view of the object; for example {@code view().string("status", "phase")}
+   */
+  public JsonView view() {
+    return view;
+  }
+
+  /**
+   * Returns one annotation, without copying the others.
+   *
+   * @param key the annotation's key
+   * @return its value, or empty when absent or not a string
+   */
+  public Optional<String> annotation(String key) {
+    return metadataEntry("annotations", key);
+  }
+
+  /**
+   * Returns one label, without copying the others.
+   *
+   * @param key the label's key
+   * @return its value, or empty when absent or not a string
+   */
+  public Optional<String> label(String key) {
+    return metadataEntry("labels", key);
   }
 
   /**
@@ -195,11 +240,59 @@ public final class ResourceSnapshot {
     if (text == null || text.isBlank()) {
       return Optional.empty();
     }
+    Instant fast = parseSecondsUtc(text);
+    if (fast != null) {
+      return Optional.of(fast);
+    }
     try {
       return Optional.of(java.time.OffsetDateTime.parse(text).toInstant());
     } catch (DateTimeParseException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Parses the form Kubernetes writes, {@code yyyy-MM-ddTHH:mm:ssZ}, without a {@code
+   * DateTimeFormatter} (a status mapper reads several times per job per poll); null for any other
+   * form or an invalid date, which {@link #parseTime} then gives to the full parser.
+   */
+  private static Instant parseSecondsUtc(String t) {
+    if (t.length() != 20
+        || t.charAt(4) != '-'
+        || t.charAt(7) != '-'
+        || t.charAt(10) != 'T'
+        || t.charAt(13) != ':'
+        || t.charAt(16) != ':'
+        || t.charAt(19) != 'Z') {
+      return null;
+    }
+    int year = digits(t, 0, 4);
+    int month = digits(t, 5, 2);
+    int day = digits(t, 8, 2);
+    int hour = digits(t, 11, 2);
+    int minute = digits(t, 14, 2);
+    int second = digits(t, 17, 2);
+    if ((year | month | day | hour | minute | second) < 0) {
+      return null;
+    }
+    try {
+      return LocalDateTime.of(year, month, day, hour, minute, second).toInstant(ZoneOffset.UTC);
+    } catch (DateTimeException outOfRange) {
+      return null;
+    }
+  }
+
+  /** The ASCII digits at {@code from}, or -1 if one is not a digit. */
+  private static int digits(String t, int from, int count) {
+    int value = 0;
+    for (int i = from; i < from + count; i++) {
+      char c = t.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
   }
 
   private JsonObject metadata() {
@@ -208,6 +301,17 @@ public final class ResourceSnapshot {
 
   private Optional<String> metadataString(String field) {
     JsonElement value = metadata().get(field);
+    return value != null && value.isJsonPrimitive()
+        ? Optional.of(value.getAsString())
+        : Optional.empty();
+  }
+
+  private Optional<String> metadataEntry(String field, String key) {
+    JsonElement map = metadata().get(field);
+    if (map == null || !map.isJsonObject()) {
+      return Optional.empty();
+    }
+    JsonElement value = map.getAsJsonObject().get(key);
     return value != null && value.isJsonPrimitive()
         ? Optional.of(value.getAsString())
         : Optional.empty();

@@ -15,13 +15,12 @@
  */
 package dev.kubejobs.spark.internal;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.JsonView;
 import dev.kubejobs.core.ResourceSnapshot;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -29,7 +28,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -119,8 +117,8 @@ public final class ApacheStatusMapper implements JobStatusMapper {
   public static Optional<String> driverPodName(ResourceSnapshot application) {
     long attempt =
         application
-            .status()
-            .flatMap(s -> Json.number(s, "currentAttemptSummary", "attemptInfo", "id"))
+            .view()
+            .number("status", "currentAttemptSummary", "attemptInfo", "id")
             .orElse(0L);
     String appId = application.name() + "-" + attempt;
     return application.name().isEmpty() || appId.length() > APP_ID_LIMIT
@@ -132,10 +130,8 @@ public final class ApacheStatusMapper implements JobStatusMapper {
 
   Observation observe(ResourceSnapshot app) {
     String podName = driverPodName(app).orElse(null);
-    JsonElement raw = app.json().get("status");
-    if (raw == null
-        || raw.isJsonNull()
-        || (raw.isJsonObject() && raw.getAsJsonObject().size() == 0)) {
+    JsonView raw = app.view().get("status").orElse(null);
+    if (raw == null || (raw.isObject() && raw.size() == 0)) {
       return new Observation(
           Observation.Kind.NO_STATUS,
           "",
@@ -149,31 +145,27 @@ public final class ApacheStatusMapper implements JobStatusMapper {
           podName,
           null);
     }
-    if (!raw.isJsonObject()) {
+    if (!raw.isObject()) {
       return unparseable(podName);
     }
-    JsonObject status = raw.getAsJsonObject();
-    List<Entry> history = history(status.get("stateTransitionHistory"));
-    JsonElement currentState = status.get("currentState");
+    JsonView status = raw;
+    List<Entry> history = history(status.get("stateTransitionHistory").orElse(null));
+    JsonView cs = status.get("currentState").orElse(null);
     Entry current;
-    if (currentState != null && !currentState.isJsonNull()) {
-      if (!currentState.isJsonObject()) {
+    if (cs != null) {
+      if (!cs.isObject()) {
         return unparseable(podName);
       }
-      JsonObject cs = currentState.getAsJsonObject();
-      JsonElement summary = cs.get("currentStateSummary");
-      if (summary == null
-          || !summary.isJsonPrimitive()
-          || !summary.getAsJsonPrimitive().isString()
-          || summary.getAsString().isEmpty()) {
+      String summary = cs.string("currentStateSummary").orElse("");
+      if (summary.isEmpty()) {
         return unparseable(podName);
       }
       current =
           new Entry(
               null,
-              summary.getAsString(),
-              Json.time(cs, "lastTransitionTime").orElse(null),
-              Json.string(cs, "message").orElse(""));
+              summary,
+              cs.time("lastTransitionTime").orElse(null),
+              cs.string("message").orElse(""));
     } else if (!history.isEmpty()) {
       current = history.get(history.size() - 1);
     } else {
@@ -184,8 +176,9 @@ public final class ApacheStatusMapper implements JobStatusMapper {
       seq.add(current);
     }
     List<Entry> all = new ArrayList<>(seq);
-    Json.object(status, "previousAttemptSummary")
-        .ifPresent(p -> all.addAll(history(p.get("stateTransitionHistory"))));
+    status
+        .object("previousAttemptSummary")
+        .ifPresent(p -> all.addAll(history(p.get("stateTransitionHistory").orElse(null))));
     Instant startedAt =
         all.stream()
             .filter(e -> SHOW_STARTED.contains(e.state()) && e.at() != null)
@@ -219,7 +212,7 @@ public final class ApacheStatusMapper implements JobStatusMapper {
       String policy = restartPolicy(app);
       // Being deleted, no restart follows: the attempt's end is the job's, unless a cancel is what
       // deletes it — then the cancel stopped a job that would have gone on (CANCELLED).
-      boolean cancelled = app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+      boolean cancelled = app.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).isPresent();
       if (!mayRestart(policy, state) || (app.isBeingDeleted() && !cancelled)) {
         return known(state, unfinished, outcomeOf(current, app), startedAt, described, podName);
       }
@@ -262,8 +255,8 @@ public final class ApacheStatusMapper implements JobStatusMapper {
 
   /** The restart policy as the operator reads it: {@code Never} when unset. */
   private static String restartPolicy(ResourceSnapshot app) {
-    return app.spec()
-        .flatMap(s -> Json.string(s, "applicationTolerations", "restartConfig", "restartPolicy"))
+    return app.view()
+        .string("spec", "applicationTolerations", "restartConfig", "restartPolicy")
         .orElse("Never");
   }
 
@@ -381,23 +374,24 @@ public final class ApacheStatusMapper implements JobStatusMapper {
     return "Apache Spark operator state " + e.state() + "." + detail(e);
   }
 
-  private static List<Entry> history(JsonElement raw) {
+  private static List<Entry> history(JsonView raw) {
     List<Entry> out = new ArrayList<>();
-    if (raw == null || !raw.isJsonObject()) {
+    if (raw == null || !raw.isObject()) {
       return out;
     }
-    for (Map.Entry<String, JsonElement> e : raw.getAsJsonObject().entrySet()) {
+    for (String field : raw.fieldNames()) {
       BigInteger key;
       try {
-        key = new BigInteger(e.getKey().trim());
+        key = new BigInteger(field.trim());
       } catch (NumberFormatException ex) {
         continue;
       }
-      if (!e.getValue().isJsonObject()) {
+      Optional<JsonView> value = raw.object(field);
+      if (value.isEmpty()) {
         continue;
       }
-      JsonObject v = e.getValue().getAsJsonObject();
-      Optional<String> state = Json.string(v, "currentStateSummary");
+      JsonView v = value.get();
+      Optional<String> state = v.string("currentStateSummary");
       if (state.isEmpty() || state.get().isEmpty()) {
         continue;
       }
@@ -405,8 +399,8 @@ public final class ApacheStatusMapper implements JobStatusMapper {
           new Entry(
               key,
               state.get(),
-              Json.time(v, "lastTransitionTime").orElse(null),
-              Json.string(v, "message").orElse("")));
+              v.time("lastTransitionTime").orElse(null),
+              v.string("message").orElse("")));
     }
     out.sort(Comparator.comparing(Entry::key));
     return out;

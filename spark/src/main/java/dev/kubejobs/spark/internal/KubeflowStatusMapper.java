@@ -15,12 +15,11 @@
  */
 package dev.kubejobs.spark.internal;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.JsonView;
 import dev.kubejobs.core.ResourceSnapshot;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,15 +71,10 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
    */
   public static String driverPodName(ResourceSnapshot application) {
     return application
-        .status()
-        .flatMap(s -> Json.string(s, "driverInfo", "podName"))
+        .view()
+        .string("status", "driverInfo", "podName")
         .filter(n -> !n.isEmpty())
-        .or(
-            () ->
-                application
-                    .spec()
-                    .flatMap(s -> Json.string(s, "driver", "podName"))
-                    .filter(n -> !n.isEmpty()))
+        .or(() -> application.view().string("spec", "driver", "podName").filter(n -> !n.isEmpty()))
         .orElse(application.name() + "-driver");
   }
 
@@ -91,15 +85,15 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
    * neither. A policy type this version does not know may retry.
    */
   static Restarts restarts(ResourceSnapshot app) {
-    String type = app.spec().flatMap(s -> Json.string(s, "restartPolicy", "type")).orElse("Never");
-    long attempts = app.status().flatMap(s -> Json.number(s, "executionAttempts")).orElse(0L);
+    String type = app.view().string("spec", "restartPolicy", "type").orElse("Never");
+    long attempts = app.view().number("status", "executionAttempts").orElse(0L);
     return switch (type) {
       case "Never" -> Restarts.NEVER;
       case "OnFailure" ->
           new Restarts(
               false,
-              app.spec()
-                  .flatMap(s -> Json.number(s, "restartPolicy", "onFailureRetries"))
+              app.view()
+                  .number("spec", "restartPolicy", "onFailureRetries")
                   .map(retries -> attempts <= retries)
                   .orElse(false));
       default -> new Restarts(true, true);
@@ -108,51 +102,47 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
 
   Observation observe(ResourceSnapshot app) {
     String podName = driverPodName(app);
-    JsonElement raw = app.json().get("status");
-    if (raw == null || raw.isJsonNull()) {
+    JsonView status = app.view().get("status").orElse(null);
+    if (status == null) {
       return noStatus(podName);
     }
-    if (!raw.isJsonObject()) {
+    if (!status.isObject()) {
       return unparseable(podName, null);
     }
-    JsonObject status = raw.getAsJsonObject();
     String webUi =
-        Json.string(status, "driverInfo", "webUIAddress").filter(s -> !s.isEmpty()).orElse(null);
-    JsonElement appState = status.get("applicationState");
-    if (appState == null || appState.isJsonNull()) {
+        status.string("driverInfo", "webUIAddress").filter(s -> !s.isEmpty()).orElse(null);
+    JsonView appState = status.get("applicationState").orElse(null);
+    if (appState == null) {
       boolean empty =
-          status.entrySet().stream()
+          status.fieldNames().stream()
               .allMatch(
-                  e ->
-                      e.getKey().equals("driverInfo")
-                          && e.getValue().isJsonObject()
-                          && e.getValue().getAsJsonObject().size() == 0);
+                  k ->
+                      k.equals("driverInfo")
+                          && status.object(k).map(o -> o.size() == 0).orElse(false));
       return empty ? noStatus(podName) : unparseable(podName, webUi);
     }
-    if (!appState.isJsonObject()) {
+    if (!appState.isObject()) {
       return unparseable(podName, webUi);
     }
-    JsonElement stateEl = appState.getAsJsonObject().get("state");
-    if (stateEl == null || stateEl.isJsonNull()) {
-      return appState.getAsJsonObject().size() == 0
-          ? noStatus(podName)
-          : unparseable(podName, webUi);
+    JsonView stateEl = appState.get("state").orElse(null);
+    if (stateEl == null) {
+      return appState.size() == 0 ? noStatus(podName) : unparseable(podName, webUi);
     }
-    if (!stateEl.isJsonPrimitive() || !stateEl.getAsJsonPrimitive().isString()) {
+    if (!stateEl.isString()) {
       return unparseable(podName, webUi);
     }
-    String state = stateEl.getAsString();
+    String state = stateEl.asString().orElseThrow();
     if (state.isEmpty()) {
       return noStatus(podName);
     }
-    String error = Json.string(appState.getAsJsonObject(), "errorMessage").orElse("").strip();
-    Instant submitted = Json.time(status, "lastSubmissionAttemptTime").orElse(null);
-    Instant terminated = Json.time(status, "terminationTime").orElse(null);
-    boolean executors = Json.object(status, "executorState").map(o -> o.size() > 0).orElse(false);
+    String error = appState.string("errorMessage").orElse("").strip();
+    Instant submitted = status.time("lastSubmissionAttemptTime").orElse(null);
+    Instant terminated = status.time("terminationTime").orElse(null);
+    boolean executors = status.object("executorState").map(o -> o.size() > 0).orElse(false);
     // The operator counts successful submissions (submitSparkApplication) and resets the count
     // only on invalidation (resetSparkApplicationStatus): past the current submission, an earlier
     // attempt ran. SUBMITTED counts its own submission.
-    long attempts = Json.number(status, "executionAttempts").orElse(0L);
+    long attempts = status.number("executionAttempts").orElse(0L);
     boolean ranBefore = attempts >= 2 || (attempts >= 1 && !state.equals("SUBMITTED"));
     boolean everStarted =
         RUNNING.contains(state)

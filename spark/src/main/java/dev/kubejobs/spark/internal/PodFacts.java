@@ -15,8 +15,7 @@
  */
 package dev.kubejobs.spark.internal;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
+import dev.kubejobs.core.JsonView;
 import dev.kubejobs.core.ResourceSnapshot;
 import java.time.Instant;
 import java.util.Optional;
@@ -44,21 +43,21 @@ record PodFacts(
 
   /** Reads the facts of the named container (or of the first container when it is absent). */
   static PodFacts of(ResourceSnapshot pod, String containerName) {
-    JsonObject json = pod.json();
-    String phase = Json.string(json, "status", "phase").orElse("");
-    JsonObject container = null;
-    JsonElement statuses = Json.at(json, "status", "containerStatuses");
-    if (statuses != null && statuses.isJsonArray()) {
-      for (JsonElement s : statuses.getAsJsonArray()) {
-        if (s.isJsonObject()
-            && Json.string(s.getAsJsonObject(), "name").orElse("").equals(containerName)) {
-          container = s.getAsJsonObject();
-        }
-      }
-      if (container == null
-          && statuses.getAsJsonArray().size() == 1
-          && statuses.getAsJsonArray().get(0).isJsonObject()) {
-        container = statuses.getAsJsonArray().get(0).getAsJsonObject();
+    JsonView json = pod.view();
+    String phase = json.string("status", "phase").orElse("");
+    JsonView[] named = {null};
+    JsonView statuses = json.get("status", "containerStatuses").orElse(null);
+    JsonView container = null;
+    if (statuses != null && statuses.isArray()) {
+      statuses.forEach(
+          s -> {
+            if (s.isObject() && s.string("name").orElse("").equals(containerName)) {
+              named[0] = s;
+            }
+          });
+      container = named[0];
+      if (container == null && statuses.size() == 1) {
+        container = statuses.element(0).filter(JsonView::isObject).orElse(null);
       }
     }
     Instant started = null;
@@ -66,17 +65,17 @@ record PodFacts(
     Integer exit = null;
     String reason = "";
     if (container != null) {
-      Optional<JsonObject> running = Json.object(container, "state", "running");
-      Optional<JsonObject> terminated = Json.object(container, "state", "terminated");
+      Optional<JsonView> running = container.object("state", "running");
+      Optional<JsonView> terminated = container.object("state", "terminated");
       if (running.isPresent()) {
-        started = Json.time(running.get(), "startedAt").orElse(null);
+        started = running.get().time("startedAt").orElse(null);
       } else if (terminated.isPresent()) {
-        JsonObject t = terminated.get();
-        started = Json.time(t, "startedAt").orElse(null);
-        finished = Json.time(t, "finishedAt").orElse(null);
-        exit = Json.number(t, "exitCode").map(Long::intValue).orElse(null);
-        String r = Json.string(t, "reason").orElse("");
-        String m = Json.string(t, "message").orElse("");
+        JsonView t = terminated.get();
+        started = t.time("startedAt").orElse(null);
+        finished = t.time("finishedAt").orElse(null);
+        exit = t.number("exitCode").map(Long::intValue).orElse(null);
+        String r = t.string("reason").orElse("");
+        String m = t.string("message").orElse("");
         reason = (r + (r.isEmpty() || m.isEmpty() ? "" : ": ") + m).trim();
       }
     }

@@ -92,7 +92,7 @@ final class StatusRules {
     // not change a job's start time between two reads (pod times have one-second resolution).
     Instant startedAt =
         obs.startedAt() != null ? obs.startedAt() : facts != null ? facts.startedAt() : null;
-    String mark = app.annotations().get(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    String mark = app.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).orElse(null);
     Optional<Instant> deletedAt = app.deletionTimestamp();
     boolean deleting = app.isBeingDeleted();
 

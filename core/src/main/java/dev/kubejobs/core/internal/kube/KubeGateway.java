@@ -16,6 +16,7 @@
 package dev.kubejobs.core.internal.kube;
 
 import com.google.gson.JsonElement;
+import com.google.gson.JsonIOException;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
@@ -31,9 +32,11 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.PushbackInputStream;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -885,15 +888,15 @@ public final class KubeGateway {
             Request request = request(about, op, method, path, query, body, contentType, JSON);
             LOG.debug("Sending '{}'", op);
             try (Response response = http.newCall(request).execute()) {
-              byte[] bytes = readBody(response);
               if (response.code() >= 200 && response.code() < 300) {
-                JsonObject json = parseObject(bytes);
-                if (json == null) {
-                  throw nonJson(about, op, response, bytes);
+                // Parsed from the stream: no byte[] and String copies of a LIST page.
+                Parsed parsed = parseObject(response.body());
+                if (parsed.json == null) {
+                  throw nonJson(about, op, response, parsed.bytes);
                 }
-                return new Answer(response.code(), json);
+                return new Answer(response.code(), parsed.json);
               }
-              throw failure(about, op, method, response, bytes);
+              throw failure(about, op, method, response, readBody(response));
             } catch (IOException e) {
               throw noAnswer(op, method, e);
             }
@@ -1065,6 +1068,11 @@ public final class KubeGateway {
 
   private static ApiUnavailableException nonJson(
       ExecutionId about, String op, Response response, byte[] bytes) {
+    return nonJson(about, op, response, bytes.length);
+  }
+
+  private static ApiUnavailableException nonJson(
+      ExecutionId about, String op, Response response, long bytes) {
     return new ApiUnavailableException(
         about,
         "'"
@@ -1074,7 +1082,7 @@ public final class KubeGateway {
             + ", "
             + contentType(response)
             + ", "
-            + bytes.length
+            + bytes
             + " bytes) instead of the Kubernetes API: a proxy, load balancer or login page"
             + " answered; check the ApiClient's base path and the proxy in between",
         null);
@@ -1106,7 +1114,7 @@ public final class KubeGateway {
     if (json.get("metadata") == null || !json.get("metadata").isJsonObject()) {
       throw garbage(about, op, "an object without metadata");
     }
-    return ResourceSnapshot.of(json);
+    return Snapshots.adopt(json); // parsed for this snapshot alone: no copy
   }
 
   /**
@@ -1260,6 +1268,77 @@ public final class KubeGateway {
       return element.isJsonObject() ? element.getAsJsonObject() : null;
     } catch (JsonParseException | IllegalStateException e) {
       return null;
+    }
+  }
+
+  /**
+   * Parses a successful answer's body from its stream, as {@link #parseObject(byte[])} parses
+   * bytes: blanks first are skipped, a body that does not then start with an object, or is not one
+   * JSON value, gives a null {@code json}; {@code bytes} counts the whole body (for the error
+   * message). The stream's own failures (a connection reset, a body shorter than its {@code
+   * Content-Length}) stay {@link IOException}s, as when the body was read whole first.
+   */
+  private static Parsed parseObject(ResponseBody body) throws IOException {
+    if (body == null) {
+      return new Parsed(null, 0);
+    }
+    CountingStream counted = new CountingStream(body.byteStream());
+    PushbackInputStream in = new PushbackInputStream(counted, 1);
+    int first;
+    do {
+      first = in.read();
+    } while (first >= 0 && first <= ' ');
+    if (first != '{') {
+      drain(in);
+      return new Parsed(null, counted.count);
+    }
+    in.unread(first);
+    try {
+      JsonElement element =
+          JsonParser.parseReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      return new Parsed(element.isJsonObject() ? element.getAsJsonObject() : null, counted.count);
+    } catch (JsonIOException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      drain(in);
+      return new Parsed(null, counted.count);
+    } catch (JsonParseException | IllegalStateException e) {
+      drain(in);
+      return new Parsed(null, counted.count);
+    }
+  }
+
+  private static void drain(InputStream in) throws IOException {
+    byte[] skip = new byte[8192];
+    while (in.read(skip) >= 0) {
+      // counted by the CountingStream below
+    }
+  }
+
+  /** A parsed answer: the object, or null with the body's size. */
+  private record Parsed(JsonObject json, long bytes) {}
+
+  /** Counts the bytes read through it, for the size of a body that was not JSON. */
+  private static final class CountingStream extends FilterInputStream {
+    long count;
+
+    CountingStream(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      count += b < 0 ? 0 : 1;
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      count += Math.max(0, n);
+      return n;
     }
   }
 

@@ -1,0 +1,973 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.examples.bench;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.status.JobStatusResult;
+import dev.kubejobs.spark.SparkJobSpec;
+import dev.kubejobs.spark.SparkOperators;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.RecordedRequest;
+import dev.kubejobs.testkit.operator.FakeSparkOperator;
+import dev.kubejobs.testkit.operator.SparkAppPath;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadInfo;
+import java.lang.ref.Reference;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * What reading the status of many jobs costs the client, measured against the cheapest client that
+ * could do the same (the FLOOR), in one run on the simulated cluster (the testkit's fake API server
+ * and fake operators, both in this JVM). Issue 10 ("Status at scale") sets the bar.
+ *
+ * <p>For each operator (Apache {@code spark.apache.org/v1}, Kubeflow {@code
+ * sparkoperator.k8s.io/v1beta2}), each job count ({@code 1000,10000,20000} by default) and each
+ * {@link Mode status source}, it submits the jobs over {@code namespaces} namespaces, lets the fake
+ * operator run them (realistic status histories: the Apache operator's 5 entries up to {@code
+ * RunningHealthy}) and prints:
+ *
+ * <ol>
+ *   <li><b>getAll, cache expired</b>: the requests of one {@code getAll} of all jobs, by verb and
+ *       kind (from the fake server's journal); its client CPU time, allocated bytes and wall time
+ *       against the floor, over several warm-up and measured iterations. The floor sends the same
+ *       LIST requests (the same paths, label selector and {@code limit}, paging with {@code
+ *       continue}) raw with OkHttp and parses each page with Gson ({@link
+ *       JsonParser#parseReader(Reader)} on the body's stream), nothing else.
+ *   <li><b>10 namespaces at 50 ms latency</b>: every GET answered after 50 ms (a testkit {@link
+ *       Fault.Builder#delay(Duration) delay} fault: the server answers normally, later); the wall
+ *       time of one {@code getAll} against a parallel floor (one thread per namespace, each paging
+ *       its LIST).
+ *   <li><b>Cache hit</b>: a {@code getAll} of all jobs again while the lists are fresh: µs and
+ *       allocated bytes per job, alone and with 8 concurrent callers.
+ *   <li><b>Retained heap</b>: heap used after {@code System.gc()} (repeated until it settles) of a
+ *       fresh instance before its first {@code getAll}, after it (cache filled) and after the cache
+ *       period passed (expired lists), divided by the jobs asked for; once asking for all jobs and
+ *       once for 10. The instance is kept reachable throughout; the journal is cleared before each
+ *       reading. Only differences are printed: the fake server's store is the same in all three.
+ *   <li><b>Ending storms</b>: a poll after {@code storm} jobs (1,000, or a tenth of the jobs when
+ *       fewer) just succeeded; a poll after {@code storm} others just failed (their driver exited
+ *       with code 1; the fake operator's {@link SparkAppPath#FAILED} path, stopped at its failed
+ *       state with the terminated driver pod kept); and, on a fresh instance, a poll of all the
+ *       jobs that succeeded once every running job has: requests by verb and wall time against the
+ *       floor.
+ * </ol>
+ *
+ * <p><b>How client cost is measured.</b> The fake server runs in this JVM, so process CPU would
+ * count the server's work too. The program sums {@link com.sun.management.ThreadMXBean}'s
+ * per-thread CPU time and allocated bytes over every live thread except the server's HTTP workers
+ * (Jetty's {@code qtp…} threads) and the JVM's own service threads, before and after the measured
+ * section: the calling thread, OkHttp's threads and any executor kubejobs starts are counted; a
+ * thread that ends inside the section loses its share (none do today: OkHttp's synchronous calls
+ * run on the caller). Garbage collection is not a Java thread and is not counted, on either side.
+ * Times on a shared machine are noisy: compare the RATIOS of one run, not absolute numbers across
+ * runs.
+ *
+ * <p><b>A second status source.</b> {@link Mode} lists the status sources measured; each is a
+ * change to the {@link KubeJobs.Builder}. Issue 11's watch mode adds one constant (for example
+ * {@code WATCH(b -> b.statusSource(...))}) and every figure gets a column for it.
+ *
+ * <p>Run it after {@code ./mvnw -o -B -q -DskipTests -pl examples -am package}: {@code java -Xmx8g
+ * -cp examples/target/kubejobs-examples.jar dev.kubejobs.examples.bench.ScaleBenchmark [sizes]
+ * [namespaces] [iterations]} (defaults {@code 1000,10000,20000 10 5}). {@code ScaleBenchmarkTest}
+ * runs it with 40 jobs in 2 namespaces and checks the request counts.
+ */
+public final class ScaleBenchmark {
+  private static final String APP_LIST = ".*/namespaces/[^/]+/sparkapplications";
+  private static final String APP_GET = APP_LIST + "/[^/]+";
+  private static final String POD_LIST = "/api/v1/namespaces/[^/]+/pods";
+  private static final String POD_GET = POD_LIST + "/[^/]+";
+  private static final int STORM = 1000;
+  private static final int CONCURRENT_CALLERS = 8;
+  private static final Duration LATENCY = Duration.ofMillis(50);
+
+  /** The status sources measured; each adds a column to every figure. */
+  public enum Mode {
+    /** Polling: the status cache lists each namespace once per cache period (the default). */
+    POLLING(b -> b);
+
+    private final UnaryOperator<KubeJobs.Builder<SparkJobSpec>> configure;
+
+    Mode(UnaryOperator<KubeJobs.Builder<SparkJobSpec>> configure) {
+      this.configure = configure;
+    }
+  }
+
+  /** The operators measured, with the states their scripts pass through. */
+  public enum Operator {
+    /** The Apache Spark Kubernetes Operator. */
+    APACHE(FakeSparkOperator.Flavor.APACHE, 6, "Succeeded", "Failed"),
+    /** The Kubeflow Spark operator. */
+    KUBEFLOW(FakeSparkOperator.Flavor.KUBEFLOW, 2, "COMPLETED", "FAILED");
+
+    private final FakeSparkOperator.Flavor flavor;
+    private final int stepsToRunning;
+    private final String succeeded;
+    private final String failed;
+
+    Operator(FakeSparkOperator.Flavor flavor, int stepsToRunning, String succeeded, String failed) {
+      this.flavor = flavor;
+      this.stepsToRunning = stepsToRunning;
+      this.succeeded = succeeded;
+      this.failed = failed;
+    }
+
+    JobKind<SparkJobSpec> kind() {
+      return this == APACHE ? SparkOperators.apache() : SparkOperators.kubeflow();
+    }
+  }
+
+  /**
+   * Requests counted in the journal, by verb and kind.
+   *
+   * @param appLists LISTs of SparkApplications (each page counts)
+   * @param appGets GETs of one SparkApplication
+   * @param podLists LISTs of pods
+   * @param podGets GETs of one pod
+   * @param other every other request (writes, log reads)
+   */
+  public record Requests(int appLists, int appGets, int podLists, int podGets, int other) {
+    /**
+     * Returns the number of all requests.
+     *
+     * @return the sum
+     */
+    public int total() {
+      return appLists + appGets + podLists + podGets + other;
+    }
+
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "%d requests (app LIST %d, app GET %d, pod LIST %d, pod GET %d, other %d)",
+          total(),
+          appLists,
+          appGets,
+          podLists,
+          podGets,
+          other);
+    }
+  }
+
+  /**
+   * Client cost of one side, summed over the measured iterations.
+   *
+   * @param cpuNanos CPU time of the client threads
+   * @param allocatedBytes bytes allocated by the client threads
+   * @param wallNanos wall time
+   */
+  public record Cost(long cpuNanos, long allocatedBytes, long wallNanos) {}
+
+  /**
+   * The measurements of one operator, job count and mode.
+   *
+   * @param operator the operator
+   * @param mode the status source
+   * @param jobs the number of jobs
+   * @param namespaces the number of namespaces
+   * @param jsonBytesPerJob the average size of one listed application's JSON
+   * @param getAll the requests of one {@code getAll} with the cache expired
+   * @param kubejobs the cost of the measured {@code getAll}s
+   * @param floor the cost of the floor over as many iterations
+   * @param latencyRatio wall time of one {@code getAll} at 50 ms per request over the parallel
+   *     floor
+   * @param cacheHitNanosPerJob CPU time of a cache-hit {@code getAll}, per job
+   * @param cacheHitBytesPerJob bytes allocated by a cache-hit {@code getAll}, per job
+   * @param concurrentNanosPerJob wall time of 8 concurrent cache-hit {@code getAll}s, per job and
+   *     caller
+   * @param concurrentBytesPerJob bytes allocated by them, per job and caller
+   * @param retainedPerJob heap retained per job when all were asked for (cache filled)
+   * @param retainedExpiredPerJob the same after the cache period passed
+   * @param retainedPerAskedJob heap retained per job asked for when 10 were asked for
+   * @param storm how many jobs end in each of the two storms
+   * @param succeededStorm the requests of the poll after {@code storm} jobs succeeded
+   * @param failedStorm the requests of the poll after {@code storm} jobs failed
+   * @param allSucceeded the requests of the poll of all succeeded jobs (fresh instance)
+   * @param allSucceededJobs how many jobs that poll asked for
+   * @param allSucceededWallRatio its wall time over the floor's
+   */
+  public record Result(
+      Operator operator,
+      Mode mode,
+      int jobs,
+      int namespaces,
+      long jsonBytesPerJob,
+      Requests getAll,
+      Cost kubejobs,
+      Cost floor,
+      double latencyRatio,
+      double cacheHitNanosPerJob,
+      double cacheHitBytesPerJob,
+      double concurrentNanosPerJob,
+      double concurrentBytesPerJob,
+      double retainedPerJob,
+      double retainedExpiredPerJob,
+      double retainedPerAskedJob,
+      int storm,
+      Requests succeededStorm,
+      Requests failedStorm,
+      Requests allSucceeded,
+      int allSucceededJobs,
+      double allSucceededWallRatio) {
+
+    /**
+     * Returns the client CPU time of kubejobs over the floor's.
+     *
+     * @return the ratio
+     */
+    public double cpuRatio() {
+      return ratio(kubejobs.cpuNanos, floor.cpuNanos);
+    }
+
+    /**
+     * Returns the bytes kubejobs allocated over the floor's.
+     *
+     * @return the ratio
+     */
+    public double allocationRatio() {
+      return ratio(kubejobs.allocatedBytes, floor.allocatedBytes);
+    }
+  }
+
+  private ScaleBenchmark() {}
+
+  /**
+   * Runs the benchmark from the command line.
+   *
+   * @param args optional: job counts separated by commas, namespaces, measured iterations
+   */
+  public static void main(String[] args) {
+    int[] sizes =
+        Arrays.stream((args.length > 0 ? args[0] : "1000,10000,20000").split(","))
+            .mapToInt(s -> Integer.parseInt(s.trim()))
+            .toArray();
+    int namespaces = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+    int iterations = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    run(sizes, namespaces, iterations, System.out);
+  }
+
+  /**
+   * Runs every operator, job count and mode, printing as it goes.
+   *
+   * @param sizes the job counts, each at least {@code namespaces}
+   * @param namespaces over how many namespaces, at least 1
+   * @param iterations measured iterations (as many warm-ups run first), at least 1
+   * @param out where to print
+   * @return the measurements, in the order printed
+   * @throws IllegalArgumentException if a count is out of range
+   */
+  public static List<Result> run(int[] sizes, int namespaces, int iterations, PrintStream out) {
+    if (namespaces < 1 || iterations < 1 || sizes.length == 0) {
+      throw new IllegalArgumentException(
+          "namespaces and iterations must be at least 1 and sizes not empty, but were "
+              + namespaces
+              + ", "
+              + iterations
+              + ", "
+              + Arrays.toString(sizes));
+    }
+    for (int size : sizes) {
+      if (size < namespaces) {
+        throw new IllegalArgumentException(
+            "each job count must be at least the number of namespaces ("
+                + namespaces
+                + "), but was "
+                + size);
+      }
+    }
+    out.printf(
+        Locale.ROOT,
+        "Status at scale on a SIMULATED cluster (fake API server in this JVM, %d cores, %s)%n",
+        Runtime.getRuntime().availableProcessors(),
+        loadAverage());
+    List<Result> results = new ArrayList<>();
+    for (Operator operator : Operator.values()) {
+      for (int size : sizes) {
+        for (Mode mode : Mode.values()) {
+          Result r = new Run(operator, mode, size, namespaces, iterations).measure();
+          print(r, out);
+          results.add(r);
+        }
+      }
+    }
+    out.printf(Locale.ROOT, "Ratios (kubejobs / floor; the issue's bar in brackets)%n");
+    out.printf(
+        Locale.ROOT,
+        "%-9s %-8s %6s %7s %7s %8s %8s %9s %9s %9s %9s%n",
+        "operator",
+        "mode",
+        "jobs",
+        "CPU",
+        "alloc",
+        "allEnd",
+        "latency",
+        "hit us/j",
+        "hit B/j",
+        "ret B/j",
+        "ret10 B/j");
+    out.printf(
+        Locale.ROOT,
+        "%-9s %-8s %6s %7s %7s %8s %8s %9s %9s %9s %9s%n",
+        "",
+        "",
+        "",
+        "[1.2]",
+        "[1.2]",
+        "[1.5]",
+        "[1.3]",
+        "[2]",
+        "",
+        "[2048]",
+        "[2048]");
+    for (Result r : results) {
+      out.printf(
+          Locale.ROOT,
+          "%-9s %-8s %6d %6.2fx %6.2fx %7.2fx %7.2fx %9.2f %9.0f %9.0f %9.0f%n",
+          r.operator,
+          r.mode,
+          r.jobs,
+          r.cpuRatio(),
+          r.allocationRatio(),
+          r.allSucceededWallRatio,
+          r.latencyRatio,
+          r.cacheHitNanosPerJob / 1000,
+          r.cacheHitBytesPerJob,
+          r.retainedPerJob,
+          r.retainedPerAskedJob);
+    }
+    return results;
+  }
+
+  private static void print(Result r, PrintStream out) {
+    out.printf(
+        Locale.ROOT,
+        "%n== %s, %s: %d jobs in %d namespaces (%d bytes of JSON per listed job)%n",
+        r.operator,
+        r.mode,
+        r.jobs,
+        r.namespaces,
+        r.jsonBytesPerJob);
+    out.printf(Locale.ROOT, "getAll, cache expired: %s%n", r.getAll);
+    out.printf(
+        Locale.ROOT,
+        "  client CPU   kubejobs %8.1f ms  floor %8.1f ms  ratio %.2fx%n",
+        r.kubejobs.cpuNanos / 1e6,
+        r.floor.cpuNanos / 1e6,
+        r.cpuRatio());
+    out.printf(
+        Locale.ROOT,
+        "  allocated    kubejobs %8.1f MB  floor %8.1f MB  ratio %.2fx%n",
+        r.kubejobs.allocatedBytes / 1e6,
+        r.floor.allocatedBytes / 1e6,
+        r.allocationRatio());
+    out.printf(
+        Locale.ROOT,
+        "  wall         kubejobs %8.1f ms  floor %8.1f ms  ratio %.2fx  (sums over the measured"
+            + " iterations)%n",
+        r.kubejobs.wallNanos / 1e6,
+        r.floor.wallNanos / 1e6,
+        ratio(r.kubejobs.wallNanos, r.floor.wallNanos));
+    out.printf(
+        Locale.ROOT,
+        "%d namespaces at %d ms per request: getAll / parallel floor = %.2fx%n",
+        r.namespaces,
+        LATENCY.toMillis(),
+        r.latencyRatio);
+    out.printf(
+        Locale.ROOT,
+        "cache-hit getAll: %.2f us and %.0f bytes per job; %d concurrent callers: %.2f us (wall)"
+            + " and %.0f bytes per job and caller%n",
+        r.cacheHitNanosPerJob / 1000,
+        r.cacheHitBytesPerJob,
+        CONCURRENT_CALLERS,
+        r.concurrentNanosPerJob / 1000,
+        r.concurrentBytesPerJob);
+    out.printf(
+        Locale.ROOT,
+        "retained heap: %.0f bytes per job with all asked (%.0f after the cache period passed);"
+            + " %.0f bytes per job asked with 10 asked%n",
+        r.retainedPerJob,
+        r.retainedExpiredPerJob,
+        r.retainedPerAskedJob);
+    out.printf(
+        Locale.ROOT, "poll after %d of %d just succeeded: %s%n", r.storm, r.jobs, r.succeededStorm);
+    out.printf(Locale.ROOT, "poll after %d more just failed:      %s%n", r.storm, r.failedStorm);
+    out.printf(
+        Locale.ROOT,
+        "poll of all %d succeeded jobs (fresh instance): %s; wall %.2fx the floor%n",
+        r.allSucceededJobs,
+        r.allSucceeded,
+        r.allSucceededWallRatio);
+  }
+
+  /** One operator, job count and mode: its own server, operator and instances. */
+  private static final class Run {
+    private final Operator operator;
+    private final Mode mode;
+    private final int size;
+    private final int namespaces;
+    private final int iterations;
+    private final int storm;
+    private final MutableClock clock = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
+    private FakeKubernetesApiServer server;
+    private FakeSparkOperator fake;
+    private Floor floor;
+
+    Run(Operator operator, Mode mode, int size, int namespaces, int iterations) {
+      this.operator = operator;
+      this.mode = mode;
+      this.size = size;
+      this.namespaces = namespaces;
+      this.iterations = iterations;
+      this.storm = Math.max(1, Math.min(STORM, size / 10));
+    }
+
+    Result measure() {
+      try (FakeKubernetesApiServer s = FakeKubernetesApiServer.builder().clock(clock).build();
+          FakeSparkOperator f = FakeSparkOperator.builder(operator.flavor, s).build()) {
+        server = s;
+        fake = f;
+        floor = new Floor(s.url());
+        try {
+          return measureAll();
+        } finally {
+          floor.close();
+        }
+      }
+    }
+
+    private Result measureAll() {
+      KubeJobs<SparkJobSpec> jobs = instance();
+      List<ExecutionId> ids = submit(jobs);
+      for (int i = 0; i < operator.stepsToRunning; i++) {
+        fake.step();
+      }
+
+      // 1. getAll with the cache expired, against the floor.
+      server.journal().clear();
+      expire(jobs);
+      requireAllOpen(jobs.statusReader().getAll(ids), ids.size());
+      Requests getAllRequests = requests();
+      List<RecordedRequest> firstPages = firstPages();
+      long jsonBytesPerJob = floor.jsonBytes(firstPages) / size;
+      Cost[] costs = compare(jobs, ids, firstPages);
+
+      // 2. the same at 50 ms per request.
+      double latencyRatio = latency(jobs, ids, firstPages);
+
+      // 3. cache hits.
+      expire(jobs);
+      jobs.statusReader().getAll(ids);
+      double[] hit = cacheHit(jobs, ids);
+      double[] concurrent = concurrentCacheHit(jobs, ids);
+
+      // 4. retained heap.
+      double[] retainedAll = retained(ids);
+      double[] retainedTen = retained(spread(ids, Math.min(10, ids.size())));
+
+      // 5. ending storms.
+      for (int i = 0; i < storm; i++) {
+        ExecutionId id = ids.get(storm + i);
+        fake.moveTo(id.namespace(), id.name(), operator.succeeded);
+      }
+      Requests succeeded = poll(jobs, ids);
+      for (int i = 0; i < storm; i++) {
+        ExecutionId id = ids.get(i);
+        fake.moveTo(id.namespace(), id.name(), operator.failed);
+      }
+      Requests failed = poll(jobs, ids);
+      List<ExecutionId> happy = ids.subList(storm, ids.size());
+      for (ExecutionId id : happy.subList(storm, happy.size())) {
+        fake.moveTo(id.namespace(), id.name(), operator.succeeded);
+      }
+      KubeJobs<SparkJobSpec> fresh = instance();
+      server.journal().clear();
+      long t0 = System.nanoTime();
+      Map<ExecutionId, JobStatusResult> ended = fresh.statusReader().getAll(happy);
+      long allWall = System.nanoTime() - t0;
+      Requests allSucceeded = requests();
+      long ok =
+          ended.values().stream()
+              .filter(r -> r.info().map(i -> i.status().isTerminal()).orElse(false))
+              .count();
+      if (ok != happy.size()) {
+        throw new IllegalStateException(
+            "expected " + happy.size() + " ended jobs, but " + ok + " were reported ended");
+      }
+      long floorWall = floor.fetch(firstPages(), false).wallNanos;
+      close(fresh);
+      close(jobs);
+      return new Result(
+          operator,
+          mode,
+          size,
+          namespaces,
+          jsonBytesPerJob,
+          getAllRequests,
+          costs[0],
+          costs[1],
+          latencyRatio,
+          hit[0],
+          hit[1],
+          concurrent[0],
+          concurrent[1],
+          retainedAll[0],
+          retainedAll[1],
+          retainedTen[0],
+          storm,
+          succeeded,
+          failed,
+          allSucceeded,
+          happy.size(),
+          ratio(allWall, floorWall));
+    }
+
+    private KubeJobs<SparkJobSpec> instance() {
+      return mode.configure
+          .apply(
+              KubeJobs.builder(server.newClient(), operator.kind())
+                  .cluster("simulated")
+                  .deployment("scale")
+                  .clock(clock))
+          .build();
+    }
+
+    private List<ExecutionId> submit(KubeJobs<SparkJobSpec> jobs) {
+      List<ExecutionId> ids = new ArrayList<>(size);
+      for (int i = 0; i < size; i++) {
+        ExecutionId id =
+            jobs.submitter()
+                .submit(
+                    "scale-" + i,
+                    SparkJobSpec.builder()
+                        .namespace("team-" + (i % namespaces))
+                        .mainApplicationFile("local:///opt/spark/examples/jars/spark-examples.jar")
+                        .mainClass("org.apache.spark.examples.SparkPi")
+                        .sparkVersion("4.0.1")
+                        .build());
+        if (i < storm) {
+          fake.path(id.namespace(), id.name(), SparkAppPath.FAILED);
+        }
+        ids.add(id);
+      }
+      return ids;
+    }
+
+    private void expire(KubeJobs<SparkJobSpec> jobs) {
+      clock.advance(jobs.statusCacheTtl().plusSeconds(1));
+    }
+
+    private Requests poll(KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids) {
+      expire(jobs);
+      server.journal().clear();
+      jobs.statusReader().getAll(ids);
+      return requests();
+    }
+
+    /** Measures getAll (cache expired) and the floor, interleaved, after as many warm-ups. */
+    private Cost[] compare(
+        KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids, List<RecordedRequest> pages) {
+      long[] k = new long[3];
+      long[] f = new long[3];
+      for (int i = 0; i < 2 * iterations; i++) {
+        boolean measured = i >= iterations;
+        expire(jobs);
+        Cost kc =
+            ClientThreads.measure(
+                () -> requireAllOpen(jobs.statusReader().getAll(ids), ids.size()));
+        Cost fc = floor.fetch(pages, false);
+        if (measured) {
+          add(k, kc);
+          add(f, fc);
+        }
+      }
+      return new Cost[] {new Cost(k[0], k[1], k[2]), new Cost(f[0], f[1], f[2])};
+    }
+
+    private double latency(
+        KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids, List<RecordedRequest> pages) {
+      server.faults().add(Fault.on("GET", ".*").forever().delay(LATENCY));
+      try {
+        long k = 0;
+        long f = 0;
+        for (int i = 0; i < 2; i++) { // the first round warms up
+          expire(jobs);
+          long t0 = System.nanoTime();
+          requireAllOpen(jobs.statusReader().getAll(ids), ids.size());
+          long kw = System.nanoTime() - t0;
+          long fw = floor.fetch(pages, true).wallNanos;
+          if (i > 0) {
+            k += kw;
+            f += fw;
+          }
+        }
+        return ratio(k, f);
+      } finally {
+        server.faults().clear();
+      }
+    }
+
+    private double[] cacheHit(KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids) {
+      for (int i = 0; i < iterations; i++) {
+        jobs.statusReader().getAll(ids);
+      }
+      long[] sum = new long[3];
+      for (int i = 0; i < iterations; i++) {
+        add(sum, ClientThreads.measure(() -> jobs.statusReader().getAll(ids)));
+      }
+      double calls = (double) iterations * ids.size();
+      return new double[] {sum[0] / calls, sum[1] / calls};
+    }
+
+    private double[] concurrentCacheHit(KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids) {
+      ExecutorService callers = Executors.newFixedThreadPool(CONCURRENT_CALLERS);
+      try {
+        long[] sum = new long[3];
+        for (int i = 0; i < 2 * iterations; i++) {
+          CountDownLatch start = new CountDownLatch(1);
+          List<Future<?>> done = new ArrayList<>();
+          Cost c =
+              ClientThreads.measure(
+                  () -> {
+                    for (int t = 0; t < CONCURRENT_CALLERS; t++) {
+                      done.add(
+                          callers.submit(
+                              () -> {
+                                start.await();
+                                return jobs.statusReader().getAll(ids);
+                              }));
+                    }
+                    start.countDown();
+                    for (Future<?> d : done) {
+                      try {
+                        d.get();
+                      } catch (Exception e) {
+                        throw new IllegalStateException("a concurrent getAll failed", e);
+                      }
+                    }
+                  });
+          if (i >= iterations) {
+            add(sum, c);
+          }
+        }
+        double calls = (double) iterations * CONCURRENT_CALLERS * ids.size();
+        return new double[] {sum[2] / calls, sum[1] / calls};
+      } finally {
+        callers.shutdownNow();
+      }
+    }
+
+    /** Heap retained per job asked for: {cache filled, cache period passed}. */
+    private double[] retained(List<ExecutionId> asked) {
+      KubeJobs<SparkJobSpec> jobs = instance();
+      server.journal().clear();
+      long before = Heap.settledUsed();
+      jobs.statusReader().getAll(asked);
+      server.journal().clear();
+      long filled = Heap.settledUsed();
+      expire(jobs);
+      long expired = Heap.settledUsed();
+      Reference.reachabilityFence(jobs);
+      close(jobs);
+      return new double[] {
+        (filled - before) / (double) asked.size(), (expired - before) / (double) asked.size()
+      };
+    }
+
+    private List<RecordedRequest> firstPages() {
+      return server.journal().requests("GET", APP_LIST).stream()
+          .filter(r -> r.queryParameter("continue") == null)
+          .toList();
+    }
+
+    private Requests requests() {
+      Map<String, Integer> n = new HashMap<>();
+      for (RecordedRequest r : server.journal().requests()) {
+        String key;
+        if (!"GET".equals(r.verb())) {
+          key = "other";
+        } else if (r.path().matches(APP_GET)) {
+          key = "appGet";
+        } else if (r.path().matches(APP_LIST)) {
+          key = "appList";
+        } else if (r.path().matches(POD_GET)) {
+          key = "podGet";
+        } else if (r.path().matches(POD_LIST)) {
+          key = "podList";
+        } else {
+          key = "other";
+        }
+        n.merge(key, 1, Integer::sum);
+      }
+      return new Requests(
+          n.getOrDefault("appList", 0),
+          n.getOrDefault("appGet", 0),
+          n.getOrDefault("podList", 0),
+          n.getOrDefault("podGet", 0),
+          n.getOrDefault("other", 0));
+    }
+  }
+
+  /** The floor: the same LIST requests sent raw with OkHttp, each page parsed with Gson. */
+  private static final class Floor implements AutoCloseable {
+    private final OkHttpClient http = new OkHttpClient();
+    private final HttpUrl base;
+
+    Floor(String url) {
+      this.base = HttpUrl.get(url);
+    }
+
+    /** Fetches every list (all pages), one after another or one thread per list. */
+    Cost fetch(List<RecordedRequest> firstPages, boolean parallel) {
+      if (!parallel) {
+        return ClientThreads.measure(
+            () -> {
+              for (RecordedRequest r : firstPages) {
+                pages(r, null);
+              }
+            });
+      }
+      ExecutorService pool = Executors.newFixedThreadPool(firstPages.size());
+      try {
+        return ClientThreads.measure(
+            () -> {
+              List<Future<?>> all = new ArrayList<>();
+              for (RecordedRequest r : firstPages) {
+                all.add(pool.submit(() -> pages(r, null)));
+              }
+              for (Future<?> f : all) {
+                try {
+                  f.get();
+                } catch (Exception e) {
+                  throw new IllegalStateException("a floor LIST failed", e);
+                }
+              }
+            });
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+
+    /** The JSON size of all items the lists return. */
+    long jsonBytes(List<RecordedRequest> firstPages) {
+      long[] bytes = {0};
+      for (RecordedRequest r : firstPages) {
+        pages(r, item -> bytes[0] += item.toString().length());
+      }
+      return bytes[0];
+    }
+
+    private int pages(RecordedRequest first, java.util.function.Consumer<JsonElement> each) {
+      String token = null;
+      int items = 0;
+      do {
+        HttpUrl.Builder url = base.newBuilder().encodedPath(first.path());
+        for (String name : List.of("labelSelector", "limit")) {
+          String value = first.queryParameter(name);
+          if (value != null) {
+            url.addQueryParameter(name, value);
+          }
+        }
+        if (token != null) {
+          url.addQueryParameter("continue", token);
+        }
+        Request request =
+            new Request.Builder().url(url.build()).header("Accept", "application/json").build();
+        try (Response response = http.newCall(request).execute()) {
+          ResponseBody body = response.body();
+          if (!response.isSuccessful() || body == null) {
+            throw new IllegalStateException("the floor's LIST got " + response.code());
+          }
+          JsonObject page = JsonParser.parseReader(body.charStream()).getAsJsonObject();
+          for (JsonElement item : page.getAsJsonArray("items")) {
+            items++;
+            if (each != null) {
+              each.accept(item);
+            }
+          }
+          JsonElement meta = page.get("metadata");
+          JsonElement next = meta == null ? null : meta.getAsJsonObject().get("continue");
+          token = next == null || next.isJsonNull() ? null : next.getAsString();
+        } catch (IOException e) {
+          throw new IllegalStateException("the floor's LIST failed", e);
+        }
+      } while (token != null && !token.isEmpty());
+      return items;
+    }
+
+    @Override
+    public void close() {
+      http.dispatcher().executorService().shutdown();
+      http.connectionPool().evictAll();
+    }
+  }
+
+  /**
+   * CPU time and allocation of the client's threads: every live thread but the fake server's HTTP
+   * workers (Jetty's {@code qtp} threads) and the JVM's service threads.
+   */
+  private static final class ClientThreads {
+    private static final com.sun.management.ThreadMXBean MX =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final List<String> NOT_CLIENT =
+        List.of(
+            "qtp",
+            "Reference Handler",
+            "Finalizer",
+            "Signal Dispatcher",
+            "Common-Cleaner",
+            "Notification Thread",
+            "Attach Listener",
+            "process reaper");
+
+    static Cost measure(Runnable section) {
+      Map<Long, long[]> before = sample();
+      long t0 = System.nanoTime();
+      section.run();
+      long wall = System.nanoTime() - t0;
+      Map<Long, long[]> after = sample();
+      long cpu = 0;
+      long bytes = 0;
+      for (Map.Entry<Long, long[]> e : after.entrySet()) {
+        long[] b = before.getOrDefault(e.getKey(), new long[2]);
+        cpu += Math.max(0, e.getValue()[0] - b[0]);
+        bytes += Math.max(0, e.getValue()[1] - b[1]);
+      }
+      return new Cost(cpu, bytes, wall);
+    }
+
+    private static Map<Long, long[]> sample() {
+      long[] ids = MX.getAllThreadIds();
+      ThreadInfo[] infos = MX.getThreadInfo(ids);
+      long[] cpu = MX.getThreadCpuTime(ids);
+      long[] bytes = MX.getThreadAllocatedBytes(ids);
+      Map<Long, long[]> out = new LinkedHashMap<>();
+      for (int i = 0; i < ids.length; i++) {
+        if (infos[i] == null || isServiceOrServer(infos[i].getThreadName())) {
+          continue;
+        }
+        out.put(ids[i], new long[] {Math.max(0, cpu[i]), Math.max(0, bytes[i])});
+      }
+      return out;
+    }
+
+    private static boolean isServiceOrServer(String name) {
+      for (String prefix : NOT_CLIENT) {
+        if (name.startsWith(prefix)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** Heap used after garbage collection settles. */
+  private static final class Heap {
+    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+
+    static long settledUsed() {
+      long previous = Long.MAX_VALUE;
+      long used = 0;
+      for (int i = 0; i < 20; i++) {
+        System.gc();
+        try {
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while measuring the heap", e);
+        }
+        used = MEMORY.getHeapMemoryUsage().getUsed();
+        if (Math.abs(previous - used) < 16 * 1024) {
+          return used;
+        }
+        previous = used;
+      }
+      return used;
+    }
+  }
+
+  private static List<ExecutionId> spread(List<ExecutionId> ids, int count) {
+    return new ArrayList<>(ids.subList(0, count));
+  }
+
+  private static void requireAllOpen(Map<ExecutionId, JobStatusResult> results, int expected) {
+    long open =
+        results.values().stream()
+            .map(JobStatusResult::info)
+            .filter(i -> i.map(JobExecutionInfo::status).map(s -> !s.isTerminal()).orElse(false))
+            .count();
+    if (open != expected) {
+      throw new IllegalStateException(
+          "expected " + expected + " running jobs, but " + open + " were read as running");
+    }
+  }
+
+  private static void add(long[] sum, Cost c) {
+    sum[0] += c.cpuNanos;
+    sum[1] += c.allocatedBytes;
+    sum[2] += c.wallNanos;
+  }
+
+  private static void close(KubeJobs<?> jobs) {
+    Object instance = jobs; // KubeJobs is not closeable yet; issue 10's executor will make it so
+    if (instance instanceof AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing the instance failed", e);
+      }
+    }
+  }
+
+  private static String loadAverage() {
+    double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    return load < 0 ? "load unknown" : String.format(Locale.ROOT, "load average %.2f", load);
+  }
+
+  private static double ratio(double a, double b) {
+    return b == 0 ? Double.POSITIVE_INFINITY : a / b;
+  }
+}
