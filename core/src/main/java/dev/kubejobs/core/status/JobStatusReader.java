@@ -37,9 +37,9 @@ import java.util.Map;
  * question was asked: otherwise its namespace is listed again first (one LIST, not a GET per job).
  * With {@link StatusSource#watch()} the copies come from a watch instead, fresh while it is in
  * sync. Where the mapping asks for it, the driver pod is looked up (one pod LIST for a namespace's
- * jobs where the job kind allows), and deletes the mapping
- * requires (a resource without status past its timeout, a live driver of a failed job) are carried
- * out and confirmed before the outcome is reported. Implementations are thread safe.
+ * jobs where the job kind allows), and deletes the mapping requires (a resource without status past
+ * its timeout, a live driver of a failed job) are carried out and confirmed before the outcome is
+ * reported. Implementations are thread safe.
  *
  * <p>The statuses one reader reports for a job never go backwards (QUEUED, then STARTED, then
  * CANCELLING, then a terminal status), and a terminal status, once reported, never changes — even
