@@ -23,6 +23,7 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.status.JobStatusResult;
+import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
@@ -121,12 +122,21 @@ public final class ScaleBenchmark {
   private static final String POD_GET = POD_LIST + "/[^/]+";
   private static final int STORM = 1000;
   private static final int CONCURRENT_CALLERS = 8;
+  private static final int FOLLOW_POLLS = 10;
+
+  /** The bytes a watch event adds around its object: {"type":"MODIFIED","object":...}. */
+  private static final int WATCH_EVENT_ENVELOPE = 30;
+
   private static final Duration LATENCY = Duration.ofMillis(50);
 
   /** The status sources measured; each adds a column to every figure. */
   public enum Mode {
     /** Polling: the status cache lists each namespace once per cache period (the default). */
-    POLLING(b -> b);
+    POLLING(b -> b),
+    /** Polling, the namespaces of one getAll listed in parallel on up to 10 threads. */
+    PARALLEL(b -> b.statusParallelism(10)),
+    /** Watch mode: per namespace one LIST, then a WATCH; reads look at the watched view. */
+    WATCH(b -> b.statusSource(StatusSource.watch()));
 
     private final UnaryOperator<KubeJobs.Builder<SparkJobSpec>> configure;
 
@@ -168,26 +178,28 @@ public final class ScaleBenchmark {
    * @param podGets GETs of one pod
    * @param other every other request (writes, log reads)
    */
-  public record Requests(int appLists, int appGets, int podLists, int podGets, int other) {
+  public record Requests(
+      int appLists, int appGets, int podLists, int podGets, int watches, int other) {
     /**
      * Returns the number of all requests.
      *
      * @return the sum
      */
     public int total() {
-      return appLists + appGets + podLists + podGets + other;
+      return appLists + appGets + podLists + podGets + watches + other;
     }
 
     @Override
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%d requests (app LIST %d, app GET %d, pod LIST %d, pod GET %d, other %d)",
+          "%d requests (app LIST %d, app GET %d, pod LIST %d, pod GET %d, WATCH %d, other %d)",
           total(),
           appLists,
           appGets,
           podLists,
           podGets,
+          watches,
           other);
     }
   }
@@ -251,7 +263,11 @@ public final class ScaleBenchmark {
       Requests failedStorm,
       Requests allSucceeded,
       int allSucceededJobs,
-      double allSucceededWallRatio) {
+      double allSucceededWallRatio,
+      int followPolls,
+      int followChanges,
+      Requests followRequests,
+      long followBytes) {
 
     /**
      * Returns the client CPU time of kubejobs over the floor's.
@@ -441,6 +457,14 @@ public final class ScaleBenchmark {
         r.allSucceededJobs,
         r.allSucceeded,
         r.allSucceededWallRatio);
+    out.printf(
+        Locale.ROOT,
+        "followed for %d polls, %d jobs changing per poll (after the first read): %s, about %.1f MB"
+            + " from the API server%n",
+        r.followPolls,
+        r.followChanges,
+        r.followRequests,
+        r.followBytes / 1e6);
   }
 
   /** One operator, job count and mode: its own server, operator and instances. */
@@ -508,7 +532,38 @@ public final class ScaleBenchmark {
       double[] retainedAll = retained(ids);
       double[] retainedTen = retained(spread(ids, Math.min(10, ids.size())));
 
-      // 5. ending storms.
+      // 5. followed for FOLLOW_POLLS polls, a few jobs changing between polls.
+      KubeJobs<SparkJobSpec> follower = instance();
+      List<ExecutionId> open = ids;
+      follower.statusReader().getAll(open);
+      server.journal().clear();
+      int changes = Math.max(1, open.size() / 100);
+      long eventBytes = 0;
+      for (int poll = 0; poll < FOLLOW_POLLS; poll++) {
+        for (int c = 0; c < changes; c++) {
+          ExecutionId id = open.get((poll * changes + c) % open.size());
+          touch(id, poll);
+          eventBytes += jsonBytesPerJob + WATCH_EVENT_ENVELOPE;
+        }
+        expire(follower);
+        follower.statusReader().getAll(open);
+      }
+      Requests followRequests = requests();
+      close(follower);
+      // Bytes from the API server, estimated from the JSON size per job measured in step 1: a
+      // full listing of all namespaces carries every job; a GET one job; a watch event one job.
+      long listBytes =
+          getAllRequests.appLists() == 0
+              ? 0
+              : (long) followRequests.appLists()
+                  * size
+                  * jsonBytesPerJob
+                  / getAllRequests.appLists();
+      long followBytes =
+          listBytes
+              + (long) (followRequests.appGets() + followRequests.podGets()) * jsonBytesPerJob
+              + (mode == Mode.WATCH ? eventBytes : 0);
+      // 6. ending storms.
       for (int i = 0; i < storm; i++) {
         ExecutionId id = ids.get(storm + i);
         fake.moveTo(id.namespace(), id.name(), operator.succeeded);
@@ -540,6 +595,7 @@ public final class ScaleBenchmark {
       long floorWall = floor.fetch(firstPages(), false).wallNanos;
       close(fresh);
       close(jobs);
+
       return new Result(
           operator,
           mode,
@@ -562,7 +618,31 @@ public final class ScaleBenchmark {
           failed,
           allSucceeded,
           happy.size(),
-          ratio(allWall, floorWall));
+          ratio(allWall, floorWall),
+          FOLLOW_POLLS,
+          changes,
+          followRequests,
+          followBytes);
+    }
+
+    /** Changes one job's resource (an annotation, as an operator's status write would). */
+    private void touch(ExecutionId id, int poll) {
+      server
+          .store()
+          .update(
+              fake.resourceType(),
+              id.namespace(),
+              id.name(),
+              o -> {
+                JsonObject meta = o.getAsJsonObject("metadata");
+                JsonObject annotations =
+                    meta.has("annotations")
+                        ? meta.getAsJsonObject("annotations")
+                        : new JsonObject();
+                annotations.addProperty("bench.kubejobs.dev/poll", Integer.toString(poll));
+                meta.add("annotations", annotations);
+                return o;
+              });
     }
 
     private KubeJobs<SparkJobSpec> instance() {
@@ -729,6 +809,8 @@ public final class ScaleBenchmark {
         String key;
         if (!"GET".equals(r.verb())) {
           key = "other";
+        } else if ("true".equals(r.queryParameter("watch"))) {
+          key = "watch";
         } else if (r.path().matches(APP_GET)) {
           key = "appGet";
         } else if (r.path().matches(APP_LIST)) {
@@ -747,6 +829,7 @@ public final class ScaleBenchmark {
           n.getOrDefault("appGet", 0),
           n.getOrDefault("podList", 0),
           n.getOrDefault("podGet", 0),
+          n.getOrDefault("watch", 0),
           n.getOrDefault("other", 0));
     }
   }

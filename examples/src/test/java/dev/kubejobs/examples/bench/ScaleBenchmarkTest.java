@@ -17,7 +17,8 @@ package dev.kubejobs.examples.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubejobs.examples.bench.ScaleBenchmark.Operator;
+import dev.kubejobs.examples.bench.ScaleBenchmark.Mode;
+import dev.kubejobs.examples.bench.ScaleBenchmark.Requests;
 import dev.kubejobs.examples.bench.ScaleBenchmark.Result;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -27,39 +28,69 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs the scale benchmark tiny (40 jobs in 2 namespaces) and checks the request counts it returns
- * and prints, never its times. The bounds are today's counts: fewer requests pass, more fail.
+ * and prints, never its times: issue 10's request counts for polling, issue 11's for watch mode.
  */
 class ScaleBenchmarkTest {
   @Test
-  void aGetAllListsEachNamespaceOnceAndEndingStormsStayWithinOneReadPerEndedJob() {
+  void aGetAllListsEachNamespaceOnceEndingStormsSendNoGetAndAWatchedPollSendsNothing() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     List<Result> results =
         ScaleBenchmark.run(
             new int[] {40}, 2, 1, new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
     assertThat(results)
-        .extracting(Result::operator)
-        .containsExactly(Operator.APACHE, Operator.KUBEFLOW);
+        .extracting(r -> r.operator() + " " + r.mode())
+        .containsExactly(
+            "APACHE POLLING",
+            "APACHE PARALLEL",
+            "APACHE WATCH",
+            "KUBEFLOW POLLING",
+            "KUBEFLOW PARALLEL",
+            "KUBEFLOW WATCH");
     for (Result r : results) {
-      // 20 jobs per namespace fit one page: one LIST per namespace, nothing else.
-      assertThat(r.getAll().appLists()).as("%s getAll LISTs", r.operator()).isEqualTo(2);
-      assertThat(r.getAll().total()).as("%s getAll requests", r.operator()).isEqualTo(2);
+      String what = r.operator() + " " + r.mode();
       // a tenth of the jobs end in each storm
       assertThat(r.storm()).isEqualTo(4);
+      assertThat(r.allSucceededJobs()).isEqualTo(36);
+      if (r.mode() == Mode.WATCH) {
+        // the first read of each namespace: one LIST and one WATCH, nothing else
+        assertThat(r.getAll().appLists()).as("%s getAll LISTs", what).isEqualTo(2);
+        assertThat(r.getAll().watches()).as("%s getAll WATCHes", what).isEqualTo(2);
+        assertThat(r.getAll().total()).as("%s getAll requests", what).isEqualTo(4);
+        // reads look at the watched view: no LIST, no GET of an application
+        for (Requests storm : List.of(r.succeededStorm(), r.failedStorm())) {
+          assertThat(storm.appLists() + storm.appGets()).as("%s storm", what).isZero();
+          assertThat(storm.podGets() + storm.podLists())
+              .as("%s storm pods", what)
+              .isLessThanOrEqualTo(4);
+        }
+        assertThat(r.allSucceeded().appGets()).isZero();
+        assertThat(r.allSucceeded().appLists()).isEqualTo(2);
+        // followed for 10 polls: not one request
+        assertThat(r.followRequests().total()).as("%s follow", what).isZero();
+        continue;
+      }
+      // 20 jobs per namespace fit one page: one LIST per namespace, nothing else.
+      assertThat(r.getAll().appLists()).as("%s getAll LISTs", what).isEqualTo(2);
+      assertThat(r.getAll().total()).as("%s getAll requests", what).isEqualTo(2);
+      // jobs that just succeeded end on the poll's own lists: no GET
       assertThat(r.succeededStorm().appLists()).isEqualTo(2);
-      assertThat(r.succeededStorm().appGets()).isLessThanOrEqualTo(4);
+      assertThat(r.succeededStorm().appGets()).isZero();
       assertThat(r.succeededStorm().podGets() + r.succeededStorm().podLists()).isZero();
       assertThat(r.succeededStorm().other()).isZero();
-      // failed jobs: at most one re-read each and two driver-pod reads each (today's count)
+      // failed jobs: their driver pods with one pod LIST per namespace (2 failed jobs in each)
       assertThat(r.failedStorm().appLists()).isEqualTo(2);
-      assertThat(r.failedStorm().appGets()).isLessThanOrEqualTo(4);
-      assertThat(r.failedStorm().podGets() + r.failedStorm().podLists()).isLessThanOrEqualTo(8);
+      assertThat(r.failedStorm().appGets()).isZero();
+      assertThat(r.failedStorm().podLists()).isEqualTo(2);
+      assertThat(r.failedStorm().podGets()).isZero();
       assertThat(r.failedStorm().other()).isZero();
-      // all 36 succeeded jobs, read by a fresh instance
-      assertThat(r.allSucceededJobs()).isEqualTo(36);
+      // all 36 succeeded jobs, read by a fresh instance: its lists, no GET
       assertThat(r.allSucceeded().appLists()).isEqualTo(2);
-      assertThat(r.allSucceeded().appGets()).isLessThanOrEqualTo(36);
+      assertThat(r.allSucceeded().appGets()).isZero();
       assertThat(r.allSucceeded().podGets() + r.allSucceeded().podLists()).isZero();
+      // followed for 10 polls: one LIST per namespace per poll
+      assertThat(r.followRequests().appLists()).as("%s follow", what).isEqualTo(20);
+      assertThat(r.followRequests().appGets()).as("%s follow", what).isZero();
     }
     // the Apache fake writes realistic histories (5 entries while running)
     assertThat(results.get(0).jsonBytesPerJob()).isGreaterThan(1500);
