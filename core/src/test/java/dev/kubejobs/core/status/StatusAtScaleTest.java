@@ -19,19 +19,14 @@ import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.gson.JsonObject;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
-import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
@@ -40,10 +35,8 @@ import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,7 +65,13 @@ class StatusAtScaleTest {
       FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
 
   private FakeKubernetesApiServer server;
-  private final CountingKind kind = new CountingKind();
+  private final AtomicInteger maps = new AtomicInteger();
+  private final TestJobKindVariant kind =
+      TestJobKindVariant.withMapper(
+          (app, pod, now) -> {
+            maps.incrementAndGet();
+            return new TestJobKind().statusMapper().map(app, pod, now);
+          });
   private KubeJobs<TestJobSpec> jobs;
 
   @BeforeEach
@@ -257,7 +256,7 @@ class StatusAtScaleTest {
   void aJobIsMappedOncePerResourceVersionAndCacheHitsShareThatMapping() throws Exception {
     List<ExecutionId> ids = create(200, 2, "RUNNING");
     jobs.statusReader().getAllInfos(ids);
-    assertThat(kind.maps.get()).isEqualTo(200);
+    assertThat(maps.get()).isEqualTo(200);
 
     ExecutorService callers = Executors.newFixedThreadPool(8);
     try {
@@ -278,24 +277,24 @@ class StatusAtScaleTest {
     } finally {
       callers.shutdownNow();
     }
-    assertThat(kind.maps.get()).isEqualTo(200);
+    assertThat(maps.get()).isEqualTo(200);
 
     // A changed job is mapped again; the others are not.
     Fixture.touch(server, ids.get(0).namespace(), ids.get(0).name());
     CLOCK.advance(Duration.ofSeconds(6));
     jobs.statusReader().getAllInfos(ids);
-    assertThat(kind.maps.get()).isEqualTo(400);
+    assertThat(maps.get()).isEqualTo(400);
   }
 
   @Test
   void queuedJobsAreMappedAgainOnEveryReadBecauseTimeAloneMayEndThem() {
     List<ExecutionId> ids = create(1, 1, null);
     assertThat(jobs.statusReader().get(ids.get(0)).status()).isEqualTo(JobStatus.QUEUED);
-    int before = kind.maps.get();
+    int before = maps.get();
 
     jobs.statusReader().get(ids.get(0));
 
-    assertThat(kind.maps.get()).isEqualTo(before + 1);
+    assertThat(maps.get()).isEqualTo(before + 1);
   }
 
   @Test
@@ -354,56 +353,5 @@ class StatusAtScaleTest {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().startsWith("kubejobs-status-") && t.isAlive())
         .count();
-  }
-
-  /** The test kind, counting the mapper's calls. */
-  static final class CountingKind implements JobKind<TestJobSpec> {
-    final TestJobKind delegate = new TestJobKind();
-    final AtomicInteger maps = new AtomicInteger();
-    private final JobStatusMapper mapper =
-        (app, pod, now) -> {
-          maps.incrementAndGet();
-          return delegate.statusMapper().map(app, pod, now);
-        };
-
-    @Override
-    public ResourceKind resourceKind() {
-      return delegate.resourceKind();
-    }
-
-    @Override
-    public String namespaceOf(TestJobSpec spec) {
-      return delegate.namespaceOf(spec);
-    }
-
-    @Override
-    public JsonObject manifest(TestJobSpec spec, JobIdentity identity) {
-      return delegate.manifest(spec, identity);
-    }
-
-    @Override
-    public JobStatusMapper statusMapper() {
-      return mapper;
-    }
-
-    @Override
-    public Optional<String> driverPodName(ResourceSnapshot application) {
-      return delegate.driverPodName(application);
-    }
-
-    @Override
-    public String driverPodSelector(ResourceSnapshot application) {
-      return delegate.driverPodSelector(application);
-    }
-
-    @Override
-    public Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
-      return delegate.driverPodsSelector(applications);
-    }
-
-    @Override
-    public String driverContainerName(ResourceSnapshot application) {
-      return delegate.driverContainerName(application);
-    }
   }
 }

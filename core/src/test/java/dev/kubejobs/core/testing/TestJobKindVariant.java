@@ -21,6 +21,7 @@ import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
+import java.util.Collection;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -113,6 +114,11 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
   @Override
   public String driverPodSelector(ResourceSnapshot application) {
     return TEST_KIND.driverPodSelector(application);
+  }
+
+  @Override
+  public Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
+    return TEST_KIND.driverPodsSelector(applications);
   }
 
   @Override

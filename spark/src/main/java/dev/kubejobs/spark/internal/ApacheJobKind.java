@@ -29,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The Apache Spark Kubernetes Operator's SparkApplication ({@code spark.apache.org}) as a job kind.
@@ -169,21 +168,12 @@ public final class ApacheJobKind implements JobKind<SparkJobSpec> {
 
   @Override
   public String driverPodSelector(ResourceSnapshot application) {
-    return "spark-role=driver," + APP_NAME_LABEL + "=" + application.name();
+    return PodFacts.driverSelector(APP_NAME_LABEL, application);
   }
 
   @Override
   public Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
-    return Optional.of(
-        "spark-role=driver,"
-            + APP_NAME_LABEL
-            + " in ("
-            + applications.stream()
-                .map(ResourceSnapshot::name)
-                .distinct()
-                .sorted()
-                .collect(Collectors.joining(","))
-            + ")");
+    return Optional.of(PodFacts.driversSelector(APP_NAME_LABEL, applications));
   }
 
   @Override

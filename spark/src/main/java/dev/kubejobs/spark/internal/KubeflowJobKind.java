@@ -27,7 +27,6 @@ import dev.kubejobs.spark.SparkJobSpec;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The Kubeflow Spark operator's SparkApplication ({@code sparkoperator.k8s.io/v1beta2}) as a job
@@ -159,21 +158,12 @@ public final class KubeflowJobKind implements JobKind<SparkJobSpec> {
 
   @Override
   public String driverPodSelector(ResourceSnapshot application) {
-    return "spark-role=driver," + APP_NAME_LABEL + "=" + application.name();
+    return PodFacts.driverSelector(APP_NAME_LABEL, application);
   }
 
   @Override
   public Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
-    return Optional.of(
-        "spark-role=driver,"
-            + APP_NAME_LABEL
-            + " in ("
-            + applications.stream()
-                .map(ResourceSnapshot::name)
-                .distinct()
-                .sorted()
-                .collect(Collectors.joining(","))
-            + ")");
+    return Optional.of(PodFacts.driversSelector(APP_NAME_LABEL, applications));
   }
 
   @Override

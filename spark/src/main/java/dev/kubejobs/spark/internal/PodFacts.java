@@ -18,7 +18,9 @@ package dev.kubejobs.spark.internal;
 import dev.kubejobs.core.JsonView;
 import dev.kubejobs.core.ResourceSnapshot;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What a driver pod tells about the driver: whether its container started, runs or terminated,
@@ -40,6 +42,36 @@ record PodFacts(
     Instant finishedAt,
     Integer exitCode,
     String reason) {
+
+  /**
+   * The label selector of one Spark application's driver pods, as both operators label them.
+   *
+   * @param appNameLabel the operator's label naming the application
+   * @param application the application
+   * @return {@code spark-role=driver,<label>=<name>}
+   */
+  static String driverSelector(String appNameLabel, ResourceSnapshot application) {
+    return "spark-role=driver," + appNameLabel + "=" + application.name();
+  }
+
+  /**
+   * One label selector for the driver pods of several Spark applications.
+   *
+   * @param appNameLabel the operator's label naming the application
+   * @param applications the applications
+   * @return {@code spark-role=driver,<label> in (<names, sorted>)}
+   */
+  static String driversSelector(String appNameLabel, Collection<ResourceSnapshot> applications) {
+    return "spark-role=driver,"
+        + appNameLabel
+        + " in ("
+        + applications.stream()
+            .map(ResourceSnapshot::name)
+            .distinct()
+            .sorted()
+            .collect(Collectors.joining(","))
+        + ")";
+  }
 
   /** Reads the facts of the named container (or of the first container when it is absent). */
   static PodFacts of(ResourceSnapshot pod, String containerName) {

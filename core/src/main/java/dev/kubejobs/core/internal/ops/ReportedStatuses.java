@@ -83,7 +83,10 @@ final class ReportedStatuses {
     if (s != null && rank(reading.status()) < rank(s.status)) {
       out = reading.toBuilder().status(s.status).build();
     }
-    seen.put(id, new Seen(out.status(), out.status().isTerminal() ? out : null));
+    if (s == null || s.status != out.status() || out.status().isTerminal()) {
+      // Unchanged: the get above already marked the job as recently read.
+      seen.put(id, new Seen(out.status(), out.status().isTerminal() ? out : null));
+    }
     if (onChange != null && (s == null || s.status != out.status())) {
       onChange.accept(id, out);
     }

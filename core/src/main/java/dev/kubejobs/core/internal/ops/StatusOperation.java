@@ -22,7 +22,6 @@ import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobsException;
-import dev.kubejobs.core.KubernetesNames;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
@@ -565,30 +564,19 @@ public final class StatusOperation<S> implements JobStatusReader {
    * @return the pod, or null when the job's selector cannot be matched here (look it up alone)
    */
   private DriverPod match(Candidate c, List<ResourceSnapshot> pods) {
-    ResourceSnapshot app = c.app();
-    Optional<String> name;
-    String selector = null;
-    try {
-      name = kind.driverPodName(app).filter(n -> !n.isEmpty());
-      if (name.isEmpty()) {
-        selector = kind.driverPodSelector(app);
-      }
-    } catch (RuntimeException e) {
-      return resolver.unusableDriverReference(
-          c.id, "the job kind could not name its driver pod (" + e + ")");
+    StatusResolver.DriverRef ref = resolver.driverRef(c.id, c.app());
+    if (ref.unusable() != null) {
+      return ref.unusable();
     }
-    if (name.isPresent()) {
-      if (!KubernetesNames.isDns1123Subdomain(name.get())) {
-        return resolver.invalidDriverName(c.id, name.get());
-      }
+    if (ref.name() != null) {
       for (ResourceSnapshot pod : pods) {
-        if (pod.name().equals(name.get())) {
+        if (pod.name().equals(ref.name())) {
           return DriverPod.found(pod);
         }
       }
       return DriverPod.absent();
     }
-    Map<String, String> required = EqualitySelector.parse(selector);
+    Map<String, String> required = EqualitySelector.parse(ref.selector());
     if (required == null) {
       return null;
     }

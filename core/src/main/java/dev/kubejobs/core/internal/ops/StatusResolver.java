@@ -180,6 +180,9 @@ final class StatusResolver<S> {
     for (int round = 1; ; round++) {
       warn(id, mapped);
       Optional<FollowUp> followUp = mapped.info.followUp();
+      if (followUp.isEmpty() && !mapped.info.driverPodWanted()) {
+        return mapped.info; // nothing to strip: the cache's shared mapping as it is
+      }
       if (followUp.isEmpty()
           || (forCancel && followUp.get().action() == FollowUp.Action.DELETE_APPLICATION)) {
         return mapped.info.toBuilder().followUp(null).driverPodWanted(false).build();
@@ -228,33 +231,54 @@ final class StatusResolver<S> {
    * newest pod wins).
    */
   DriverPod lookUpDriver(ExecutionId id, ResourceSnapshot app) {
-    Optional<String> name;
-    String selector = null;
-    try {
-      name = kind.driverPodName(app).filter(n -> !n.isEmpty());
-      if (name.isEmpty()) {
-        selector = kind.driverPodSelector(app);
-      }
-    } catch (RuntimeException e) {
-      return unusableDriverReference(id, "the job kind could not name its driver pod (" + e + ")");
-    }
-    if (name.isPresent() && !KubernetesNames.isDns1123Subdomain(name.get())) {
-      // Server data (for example status.driverInfo.podName "x/../y"): never a path, never a throw.
-      return invalidDriverName(id, name.get());
+    DriverRef ref = driverRef(id, app);
+    if (ref.unusable() != null) {
+      return ref.unusable();
     }
     try {
-      if (name.isPresent()) {
+      if (ref.name() != null) {
         return gateway
-            .getPod(id, id.namespace(), name.get())
+            .getPod(id, id.namespace(), ref.name())
             .map(DriverPod::found)
             .orElse(DriverPod.absent());
       }
-      return newest(gateway.listPods(id, id.namespace(), selector));
+      return newest(gateway.listPods(id, id.namespace(), ref.selector()));
     } catch (JobRejectedException e) {
       if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
         throw e;
       }
-      return podsForbidden(id.namespace(), name.isPresent() ? "get" : "list");
+      return podsForbidden(id.namespace(), ref.name() != null ? "get" : "list");
+    }
+  }
+
+  /**
+   * What a job's resource tells of its driver pod: exactly one of a valid pod name, the selector
+   * that finds it, or a pod that cannot be looked up (decide without it).
+   */
+  record DriverRef(String name, String selector, DriverPod unusable) {}
+
+  /** Reads what a job's resource tells of its driver pod, never throwing on server data. */
+  DriverRef driverRef(ExecutionId id, ResourceSnapshot app) {
+    try {
+      Optional<String> name = kind.driverPodName(app).filter(n -> !n.isEmpty());
+      if (name.isEmpty()) {
+        return new DriverRef(null, kind.driverPodSelector(app), null);
+      }
+      if (!KubernetesNames.isDns1123Subdomain(name.get())) {
+        // Server data (for example status.driverInfo.podName "x/../y"): never a path, never a
+        // throw.
+        return new DriverRef(
+            null,
+            null,
+            unusableDriverReference(
+                id, "the resource names an invalid driver pod '" + abbreviate(name.get()) + "'"));
+      }
+      return new DriverRef(name.get(), null, null);
+    } catch (RuntimeException e) {
+      return new DriverRef(
+          null,
+          null,
+          unusableDriverReference(id, "the job kind could not name its driver pod (" + e + ")"));
     }
   }
 
@@ -280,11 +304,6 @@ final class StatusResolver<S> {
                 + "; finished jobs fall back to the application's own record. Grant it (see"
                 + " docs/rbac.yaml)");
     return DriverPod.unavailable(reason);
-  }
-
-  DriverPod invalidDriverName(ExecutionId id, String name) {
-    return unusableDriverReference(
-        id, "the resource names an invalid driver pod '" + abbreviate(name) + "'");
   }
 
   /** A driver pod that cannot be looked up from what the resource says: decide without it. */
