@@ -28,7 +28,9 @@ import java.util.Objects;
  *       (with bookmarks), resumed after a dropped connection from the last resourceVersion seen and
  *       listed again when the server answers 410 Expired, as Kubernetes informers do. A read then
  *       costs no request while the watch is open. A namespace's watch starts at the first read of a
- *       job in it and ends with {@code KubeJobs#close()}.
+ *       job in it and ends with {@code KubeJobs#close()}; it holds one connection to the API server
+ *       and two daemon threads ({@code kubejobs-watch-<namespace>} and its idle watchdog), and
+ *       keeps every managed application of the namespace as its mapping, not as its JSON.
  * </ul>
  *
  * <p>Both give the same answers for the same object: a copy that would end a job is believed only

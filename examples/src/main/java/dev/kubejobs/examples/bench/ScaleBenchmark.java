@@ -124,6 +124,9 @@ public final class ScaleBenchmark {
   private static final int CONCURRENT_CALLERS = 8;
   private static final int FOLLOW_POLLS = 10;
 
+  /** Enough server workers for two watching instances (each open watch holds one) and more. */
+  private static final int SERVER_THREADS = 96;
+
   /** The bytes a watch event adds around its object: {"type":"MODIFIED","object":...}. */
   private static final int WATCH_EVENT_ENVELOPE = 30;
 
@@ -490,7 +493,8 @@ public final class ScaleBenchmark {
     }
 
     Result measure() {
-      try (FakeKubernetesApiServer s = FakeKubernetesApiServer.builder().clock(clock).build();
+      try (FakeKubernetesApiServer s =
+              FakeKubernetesApiServer.builder().clock(clock).threads(SERVER_THREADS).build();
           FakeSparkOperator f = FakeSparkOperator.builder(operator.flavor, s).build()) {
         server = s;
         fake = f;
@@ -1035,14 +1039,7 @@ public final class ScaleBenchmark {
   }
 
   private static void close(KubeJobs<?> jobs) {
-    Object instance = jobs; // KubeJobs is not closeable yet; issue 10's executor will make it so
-    if (instance instanceof AutoCloseable c) {
-      try {
-        c.close();
-      } catch (Exception e) {
-        throw new IllegalStateException("closing the instance failed", e);
-      }
-    }
+    jobs.close();
   }
 
   private static String loadAverage() {
