@@ -163,11 +163,10 @@ final class WatchSource implements AutoCloseable {
     }
   }
 
-  /** What the view keeps of an object: its name, namespace, uid and resourceVersion. */
+  /** What the view keeps of an object: its name, uid and resourceVersion (the namespace is its). */
   private static ResourceSnapshot metadataOnly(ResourceSnapshot object) {
     com.google.gson.JsonObject metadata = new com.google.gson.JsonObject();
     metadata.addProperty("name", object.name());
-    metadata.addProperty("namespace", object.namespace());
     metadata.addProperty("uid", object.uid());
     metadata.addProperty("resourceVersion", object.resourceVersion());
     com.google.gson.JsonObject kept = new com.google.gson.JsonObject();
