@@ -15,14 +15,18 @@
  */
 package dev.kubejobs.examples;
 
+import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.preflight.PreflightReport;
+import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.core.sweep.SweepEntry;
 import dev.kubejobs.core.sweep.SweepReport;
 import dev.kubejobs.core.sweep.SweepRequest;
@@ -44,6 +48,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -79,6 +84,7 @@ public final class Demo {
   private double setupSeconds;
   private final List<Job> jobs = new ArrayList<>();
   private FakeSparkOperator apacheOperator;
+  private FakeKubernetesApiServer server;
   private FakeSparkOperator kubeflowOperator;
 
   private Demo(PrintWriter out, Settings settings) {
@@ -111,6 +117,7 @@ public final class Demo {
         FakeSparkOperator apacheOp = FakeSparkOperator.apache(server);
         FakeSparkOperator kubeflowOp = FakeSparkOperator.kubeflow(server)) {
       this.apacheOperator = apacheOp;
+      this.server = server;
       this.kubeflowOperator = kubeflowOp;
       banner(server);
       ApiClient client = server.newClient();
@@ -123,7 +130,8 @@ public final class Demo {
                   SparkOperators.apache(ApacheOptions.builder().build()))
               .cluster(CLUSTER)
               .deployment(DEPLOYMENT)
-              .statusCacheTtl(Duration.ZERO)
+              .statusCacheTtl(Duration.ZERO) // what a namespace whose watch is broken falls back to
+              .statusSource(StatusSource.watch())
               .build();
       KubeJobs<SparkJobSpec> kubeflow =
           KubeJobs.builder(
@@ -132,103 +140,111 @@ public final class Demo {
                       KubeflowOptions.builder().noStatusTimeout(settings.noStatusTimeout).build()))
               .cluster(CLUSTER)
               .deployment(DEPLOYMENT)
-              .statusCacheTtl(Duration.ZERO)
+              .statusCacheTtl(Duration.ZERO) // what a namespace whose watch is broken falls back to
+              .statusSource(StatusSource.watch())
               .build();
 
-      setupSeconds = elapsedSeconds();
-      out.printf(
-          Locale.ROOT,
-          "(simulated cluster up in %.1f s; the times below count from here)%n",
-          setupSeconds);
-      start = System.nanoTime();
-
-      section("1. Submit SparkPi to both operators and follow it");
-      Job piApache = submit(apache, "apache", "spark-pi", sparkPi().build());
-      Job piKubeflow = submit(kubeflow, "kubeflow", "spark-pi", sparkPi().build());
-      follow(List.of(piApache, piKubeflow), j -> false);
-      printLog(piApache);
-
-      section("2. Submit a second job and cancel it once it runs");
-      Job etl =
-          submit(apache, "apache", "etl-nightly", sparkPi().arguments(List.of("5000")).build());
-      follow(List.of(etl), j -> j.last != null && j.last.status() == JobStatus.STARTED);
-      CancelResult cancel = apache.canceller().cancel(etl.id);
-      etl.cancelRequested = true;
-      line("cancel(" + etl.id.name() + ") -> " + cancel + " (the call never waits for the end)");
-      follow(List.of(etl), j -> false);
-
-      section("3. Operator down: a job that never gets a status");
-      out.println(
-          "   The fake Kubeflow operator ignores this job, as a stopped operator would. kubejobs"
-              + " fails it");
-      out.println(
-          "   "
-              + human(settings.noStatusTimeout)
-              + " after the resource's creationTimestamp (whole seconds), deleting the resource"
-              + " first.");
-      out.println("   (The no-status timeout is shortened for the demo; its default is 10 min.)");
-      Job ingest =
-          submit(
-              kubeflow,
-              "kubeflow",
-              "ingest-raw",
-              sparkPi()
-                  .label(FakeSparkOperator.PATH_LABEL, SparkAppPath.OPERATOR_DOWN.name())
-                  .build());
-      follow(List.of(ingest), j -> false);
-
-      section("4. Sweep an orphan");
-      out.println(
-          "   A scheduler node crashed after submitting job 'lost-report' and before recording it:"
-              + " the");
-      out.println("   resource runs on the cluster but no scheduler knows it.");
-      ExecutionId lost = apache.submitter().submit("lost-report", sparkPi().build());
-      line("submitted " + lost + " (not recorded)");
-      Set<String> known = jobs.stream().map(j -> j.jobId).collect(Collectors.toSet());
-      line("known job ids: " + known.stream().sorted().toList());
-      int swept = 0;
-      for (KubeJobs<SparkJobSpec> kind : List.of(apache, kubeflow)) {
-        SweepReport report =
-            kind.sweeper()
-                .sweep(
-                    SweepRequest.builder()
-                        .namespaces(NAMESPACE)
-                        .knownJobIds(known)
-                        .gracePeriod(settings.orphanGracePeriod)
-                        .build());
-        for (SweepEntry e : report.deleted()) {
-          line(
-              "sweep "
-                  + kind.jobKind().resourceKind().group()
-                  + ": "
-                  + e.outcome()
-                  + " "
-                  + e.namespace()
-                  + "/"
-                  + e.name()
-                  + " (job '"
-                  + e.jobId()
-                  + "')");
-        }
-        line("sweep " + kind.jobKind().resourceKind().group() + ": " + report.summary());
-        swept += report.deleted().size();
+      try (apache;
+          kubeflow) {
+        return show(apache, kubeflow);
       }
-
-      section("5. Preflight");
-      for (KubeJobs<SparkJobSpec> kind : List.of(apache, kubeflow)) {
-        PreflightReport report = kind.preflight().check(NAMESPACE);
-        report.summary().lines().forEach(l -> out.println("   " + l));
-      }
-
-      section("6. Jobs");
-      table();
-      out.printf(
-          Locale.ROOT,
-          "%nDemo finished in %.1f s (%.1f s to start the simulated cluster).%n",
-          setupSeconds + elapsedSeconds(),
-          setupSeconds);
-      return verdict(piApache, piKubeflow, etl, ingest, swept);
     }
+  }
+
+  /** Runs the demo's sections on two instances that read statuses in watch mode. */
+  private int show(KubeJobs<SparkJobSpec> apache, KubeJobs<SparkJobSpec> kubeflow) {
+    setupSeconds = elapsedSeconds();
+    out.printf(
+        Locale.ROOT,
+        "(simulated cluster up in %.1f s; the times below count from here)%n",
+        setupSeconds);
+    start = System.nanoTime();
+
+    section("1. Submit SparkPi to both operators and follow it");
+    Job piApache = submit(apache, "apache", "spark-pi", sparkPi().build());
+    Job piKubeflow = submit(kubeflow, "kubeflow", "spark-pi", sparkPi().build());
+    follow(List.of(piApache, piKubeflow), j -> false);
+    printLog(piApache);
+
+    section("2. Submit a second job and cancel it once it runs");
+    Job etl = submit(apache, "apache", "etl-nightly", sparkPi().arguments(List.of("5000")).build());
+    follow(List.of(etl), j -> j.last != null && j.last.status() == JobStatus.STARTED);
+    CancelResult cancel = apache.canceller().cancel(etl.id);
+    etl.cancelRequested = true;
+    line("cancel(" + etl.id.name() + ") -> " + cancel + " (the call never waits for the end)");
+    follow(List.of(etl), j -> false);
+
+    section("3. Operator down: a job that never gets a status");
+    out.println(
+        "   The fake Kubeflow operator ignores this job, as a stopped operator would. kubejobs"
+            + " fails it");
+    out.println(
+        "   "
+            + human(settings.noStatusTimeout)
+            + " after the resource's creationTimestamp (whole seconds), deleting the resource"
+            + " first.");
+    out.println("   (The no-status timeout is shortened for the demo; its default is 10 min.)");
+    Job ingest =
+        submit(
+            kubeflow,
+            "kubeflow",
+            "ingest-raw",
+            sparkPi()
+                .label(FakeSparkOperator.PATH_LABEL, SparkAppPath.OPERATOR_DOWN.name())
+                .build());
+    follow(List.of(ingest), j -> false);
+
+    section("4. Sweep an orphan");
+    out.println(
+        "   A scheduler node crashed after submitting job 'lost-report' and before recording it:"
+            + " the");
+    out.println("   resource runs on the cluster but no scheduler knows it.");
+    ExecutionId lost = apache.submitter().submit("lost-report", sparkPi().build());
+    line("submitted " + lost + " (not recorded)");
+    Set<String> known = jobs.stream().map(j -> j.jobId).collect(Collectors.toSet());
+    line("known job ids: " + known.stream().sorted().toList());
+    int swept = 0;
+    for (KubeJobs<SparkJobSpec> kind : List.of(apache, kubeflow)) {
+      SweepReport report =
+          kind.sweeper()
+              .sweep(
+                  SweepRequest.builder()
+                      .namespaces(NAMESPACE)
+                      .knownJobIds(known)
+                      .gracePeriod(settings.orphanGracePeriod)
+                      .build());
+      for (SweepEntry e : report.deleted()) {
+        line(
+            "sweep "
+                + kind.jobKind().resourceKind().group()
+                + ": "
+                + e.outcome()
+                + " "
+                + e.namespace()
+                + "/"
+                + e.name()
+                + " (job '"
+                + e.jobId()
+                + "')");
+      }
+      line("sweep " + kind.jobKind().resourceKind().group() + ": " + report.summary());
+      swept += report.deleted().size();
+    }
+
+    section("5. Preflight");
+    for (KubeJobs<SparkJobSpec> kind : List.of(apache, kubeflow)) {
+      PreflightReport report = kind.preflight().check(NAMESPACE);
+      report.summary().lines().forEach(l -> out.println("   " + l));
+    }
+
+    section("6. Jobs");
+    table();
+    out.printf(
+        Locale.ROOT,
+        "%nDemo finished in %.1f s (%.1f s to start the simulated cluster).%n",
+        setupSeconds + elapsedSeconds(),
+        setupSeconds);
+    return verdict(piApache, piKubeflow, etl, ingest, swept);
   }
 
   private int verdict(Job piApache, Job piKubeflow, Job etl, Job ingest, int swept) {
@@ -297,7 +313,51 @@ public final class Demo {
       }
       apacheOperator.step();
       kubeflowOperator.step();
+      catchUp(followed);
     }
+  }
+
+  /**
+   * Gives the watches time to bring what the operators' step changed (at most {@link #CATCH_UP}),
+   * so that every state is read before the next step: in particular an ended job's driver log
+   * before the operator releases its pod. It waits until kubejobs reports, for each followed job,
+   * the operator state the server's copy holds now; a read costs no request while a watch is in
+   * sync.
+   */
+  private void catchUp(List<Job> followed) {
+    long until = System.nanoTime() + CATCH_UP.toNanos();
+    for (Job job : followed) {
+      if (job.last == null || job.ended() || job.gone) {
+        continue;
+      }
+      String expected = operatorStateOnServer(job);
+      while (expected != null && System.nanoTime() < until) {
+        try {
+          if (job.kind.statusReader().get(job.id).operatorState().equals(expected)) {
+            break;
+          }
+        } catch (KubeJobsException e) {
+          break; // gone, for one: the next read tells it
+        }
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+      }
+    }
+  }
+
+  /** The operator state of the job's application as the server holds it, or null when gone. */
+  private String operatorStateOnServer(Job job) {
+    FakeSparkOperator operator = job.operator.equals("apache") ? apacheOperator : kubeflowOperator;
+    return server
+        .store()
+        .get(operator.resourceType(), job.id.namespace(), job.id.name())
+        .map(
+            o ->
+                job.kind
+                    .jobKind()
+                    .statusMapper()
+                    .map(ResourceSnapshot.of(o), DriverPod.notLookedUp(), Instant.now())
+                    .operatorState())
+        .orElse(null);
   }
 
   private void read(Job job) {
@@ -436,6 +496,9 @@ public final class Demo {
   }
 
   /** One job the demo's "scheduler" keeps a record of. */
+  /** The longest wait for the watches after an operator step. */
+  private static final Duration CATCH_UP = Duration.ofSeconds(2);
+
   private static final class Job {
     final KubeJobs<SparkJobSpec> kind;
     final String operator;
