@@ -33,6 +33,7 @@ public final class ExecutionId {
   private static final Pattern CLUSTER =
       Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
+  private String text;
   private final String cluster;
   private final String plural;
   private final String group;
@@ -197,12 +198,18 @@ public final class ExecutionId {
   /** Returns {@code <cluster>/<plural>.<group>/<namespace>/<name>}. */
   @Override
   public String toString() {
-    return cluster + "/" + plural + "." + group + "/" + namespace + "/" + name;
+    String t = text;
+    if (t == null) {
+      // Built once: ids are map keys of every status read (a benign race builds equal strings).
+      t = cluster + "/" + plural + "." + group + "/" + namespace + "/" + name;
+      text = t;
+    }
+    return t;
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ExecutionId other && toString().equals(other.toString());
+    return o == this || (o instanceof ExecutionId other && toString().equals(other.toString()));
   }
 
   @Override

@@ -219,8 +219,11 @@ final class StatusCache {
       String namespace, Collection<String> names, ExecutionId about, long askedOrMin) {
     Slot slot = slots.computeIfAbsent(namespace, ns -> new Slot());
     boolean fresh = askedOrMin != Long.MIN_VALUE;
+    Long generation = slot.generation;
     for (String name : names) {
-      slot.wanted.put(name, slot.generation);
+      if (!generation.equals(slot.wanted.get(name))) {
+        slot.wanted.put(name, generation);
+      }
     }
     CompletableFuture<Listing> future;
     boolean mine = false;
