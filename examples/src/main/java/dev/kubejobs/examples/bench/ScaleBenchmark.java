@@ -22,6 +22,7 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.spark.SparkJobSpec;
@@ -48,6 +49,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -687,7 +689,15 @@ public final class ScaleBenchmark {
     private Requests poll(KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids) {
       expire(jobs);
       server.journal().clear();
-      jobs.statusReader().getAll(ids);
+      Map<ExecutionId, JobStatusResult> results = jobs.statusReader().getAll(ids);
+      Optional<KubeJobsException> failure =
+          results.values().stream().flatMap(r -> r.error().stream()).findFirst();
+      if (failure.isPresent()) {
+        // The counts of a poll whose reads failed are not the poll's cost: say so, loudly.
+        throw new IllegalStateException(
+            operator + " " + mode + ": a poll's reads failed, its request counts are void",
+            failure.get());
+      }
       return requests();
     }
 
