@@ -38,7 +38,7 @@ class RaceSimulationTest {
 
   @Test
   void everyKindOfScenarioKeepsEveryInvariant() {
-    // Every feature but WATCH: about 1 in 4,000 watching scenarios breaks invariant (g) (a watching
+    // Every feature but WATCH: about 1 in 3,000 watching scenarios breaks invariant (g) (a watching
     // node's view stays in sync but silent after the operator's last writes; issue 11 is open for
     // it), and its timing never replays. Watch mode runs here once that is fixed; until then
     // `RaceSimulation --features ...,WATCH` runs it.
