@@ -16,6 +16,7 @@
 package dev.kubejobs.core;
 
 import dev.kubejobs.core.cancel.JobCanceller;
+import dev.kubejobs.core.internal.DaemonThreads;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.WarnOnce;
 import dev.kubejobs.core.internal.WriterId;
@@ -45,10 +46,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The entry point of kubejobs: submits, tells the status of and cancels jobs of one kind (for
@@ -116,7 +113,10 @@ public final class KubeJobs<S> implements AutoCloseable {
             WriterId.random());
     this.submitter = new SubmitOperation<>(context);
     this.ownExecutor =
-        b.statusParallelism > 1 ? statusThreads(b.cluster, b.statusParallelism) : null;
+        b.statusParallelism > 1
+            ? DaemonThreads.pool(
+                "kubejobs-status-" + b.cluster, b.statusParallelism, Duration.ofSeconds(30))
+            : null;
     this.statusReader =
         new StatusOperation<>(
             context,
@@ -126,26 +126,6 @@ public final class KubeJobs<S> implements AutoCloseable {
             b.statusSource,
             b.requestTimeout);
     this.canceller = new CancelOperation<>(context, statusReader);
-  }
-
-  /** Up to {@code n} daemon threads, started on demand and ended after 30 s without work. */
-  private static ExecutorService statusThreads(String cluster, int n) {
-    AtomicInteger count = new AtomicInteger();
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            n,
-            n,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t =
-                  new Thread(r, "kubejobs-status-" + cluster + "-" + count.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
   }
 
   /**

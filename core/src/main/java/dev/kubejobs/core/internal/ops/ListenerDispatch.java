@@ -17,12 +17,11 @@ package dev.kubejobs.core.internal.ops;
 
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.internal.DaemonThreads;
 import dev.kubejobs.core.status.JobStatusListener;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,20 +37,8 @@ final class ListenerDispatch {
 
   ListenerDispatch(String cluster, JobStatusListener listener) {
     this.listener = listener;
-    ThreadPoolExecutor one =
-        new ThreadPoolExecutor(
-            1,
-            1,
-            1,
-            TimeUnit.MINUTES,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t = new Thread(r, "kubejobs-status-listener-" + cluster);
-              t.setDaemon(true);
-              return t;
-            });
-    one.allowCoreThreadTimeOut(true);
-    this.thread = one;
+    this.thread =
+        DaemonThreads.pool("kubejobs-status-listener-" + cluster, 1, Duration.ofMinutes(1));
   }
 
   /** Queues a change; called under the status floor's lock, so changes queue in their order. */

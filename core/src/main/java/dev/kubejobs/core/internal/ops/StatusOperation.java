@@ -24,6 +24,7 @@ import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.DaemonThreads;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.ops.StatusResolver.Mapped;
 import dev.kubejobs.core.internal.watch.WatchSettings;
@@ -45,10 +46,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -147,28 +146,14 @@ public final class StatusOperation<S> implements JobStatusReader {
               firstWatchWait,
               dispatch == null ? null : this::changedOnWatch);
       this.refresher =
-          dispatch == null ? null : oneThread("kubejobs-status-refresh-" + ctx.cluster());
+          dispatch == null
+              ? null
+              : DaemonThreads.pool(
+                  "kubejobs-status-refresh-" + ctx.cluster(), 1, Duration.ofMinutes(1));
     } else {
       this.watch = null;
       this.refresher = null;
     }
-  }
-
-  private static ThreadPoolExecutor oneThread(String name) {
-    ThreadPoolExecutor one =
-        new ThreadPoolExecutor(
-            1,
-            1,
-            1,
-            TimeUnit.MINUTES,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t = new Thread(r, name);
-              t.setDaemon(true);
-              return t;
-            });
-    one.allowCoreThreadTimeOut(true);
-    return one;
   }
 
   /**
