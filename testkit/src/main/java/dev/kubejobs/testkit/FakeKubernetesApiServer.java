@@ -390,6 +390,53 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Holds back watch events, as a watch cache or a connection lagging behind the store does: open
+   * and new watches send the changes made up to now and none after, until {@link
+   * #releaseWatchesUpTo(String)} or {@link #resumeWatches()}. Held changes keep their order and are
+   * sent on release; lists and gets answer from the store as always, so a client can see a change
+   * by a read before its watch tells it. A watch started without a resourceVersion still begins
+   * with the current objects. Bookmarks carry the resourceVersion a watch has sent.
+   *
+   * @return this server
+   */
+  public FakeKubernetesApiServer pauseWatches() {
+    store.watchHub().deliverUpTo(Long.parseLong(store.currentResourceVersion()));
+    return this;
+  }
+
+  /**
+   * Lets paused watches send the held changes up to and including a resourceVersion, and holds back
+   * the later ones.
+   *
+   * @param resourceVersion a resourceVersion this server gave
+   * @return this server
+   * @throws IllegalArgumentException if it is not a resourceVersion of this server
+   */
+  public FakeKubernetesApiServer releaseWatchesUpTo(String resourceVersion) {
+    long rv;
+    try {
+      rv = Long.parseLong(resourceVersion);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a resourceVersion: " + resourceVersion, e);
+    }
+    if (rv < 0) {
+      throw new IllegalArgumentException("not a resourceVersion: " + resourceVersion);
+    }
+    store.watchHub().deliverUpTo(rv);
+    return this;
+  }
+
+  /**
+   * Ends {@link #pauseWatches()}: watches send every held change, in order, and go on as before.
+   *
+   * @return this server
+   */
+  public FakeKubernetesApiServer resumeWatches() {
+    store.watchHub().deliverUpTo(Long.MAX_VALUE);
+    return this;
+  }
+
+  /**
    * Returns how many watches are streaming now.
    *
    * @return the number of open watches
@@ -483,10 +530,10 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
 
   /**
    * Releases every {@link Hold} and forgets them, ends every open watch and forgets the watch
-   * history, and removes every object and pod log, fault, journal entry and RBAC rule, makes every
-   * namespace exist again, keeping the registered resource types, the store's listeners and the
-   * resourceVersion counter (which never goes back). Windows and intervals go back to their
-   * defaults.
+   * history, resumes paused watches, and removes every object and pod log, fault, journal entry and
+   * RBAC rule, makes every namespace exist again, keeping the registered resource types, the
+   * store's listeners and the resourceVersion counter (which never goes back). Windows and
+   * intervals go back to their defaults.
    */
   public void reset() {
     holds.releaseAll();
@@ -494,6 +541,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     handler.compact();
     handler.continueExpiry(Duration.ofMinutes(5));
     store.watchHub().window(Duration.ofMinutes(5));
+    store.watchHub().deliverUpTo(Long.MAX_VALUE);
     watches.bookmarkInterval(Duration.ofMinutes(1));
     store.clear();
     faults.clear();

@@ -31,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -297,7 +298,15 @@ final class WatchFilter implements Filter {
       long nextBookmark = System.nanoTime() + bookmarkInterval.toNanos();
       long nextLivenessCheck = System.nanoTime() + LIVENESS_NANOS;
       while (true) {
-        for (WatchHub.Change change : hub.after(position)) {
+        List<WatchHub.Change> changes = hub.after(position);
+        if (changes == null) {
+          // Changes this watch had not sent yet were forgotten: end the stream cleanly, as the
+          // cacher closes a watcher that fell behind; the client resumes and gets 410 Expired.
+          LOG.debug(
+              "Closing a watch of {} that fell behind the history at {}", watch.type(), position);
+          return;
+        }
+        for (WatchHub.Change change : changes) {
           position = change.rv();
           JsonObject event = event(change);
           if (event != null && !send(event)) {

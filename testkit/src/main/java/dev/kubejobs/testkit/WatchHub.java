@@ -70,6 +70,9 @@ final class WatchHub {
   /** Every resourceVersion up to this one may have been forgotten. */
   private long floor;
 
+  /** Watches send no change above this resourceVersion ({@link Long#MAX_VALUE}: not paused). */
+  private long deliverable = Long.MAX_VALUE;
+
   /** Bumped by {@link #bookmark()} so that waiting watches send a bookmark. */
   private long bookmarks;
 
@@ -125,15 +128,35 @@ final class WatchHub {
     return new Since(result, -1);
   }
 
-  /** The changes after {@code rv} that the history still holds (none forgotten in between). */
+  /**
+   * The changes after {@code rv} for a watch that is already streaming, or null when the history
+   * forgot a change after {@code rv} that the watch has not sent yet (by {@link #since}'s time
+   * window, {@link #compact(long)} or {@link #CAPACITY}). The real watch cache pushes each change
+   * into every watcher's buffer as it happens, and closes a watcher that cannot take it ({@code
+   * cacheWatcher.add} calls {@code forget()}, "Forcing watcher close due to unresponsiveness"); a
+   * watcher here reads from the shared history instead, so it must end in the same way rather than
+   * skip the forgotten changes and go on as if it had sent them.
+   */
   synchronized List<Change> after(long rv) {
+    if (rv < floor) {
+      return null;
+    }
     List<Change> result = new ArrayList<>();
     for (Change c : changes) {
-      if (c.rv() > rv) {
+      if (c.rv() > rv && c.rv() <= deliverable) {
         result.add(c);
       }
     }
     return result;
+  }
+
+  /**
+   * Lets watches send the changes up to {@code rv} and holds back later ones; {@link
+   * Long#MAX_VALUE} sends everything again.
+   */
+  synchronized void deliverUpTo(long rv) {
+    deliverable = rv;
+    notifyAll();
   }
 
   /** Asks every open watch that allows bookmarks to send one now. */
@@ -157,13 +180,14 @@ final class WatchHub {
   }
 
   /**
-   * Waits until a change after {@code rv} arrives, a bookmark or a closing is asked for, or {@code
-   * maxMillis} pass.
+   * Waits until a change after {@code rv} arrives or is forgotten, a bookmark or a closing is asked
+   * for, or {@code maxMillis} pass.
    */
   synchronized void await(long rv, long seenBookmarks, long seenClosings, long maxMillis)
       throws InterruptedException {
     long end = System.nanoTime() + maxMillis * 1_000_000L;
-    while ((changes.isEmpty() || changes.peekLast().rv() <= rv)
+    while ((changes.isEmpty() || Math.min(changes.peekLast().rv(), deliverable) <= rv)
+        && rv >= floor
         && bookmarks == seenBookmarks
         && closings == seenClosings) {
       long left = (end - System.nanoTime()) / 1_000_000L;

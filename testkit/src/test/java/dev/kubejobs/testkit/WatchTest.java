@@ -289,6 +289,80 @@ class WatchTest {
   }
 
   /**
+   * An open watch never skips a change. The real watch cache pushes each change into every
+   * watcher's buffer when it happens and closes a watcher that cannot take it ({@code
+   * cacheWatcher.add} calls {@code forget()}: "Forcing watcher close due to unresponsiveness"), so
+   * the client learns it must resume. The fake's watches read from one shared history instead; when
+   * the history forgets a change an open watch has not sent yet (here: by the time window, trimmed
+   * when another watch starts after a clock jump), that watch must end the same way, not go on
+   * after the gap. The test holds the history's lock so the stream cannot send "b" before it is
+   * forgotten. Without the end, the stream sent "c" next and its client never learnt of "b".
+   */
+  @Test
+  void anOpenWatchWhoseUnsentChangesWereForgottenEndsInsteadOfSkippingThem() throws IOException {
+    MutableClock clock = MutableClock.at(Instant.parse("2026-03-01T10:00:00Z"));
+    try (FakeKubernetesApiServer server = FakeKubernetesApiServer.builder().clock(clock).build()) {
+      server.registerResource(SPARK_APP).watchHistoryExpiresAfter(Duration.ofMinutes(2));
+      InMemoryStore store = (InMemoryStore) server.store();
+      try (RawWatch watch =
+          RawWatch.open(
+              server, APPS + "?watch=true&resourceVersion=" + store.currentResourceVersion())) {
+        store.create(SPARK_APP, NS, Kube.appJson("a"));
+        JsonObject a = watch.next();
+        assertThat(name(a)).isEqualTo("a");
+
+        WatchHub hub = store.watchHub();
+        synchronized (hub) {
+          store.create(SPARK_APP, NS, Kube.appJson("b"));
+          clock.advance(Duration.ofMinutes(3));
+          // another watch starting now trims the history by the server's clock
+          assertThat(hub.since(Long.parseLong(store.currentResourceVersion())).expired()).isFalse();
+        }
+        store.create(SPARK_APP, NS, Kube.appJson("c"));
+
+        assertThat(watch.next()).as("the stream ends cleanly instead of sending c").isNull();
+        try (RawWatch resumed =
+            RawWatch.open(server, APPS + "?watch=true&resourceVersion=" + rv(a))) {
+          JsonObject error = resumed.next();
+          assertThat(type(error)).isEqualTo("ERROR");
+          assertThat(error.getAsJsonObject("object").get("code").getAsInt()).isEqualTo(410);
+        }
+      }
+    }
+  }
+
+  /**
+   * A paused server holds watch events back in order while reads answer from the store: the lag of
+   * a watch cache or connection behind etcd, which a client must survive (its watch may tell it of
+   * a change after a read already showed a later state).
+   */
+  @Test
+  void pausedWatchesHoldEventsInOrderUntilReleasedWhileReadsSeeTheStore() throws IOException {
+    try (RawWatch watch =
+        RawWatch.open(
+            kube.server(),
+            APPS + "?watch=true&allowWatchBookmarks=true&resourceVersion=" + current())) {
+      kube.server().pauseWatches();
+      try {
+        store().create(SPARK_APP, NS, Kube.appJson("a"));
+        String afterA = current();
+        store().create(SPARK_APP, NS, Kube.appJson("b"));
+        assertThat(store().get(SPARK_APP, NS, "b")).isPresent();
+
+        kube.server().releaseWatchesUpTo(afterA);
+        assertThat(name(watch.next())).isEqualTo("a");
+        kube.server().sendWatchBookmarks();
+        JsonObject bookmark = watch.next();
+        assertThat(type(bookmark)).isEqualTo("BOOKMARK");
+        assertThat(Long.toString(rv(bookmark))).isEqualTo(afterA);
+      } finally {
+        kube.server().resumeWatches();
+      }
+      assertThat(name(watch.next())).isEqualTo("b");
+    }
+  }
+
+  /**
    * A change that makes an object stop or start matching the label selector shows as DELETED or
    * ADDED for that watch ({@code cacheWatcher.convertToWatchEvent}); a DELETED of this kind carries
    * the previous state with the change's resourceVersion.
