@@ -20,12 +20,17 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 
 /**
  * The highest status one {@code KubeJobs} instance reported per job, so its statuses never go
- * backwards and a terminal one never changes. Not a published API; thread safe.
+ * backwards and a terminal one never changes; and which resource (uid) it reported gone ({@code
+ * NoSuchJobException}), so that resource never comes back: a deleted object does not exist again,
+ * and a copy of it seen later (from a watch lagging behind the read that found it gone) is older
+ * than that read. A resource under the same name with another uid is a new one (a submit made
+ * again) and is reported. Not a published API; thread safe.
  *
  * <p>Bounded: it remembers the {@code capacity} most recently reported jobs (least recently read
  * first out). A job holds its status (an enum reference) while unfinished and its terminal info
@@ -75,17 +80,39 @@ final class ReportedStatuses {
    * raised to the highest status reported so far; remembers the result.
    */
   synchronized JobExecutionInfo raise(ExecutionId id, JobExecutionInfo reading) {
+    return raise(id, reading, null);
+  }
+
+  /**
+   * Returns what to report for a new reading of the resource with {@code uid}: the terminal info
+   * already reported; null when that very resource was reported gone; or the reading raised to the
+   * highest status reported so far. Remembers the result and the uid.
+   *
+   * @param uid the uid of the copy read, or null when unknown
+   */
+  synchronized JobExecutionInfo raise(ExecutionId id, JobExecutionInfo reading, String uid) {
     Seen s = seen.get(id);
     if (s != null && s.terminal != null) {
       return s.terminal;
+    }
+    if (s != null && s.gone) {
+      if (uid != null && uid.equals(s.uid)) {
+        return null;
+      }
+      // Another resource under the job's name: a new one, reported from scratch.
+      s = null;
     }
     JobExecutionInfo out = reading;
     if (s != null && rank(reading.status()) < rank(s.status)) {
       out = reading.toBuilder().status(s.status).build();
     }
-    if (s == null || s.status != out.status() || out.status().isTerminal()) {
+    String known = uid != null ? uid : s == null ? null : s.uid;
+    if (s == null
+        || s.status != out.status()
+        || out.status().isTerminal()
+        || !Objects.equals(known, s.uid)) {
       // Unchanged: the get above already marked the job as recently read.
-      seen.put(id, new Seen(out.status(), out.status().isTerminal() ? out : null));
+      seen.put(id, new Seen(out.status(), out.status().isTerminal() ? out : null, known, false));
     }
     if (onChange != null && (s == null || s.status != out.status())) {
       onChange.accept(id, out);
@@ -93,10 +120,27 @@ final class ReportedStatuses {
     return out;
   }
 
-  /** Whether a status was reported for the job and it has not ended. */
+  /** Whether a status was reported for the job and it has neither ended nor gone. */
   synchronized boolean follows(ExecutionId id) {
     Seen s = seen.get(id);
-    return s != null && s.terminal == null;
+    return s != null && s.terminal == null && !s.gone;
+  }
+
+  /**
+   * Remembers that the job's resource was reported gone, unless the job ended before (it keeps its
+   * terminal info). Later readings of that resource (the uid of the last reading reported, or
+   * {@code uid}) answer null in {@link #raise(ExecutionId, JobExecutionInfo, String)}; when no uid
+   * is known, none can be told apart and every later reading is reported.
+   *
+   * @param uid the uid of the copy that was found gone, or null to use the last one reported
+   */
+  synchronized void gone(ExecutionId id, String uid) {
+    Seen s = seen.get(id);
+    if (s != null && s.terminal != null) {
+      return;
+    }
+    String goneUid = uid != null ? uid : s == null ? null : s.uid;
+    seen.put(id, new Seen(s == null ? null : s.status, null, goneUid, true));
   }
 
   synchronized int size() {
@@ -113,5 +157,13 @@ final class ReportedStatuses {
     };
   }
 
-  private record Seen(JobStatus status, JobExecutionInfo terminal) {}
+  /**
+   * What was reported of one job.
+   *
+   * @param status the highest status, null when the job was reported gone before any status
+   * @param terminal the terminal info, once ended
+   * @param uid the uid of the resource last reported (or reported gone), null when unknown
+   * @param gone whether that resource was reported gone
+   */
+  private record Seen(JobStatus status, JobExecutionInfo terminal, String uid, boolean gone) {}
 }

@@ -302,7 +302,14 @@ public final class StatusOperation<S> implements JobStatusReader {
       return done.get();
     }
     JobExecutionInfo info = resolver.resolveFrom(id, resolver.mapFully(id, fresh), true);
-    return info.status().isTerminal() ? reported.raise(id, info) : info;
+    if (!info.status().isTerminal()) {
+      return info;
+    }
+    JobExecutionInfo raised = reported.raise(id, info, fresh.uid());
+    if (raised == null) {
+      throw StatusResolver.goneBefore(id);
+    }
+    return raised;
   }
 
   /**
@@ -354,6 +361,10 @@ public final class StatusOperation<S> implements JobStatusReader {
 
     ResourceSnapshot app() {
       return app != null ? app : entry.app();
+    }
+
+    String uid() {
+      return app != null ? app.uid() : entry.uid();
     }
 
     boolean mayEnd() {
@@ -454,7 +465,10 @@ public final class StatusOperation<S> implements JobStatusReader {
               pod == null ? a -> resolver.lookUpDriver(c.id, a) : a -> (DriverPod) pod;
           mapped = resolver.mapFully(c.id, c.app(), lookup);
         }
-        out.put(c.id, reported.raise(c.id, resolver.resolveFrom(c.id, mapped, false)));
+        JobExecutionInfo raised =
+            reported.raise(c.id, resolver.resolveFrom(c.id, mapped, false), c.uid());
+        // null: this reader reported this very resource gone, so the copy is older than that read.
+        out.put(c.id, raised != null ? raised : StatusResolver.goneBefore(c.id));
       } catch (KubeJobsException e) {
         out.put(c.id, fail(c.id, e));
       }
@@ -472,7 +486,9 @@ public final class StatusOperation<S> implements JobStatusReader {
 
   /**
    * A job's failure; a job confirmed gone after a terminal status keeps that status, so statuses
-   * never go backwards and a terminal one never changes.
+   * never go backwards and a terminal one never changes. A resource confirmed gone without one
+   * stays gone for this reader: a copy of it seen later can only be older than the read that found
+   * it gone (a watch event still on its way) and must not bring it back.
    */
   private Object fail(ExecutionId id, KubeJobsException e) {
     if (e instanceof NoSuchJobException) {
@@ -481,6 +497,7 @@ public final class StatusOperation<S> implements JobStatusReader {
         LOG.debug("Job '{}' is gone after it ended {}; keeping that", id, done.get().status());
         return done.get();
       }
+      reported.gone(id, null);
     }
     return e;
   }

@@ -92,6 +92,20 @@ final class StatusResolver<S> {
   }
 
   /**
+   * The answer for a copy of a resource this reader already reported gone: the copy is older than
+   * the read that found the resource deleted (a watch event still on its way), so it stays gone.
+   */
+  static NoSuchJobException goneBefore(ExecutionId id) {
+    return new NoSuchJobException(
+        id,
+        "the resource of job "
+            + id
+            + " does not exist: an earlier read confirmed it deleted, and the copy seen since is"
+            + " older than that read",
+        null);
+  }
+
+  /**
    * Maps a copy without its driver pod: the first step of every mapping, and what a cache keeps.
    *
    * @throws JobStatusUnknownException if the mapper fails

@@ -69,4 +69,35 @@ class ReportedStatusesTest {
     assertThat(reported.terminal(id(2))).isEmpty();
     assertThat(reported.terminal(id(3))).isPresent();
   }
+
+  @Test
+  void aResourceReportedGoneStaysGoneButAnotherUnderTheSameNameIsReported() {
+    ReportedStatuses reported = new ReportedStatuses(10);
+    reported.raise(id(1), info(JobStatus.STARTED), "uid-a");
+    reported.gone(id(1), null);
+
+    // a late copy of the deleted resource (a watch lagging behind the read that found it gone)
+    assertThat(reported.raise(id(1), info(JobStatus.CANCELLING), "uid-a")).isNull();
+    assertThat(reported.follows(id(1))).isFalse();
+    // a new resource under the job's name (a submit made again) starts from scratch
+    assertThat(reported.raise(id(1), info(JobStatus.QUEUED), "uid-b").status())
+        .isEqualTo(JobStatus.QUEUED);
+    assertThat(reported.follows(id(1))).isTrue();
+  }
+
+  @Test
+  void goneNamesTheUidGivenOrElseTheLastReportedAndKeepsAnEnding() {
+    ReportedStatuses reported = new ReportedStatuses(10);
+    reported.gone(id(1), "uid-a");
+    assertThat(reported.raise(id(1), info(JobStatus.STARTED), "uid-a")).isNull();
+
+    // nothing known of the resource: a later copy cannot be told apart, so it is reported
+    reported.gone(id(2), null);
+    assertThat(reported.raise(id(2), info(JobStatus.STARTED), "uid-x").status())
+        .isEqualTo(JobStatus.STARTED);
+
+    JobExecutionInfo done = reported.raise(id(3), info(JobStatus.SUCCEEDED), "uid-c");
+    reported.gone(id(3), null);
+    assertThat(reported.raise(id(3), info(JobStatus.STARTED), "uid-c")).isSameAs(done);
+  }
 }
