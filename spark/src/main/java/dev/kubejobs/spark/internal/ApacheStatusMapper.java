@@ -26,7 +26,6 @@ import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -126,7 +125,53 @@ public final class ApacheStatusMapper implements JobStatusMapper {
         : Optional.of(appId + "-driver");
   }
 
-  private record Entry(BigInteger key, String state, Instant at, String message) {}
+  /**
+   * One state of the history (or the current one, with a null key). Its time is parsed when first
+   * asked for: most entries' times are never needed, and a mapper runs for every job of every poll.
+   */
+  private static final class Entry {
+    private final long key;
+    private final BigInteger bigKey;
+    private final String state;
+    private final String time;
+    private final String message;
+    private Instant at;
+    private boolean parsed;
+
+    Entry(long key, BigInteger bigKey, String state, String time, String message) {
+      this.key = key;
+      this.bigKey = bigKey;
+      this.state = state;
+      this.time = time;
+      this.message = message;
+    }
+
+    String state() {
+      return state;
+    }
+
+    String message() {
+      return message;
+    }
+
+    Instant at() {
+      if (!parsed) {
+        at = time == null ? null : ResourceSnapshot.parseTime(time).orElse(null);
+        parsed = true;
+      }
+      return at;
+    }
+
+    /** Orders by key, as numbers of any size. */
+    static int compareKeys(Entry a, Entry b) {
+      if (a.bigKey == null && b.bigKey == null) {
+        return Long.compare(a.key, b.key);
+      }
+      BigInteger x = a.bigKey != null ? a.bigKey : BigInteger.valueOf(a.key);
+      BigInteger y = b.bigKey != null ? b.bigKey : BigInteger.valueOf(b.key);
+      return x.compareTo(y);
+    }
+  }
 
   Observation observe(ResourceSnapshot app) {
     String podName = driverPodName(app).orElse(null);
@@ -162,9 +207,10 @@ public final class ApacheStatusMapper implements JobStatusMapper {
       }
       current =
           new Entry(
+              0,
               null,
               summary,
-              cs.time("lastTransitionTime").orElse(null),
+              cs.string("lastTransitionTime").orElse(null),
               cs.string("message").orElse(""));
     } else if (!history.isEmpty()) {
       current = history.get(history.size() - 1);
@@ -179,13 +225,17 @@ public final class ApacheStatusMapper implements JobStatusMapper {
     status
         .object("previousAttemptSummary")
         .ifPresent(p -> all.addAll(history(p.get("stateTransitionHistory").orElse(null))));
-    Instant startedAt =
-        all.stream()
-            .filter(e -> SHOW_STARTED.contains(e.state()) && e.at() != null)
-            .map(Entry::at)
-            .min(Comparator.naturalOrder())
-            .orElse(null);
-    boolean everStarted = all.stream().anyMatch(e -> SHOW_STARTED.contains(e.state()));
+    Instant startedAt = null;
+    boolean everStarted = false;
+    for (Entry e : all) {
+      if (SHOW_STARTED.contains(e.state())) {
+        everStarted = true;
+        Instant at = e.at();
+        if (at != null && (startedAt == null || at.isBefore(startedAt))) {
+          startedAt = at;
+        }
+      }
+    }
     JobStatus unfinished = everStarted ? JobStatus.STARTED : JobStatus.QUEUED;
     String state = current.state();
     String described = describe(current);
@@ -380,11 +430,14 @@ public final class ApacheStatusMapper implements JobStatusMapper {
       return out;
     }
     for (String field : raw.fieldNames()) {
-      BigInteger key;
-      try {
-        key = new BigInteger(field.trim());
-      } catch (NumberFormatException ex) {
-        continue;
+      long key = smallKey(field);
+      BigInteger bigKey = null;
+      if (key < 0) {
+        try {
+          bigKey = new BigInteger(field.trim());
+        } catch (NumberFormatException ex) {
+          continue;
+        }
       }
       Optional<JsonView> value = raw.object(field);
       if (value.isEmpty()) {
@@ -398,11 +451,32 @@ public final class ApacheStatusMapper implements JobStatusMapper {
       out.add(
           new Entry(
               key,
+              bigKey,
               state.get(),
-              v.time("lastTransitionTime").orElse(null),
+              v.string("lastTransitionTime").orElse(null),
               v.string("message").orElse("")));
     }
-    out.sort(Comparator.comparing(Entry::key));
+    out.sort(Entry::compareKeys);
     return out;
+  }
+
+  /**
+   * A history key of at most 18 plain digits as a number, or -1 for any other form (a sign, blanks,
+   * more digits), which {@code BigInteger} then reads.
+   */
+  private static long smallKey(String field) {
+    int n = field.length();
+    if (n == 0 || n > 18) {
+      return -1;
+    }
+    long value = 0;
+    for (int i = 0; i < n; i++) {
+      char c = field.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value;
   }
 }

@@ -20,6 +20,10 @@ import com.google.gson.JsonIOException;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonSyntaxException;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import com.google.gson.stream.MalformedJsonException;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobRejectedException;
@@ -49,6 +53,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -228,13 +233,67 @@ public final class KubeGateway {
    */
   public ListResult listWithVersion(
       ExecutionId about, ResourceKind kind, String namespace, String labelSelector) {
+    // Keyed by namespace and name: a page read again after a failed attempt replaces its items.
+    Map<String, ResourceSnapshot> out = new LinkedHashMap<>();
+    String resourceVersion =
+        listEach(
+            about,
+            kind,
+            namespace,
+            labelSelector,
+            new ListSink() {
+              @Override
+              public void item(ResourceSnapshot object) {
+                out.put(object.namespace() + "/" + object.name(), object);
+              }
+
+              @Override
+              public void restart() {
+                out.clear();
+              }
+            });
+    return new ListResult(new ArrayList<>(out.values()), resourceVersion);
+  }
+
+  /**
+   * Receives a list's objects one at a time, as each is parsed from the answer: a reader that maps
+   * each object while it is still in the processor's cache pays far less than one that walks a
+   * whole page of parsed trees afterwards.
+   */
+  public interface ListSink {
+    /**
+     * Takes one object. A page read again (after a failed attempt) brings its objects again.
+     *
+     * @param object the object, owned by the sink
+     */
+    void item(ResourceSnapshot object);
+
+    /** The list starts again from its first page (its continue token expired): forget all. */
+    default void restart() {}
+  }
+
+  /**
+   * Lists the objects matching a label selector in one namespace as {@link #listWithVersion} does
+   * (retried, paged, restarted when a continue token expired), handing each object to {@code sink}
+   * as soon as it is parsed.
+   *
+   * @param about the job concerned, for errors, or null
+   * @param kind the resource kind
+   * @param namespace the namespace
+   * @param labelSelector the selector; null or empty lists all
+   * @param sink receives the objects, in the server's order
+   * @return the {@code metadata.resourceVersion} of the last page, empty when it had none
+   * @throws ApiUnavailableException when the server cannot be reached or answers garbage
+   * @throws JobRejectedException when forbidden (403) or the kind is not served (CRD missing)
+   */
+  public String listEach(
+      ExecutionId about, ResourceKind kind, String namespace, String labelSelector, ListSink sink) {
     String op =
         "list "
             + kind.qualifiedPlural()
             + " in namespace "
             + namespace
             + (labelSelector == null || labelSelector.isEmpty() ? "" : " with " + labelSelector);
-    List<ResourceSnapshot> out = new ArrayList<>();
     String continueToken = null;
     int restarts = 0;
     while (true) {
@@ -246,39 +305,104 @@ public final class KubeGateway {
       if (continueToken != null) {
         query.add(new Pair("continue", continueToken));
       }
-      JsonObject page;
+      PageEnd end;
       try {
-        page =
-            call(about, op, true, "GET", collectionPath(kind, namespace), query, null, null).json;
+        end =
+            call(
+                about,
+                op,
+                true,
+                "GET",
+                collectionPath(kind, namespace),
+                query,
+                null,
+                null,
+                (response, body) -> readPage(about, op, response, body, sink));
       } catch (ApiStatusException e) {
         if (e.code() == 410 && continueToken != null && restarts < LIST_RESTARTS) {
           // The continue token outlived the server's compaction window (410 Expired): the pages
           // read so far belong to a snapshot that is gone, so read the whole list again.
           restarts++;
           LOG.debug("'{}' restarts from the first page: its continue token expired (410)", op);
-          out.clear();
+          sink.restart();
           continueToken = null;
           continue;
         }
         throw rejected(about, op, e, "list", kind, namespace);
       }
-      JsonElement items = page.get("items");
-      if (items != null && items.isJsonArray()) {
-        for (JsonElement item : items.getAsJsonArray()) {
-          if (!item.isJsonObject()) {
-            throw garbage(about, op, "a list item that is not an object");
-          }
-          out.add(snapshot(about, op, item.getAsJsonObject()));
-        }
-      } else if (items != null && !items.isJsonNull()) {
-        throw garbage(about, op, "'items' that is not an array");
-      }
-      JsonObject listMeta = object(page, "metadata");
-      continueToken = string(listMeta, "continue");
+      continueToken = end.continueToken();
       if (continueToken == null || continueToken.isEmpty()) {
-        return new ListResult(out, string(listMeta, "resourceVersion"));
+        return orEmpty(end.resourceVersion());
       }
     }
+  }
+
+  /** What a list page ends with: its continue token and resourceVersion, each null when absent. */
+  private record PageEnd(String continueToken, String resourceVersion) {}
+
+  /**
+   * Reads one list page from the answer's stream, handing each item to the sink as soon as it is
+   * parsed; the page's other fields are skipped, but {@code metadata}.
+   */
+  private static PageEnd readPage(
+      ExecutionId about, String op, Response response, ResponseBody body, ListSink sink)
+      throws IOException {
+    if (body == null) {
+      throw nonJson(about, op, response, 0);
+    }
+    CountingStream counted = new CountingStream(body.byteStream());
+    PushbackInputStream in = new PushbackInputStream(counted, 1);
+    int first;
+    do {
+      first = in.read();
+    } while (first >= 0 && first <= ' ');
+    if (first != '{') {
+      drain(in);
+      throw nonJson(about, op, response, counted.count);
+    }
+    in.unread(first);
+    JsonReader reader = new JsonReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    JsonObject listMeta = null;
+    try {
+      reader.beginObject();
+      while (reader.hasNext()) {
+        String field = reader.nextName();
+        if (field.equals("items") && reader.peek() == JsonToken.BEGIN_ARRAY) {
+          reader.beginArray();
+          while (reader.hasNext()) {
+            JsonElement item = JsonParser.parseReader(reader);
+            if (!item.isJsonObject()) {
+              throw garbage(about, op, "a list item that is not an object");
+            }
+            sink.item(snapshot(about, op, item.getAsJsonObject()));
+          }
+          reader.endArray();
+        } else if (field.equals("items") && reader.peek() != JsonToken.NULL) {
+          throw garbage(about, op, "'items' that is not an array");
+        } else if (field.equals("metadata") && reader.peek() == JsonToken.BEGIN_OBJECT) {
+          listMeta = JsonParser.parseReader(reader).getAsJsonObject();
+        } else {
+          reader.skipValue();
+        }
+      }
+      reader.endObject();
+      if (reader.peek() != JsonToken.END_DOCUMENT) {
+        throw new JsonSyntaxException("more than one JSON value");
+      }
+    } catch (JsonIOException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      drain(in);
+      throw nonJson(about, op, response, counted.count);
+    } catch (JsonParseException
+        | IllegalStateException
+        | MalformedJsonException
+        | java.io.EOFException e) {
+      drain(in);
+      throw nonJson(about, op, response, counted.count);
+    }
+    return new PageEnd(string(listMeta, "continue"), string(listMeta, "resourceVersion"));
   }
 
   // ---------------------------------------------------------------- watches
@@ -880,6 +1004,41 @@ public final class KubeGateway {
       List<Pair> query,
       byte[] body,
       String contentType) {
+    return call(
+        about,
+        op,
+        retryable,
+        method,
+        path,
+        query,
+        body,
+        contentType,
+        (response, answer) -> {
+          // Parsed from the stream: no byte[] and String copies of a LIST page.
+          Parsed parsed = parseObject(answer);
+          if (parsed.json == null) {
+            throw nonJson(about, op, response, parsed.bytes);
+          }
+          return new Answer(response.code(), parsed.json);
+        });
+  }
+
+  /** Reads a successful answer's body. */
+  @FunctionalInterface
+  private interface BodyReader<T> {
+    T read(Response response, ResponseBody body) throws IOException;
+  }
+
+  private <T> T call(
+      ExecutionId about,
+      String op,
+      boolean retryable,
+      String method,
+      String path,
+      List<Pair> query,
+      byte[] body,
+      String contentType,
+      BodyReader<T> reader) {
     try {
       return policy.execute(
           op,
@@ -889,12 +1048,7 @@ public final class KubeGateway {
             LOG.debug("Sending '{}'", op);
             try (Response response = http.newCall(request).execute()) {
               if (response.code() >= 200 && response.code() < 300) {
-                // Parsed from the stream: no byte[] and String copies of a LIST page.
-                Parsed parsed = parseObject(response.body());
-                if (parsed.json == null) {
-                  throw nonJson(about, op, response, parsed.bytes);
-                }
-                return new Answer(response.code(), parsed.json);
+                return reader.read(response, response.body());
               }
               throw failure(about, op, method, response, readBody(response));
             } catch (IOException e) {

@@ -23,6 +23,7 @@ import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.kube.KubeGateway;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -33,6 +34,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,12 +62,29 @@ final class StatusCache {
   private final Duration ttl;
   private final AtomicLong ticks;
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
+  private final BiConsumer<ExecutionId, Entry> listed;
 
   StatusCache(KubeJobsContext<?> ctx, Duration ttl, AtomicLong ticks) {
+    this(ctx, ttl, ticks, (id, entry) -> {});
+  }
+
+  /**
+   * Creates the cache.
+   *
+   * @param listed told of each wanted job's entry as soon as its copy is parsed from a list (on the
+   *     listing thread), to map it while the copy is still in the processor's cache; it must not
+   *     throw
+   */
+  StatusCache(
+      KubeJobsContext<?> ctx,
+      Duration ttl,
+      AtomicLong ticks,
+      BiConsumer<ExecutionId, Entry> listed) {
     this.ctx = ctx;
     this.resourceKind = ctx.jobKind().resourceKind();
     this.ttl = ttl;
     this.ticks = ticks;
+    this.listed = listed;
   }
 
   /** One job as a listing holds it. */
@@ -201,28 +220,29 @@ final class StatusCache {
    * Returns a namespace's listing for a question: the cached one while its period lasts, else a new
    * LIST (shared with concurrent callers).
    *
-   * @param names the names the caller asks for; they are kept from this and the next lists
+   * @param ids the jobs the caller asks for; they are kept from this and the next lists
    */
-  Listing listing(String namespace, Collection<String> names, ExecutionId about) {
-    return listing(namespace, names, about, Long.MIN_VALUE);
+  Listing listing(String namespace, Collection<ExecutionId> ids, ExecutionId about) {
+    return listing(namespace, ids, about, Long.MIN_VALUE);
   }
 
   /**
    * Returns a namespace's listing sent after the question asked at {@code asked}: the cached one if
    * it is, else a LIST in flight that is, else a new LIST.
    */
-  Listing fresh(String namespace, Collection<String> names, long asked, ExecutionId about) {
-    return listing(namespace, names, about, asked);
+  Listing fresh(String namespace, Collection<ExecutionId> ids, long asked, ExecutionId about) {
+    return listing(namespace, ids, about, asked);
   }
 
   private Listing listing(
-      String namespace, Collection<String> names, ExecutionId about, long askedOrMin) {
+      String namespace, Collection<ExecutionId> ids, ExecutionId about, long askedOrMin) {
     Slot slot = slots.computeIfAbsent(namespace, ns -> new Slot());
     boolean fresh = askedOrMin != Long.MIN_VALUE;
-    Long generation = slot.generation;
-    for (String name : names) {
-      if (!generation.equals(slot.wanted.get(name))) {
-        slot.wanted.put(name, generation);
+    long generation = slot.generation;
+    for (ExecutionId id : ids) {
+      Wanted w = slot.wanted.get(id.name());
+      if (w == null || w.generation != generation) {
+        slot.wanted.put(id.name(), new Wanted(id, generation));
       }
     }
     CompletableFuture<Listing> future;
@@ -343,18 +363,37 @@ final class StatusCache {
       generation = ++slot.generation;
     }
     // Names nobody asked for in the last lists are no longer kept.
-    slot.wanted.values().removeIf(g -> g < generation - WANTED_FOR_LISTS);
+    slot.wanted.values().removeIf(w -> w.generation < generation - WANTED_FOR_LISTS);
     try {
-      var items = ctx.gateway().list(about, resourceKind, namespace, StatusOperation.SELECTOR);
-      Map<String, Entry> byName = new ConcurrentHashMap<>();
-      for (ResourceSnapshot item : items) {
-        if (slot.wanted.containsKey(item.name())) {
-          byName.put(item.name(), new Entry(item));
-        }
-      }
+      Map<String, Entry> byName = new ConcurrentHashMap<>(Math.max(16, slot.wanted.size() * 2));
+      int[] items = {0};
+      ctx.gateway()
+          .listEach(
+              about,
+              resourceKind,
+              namespace,
+              StatusOperation.SELECTOR,
+              new KubeGateway.ListSink() {
+                @Override
+                public void item(ResourceSnapshot item) {
+                  items[0]++;
+                  Wanted w = slot.wanted.get(item.name());
+                  if (w != null) {
+                    Entry entry = new Entry(item);
+                    byName.put(item.name(), entry);
+                    listed.accept(w.id, entry);
+                  }
+                }
+
+                @Override
+                public void restart() {
+                  items[0] = 0;
+                  byName.clear();
+                }
+              });
       LOG.debug(
           "Listed {} {} in namespace {}, keeping the {} asked for",
-          items.size(),
+          items[0],
           resourceKind.plural(),
           namespace,
           byName.size());
@@ -382,6 +421,9 @@ final class StatusCache {
     private CompletableFuture<Listing> inFlight;
     private long inFlightTick;
     private volatile long generation;
-    private final Map<String, Long> wanted = new ConcurrentHashMap<>();
+    private final Map<String, Wanted> wanted = new ConcurrentHashMap<>();
   }
+
+  /** A job someone asked for, and the generation of the slot's lists when they last did. */
+  private record Wanted(ExecutionId id, long generation) {}
 }

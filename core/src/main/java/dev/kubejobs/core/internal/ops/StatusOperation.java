@@ -135,7 +135,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     this.kind = ctx.jobKind();
     this.ttl = ttl;
     this.resolver = new StatusResolver<>(ctx);
-    this.cache = new StatusCache(ctx, ttl, new AtomicLong());
+    this.cache = new StatusCache(ctx, ttl, new AtomicLong(), this::mapListed);
     this.executor = executor;
     if (source.isWatch()) {
       this.watch =
@@ -226,7 +226,7 @@ public final class StatusOperation<S> implements JobStatusReader {
         byNamespace.computeIfAbsent(id.namespace(), ns -> new ArrayList<>()).add(id);
       }
     }
-    Map<ExecutionId, Object> results = new HashMap<>();
+    Map<ExecutionId, Object> results = new HashMap<>(capacity(unique.size()));
     if (executor == null || byNamespace.size() < 2) {
       byNamespace.forEach((ns, nsIds) -> results.putAll(readNamespace(ns, nsIds, asked)));
     } else {
@@ -237,7 +237,7 @@ public final class StatusOperation<S> implements JobStatusReader {
       }
     }
     cache.evictExpired(byNamespace.keySet());
-    Map<ExecutionId, JobStatusResult> out = new LinkedHashMap<>();
+    Map<ExecutionId, JobStatusResult> out = new LinkedHashMap<>(capacity(unique.size()));
     for (ExecutionId id : unique) {
       JobExecutionInfo done = ended.get(id);
       Object result = done != null ? done : results.get(id);
@@ -378,18 +378,18 @@ public final class StatusOperation<S> implements JobStatusReader {
    * @return per job its info or the {@link KubeJobsException} that stopped it
    */
   private Map<ExecutionId, Object> readNamespace(String ns, List<ExecutionId> ids, long asked) {
-    Map<ExecutionId, Object> out = new LinkedHashMap<>();
+    Map<ExecutionId, Object> out = new LinkedHashMap<>(capacity(ids.size()));
     StatusCache.Listing listing = watch == null ? null : watch.live(ns);
     if (listing == null && !ttl.isZero()) {
       try {
-        listing = cache.listing(ns, names(ids), ids.get(0));
+        listing = cache.listing(ns, ids, ids.get(0));
       } catch (KubeJobsException e) {
         ids.forEach(id -> out.put(id, e));
         return out;
       }
     }
     // 1. A copy per job, and its mapping without the driver pod.
-    List<Candidate> candidates = new ArrayList<>();
+    List<Candidate> candidates = new ArrayList<>(ids.size());
     List<Candidate> stale = new ArrayList<>();
     for (ExecutionId id : ids) {
       Candidate c = new Candidate(id);
@@ -419,7 +419,7 @@ public final class StatusOperation<S> implements JobStatusReader {
       StatusCache.Listing again = watch == null ? null : watch.live(ns);
       try {
         if (again == null) {
-          again = cache.fresh(ns, names(ids(stale)), asked, stale.get(0).id);
+          again = cache.fresh(ns, ids(stale), asked, stale.get(0).id);
         }
       } catch (KubeJobsException e) {
         for (Candidate c : stale) {
@@ -597,9 +597,22 @@ public final class StatusOperation<S> implements JobStatusReader {
     return out;
   }
 
-  private static List<String> names(List<ExecutionId> ids) {
-    List<String> out = new ArrayList<>(ids.size());
-    ids.forEach(id -> out.add(id.name()));
-    return out;
+  /** A hash map capacity that holds {@code n} entries without growing. */
+  private static int capacity(int n) {
+    return n < 12 ? 16 : (int) Math.min(Integer.MAX_VALUE, n * 4L / 3 + 1);
+  }
+
+  /**
+   * Maps a wanted job's copy as soon as its list page brought it, while the copy is still in the
+   * processor's cache: walking a whole page of parsed trees afterwards cost more than the mapping
+   * itself. The read that asked for it takes the memoized mapping; a mapping that failed is made
+   * again there, and its failure reported.
+   */
+  private void mapListed(ExecutionId id, StatusCache.Entry entry) {
+    try {
+      entry.alone(id, resolver);
+    } catch (KubeJobsException e) {
+      LOG.debug("Job '{}' could not be mapped as it was listed: {}", id, e.getMessage());
+    }
   }
 }

@@ -194,6 +194,48 @@ class KubeGatewayTest {
     assertThat(KUBE.server().journal().count("GET", ".*/testjobs")).isEqualTo(4);
   }
 
+  /**
+   * {@code listEach} hands each object over as its page is parsed (the status reader maps it while
+   * it is still in the processor's cache), and says when the list starts again, so a sink drops the
+   * objects of the expired snapshot.
+   */
+  @Test
+  void listEachHandsObjectsOverPageByPageAndSaysWhenTheListStartsAgain() throws Exception {
+    for (int i = 0; i < 700; i++) {
+      KUBE.server()
+          .store()
+          .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-" + i, "a", "job-" + i, null));
+    }
+    List<String> names = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicInteger restarts =
+        new java.util.concurrent.atomic.AtomicInteger();
+    KubeGateway.ListSink sink =
+        new KubeGateway.ListSink() {
+          @Override
+          public void item(ResourceSnapshot object) {
+            names.add(object.name());
+          }
+
+          @Override
+          public void restart() {
+            restarts.incrementAndGet();
+            names.clear();
+          }
+        };
+    Hold secondPage = KUBE.server().hold(Hold.on("GET", ".*/testjobs").skip(1));
+    CompletableFuture<String> listed =
+        CompletableFuture.supplyAsync(
+            () -> gateway.listEach(null, TestJobKind.KIND, "etl", null, sink));
+    secondPage.awaitArrived();
+    assertThat(names).hasSize(500); // the first page, before the second is answered
+    KUBE.server().compact();
+    secondPage.release();
+
+    assertThat(listed.get(30, TimeUnit.SECONDS)).isNotEmpty();
+    assertThat(restarts.get()).isEqualTo(1);
+    assertThat(names).hasSize(700).doesNotHaveDuplicates();
+  }
+
   @Test
   void retryAfterIsReadAsSecondsOrAsAnHttpDate() {
     java.time.Clock clock =
