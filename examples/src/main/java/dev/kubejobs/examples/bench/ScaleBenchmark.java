@@ -44,12 +44,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -114,7 +116,8 @@ import okhttp3.ResponseBody;
  *
  * <p>Run it after {@code ./mvnw -o -B -q -DskipTests -pl examples -am package}: {@code java -Xmx8g
  * -cp examples/target/kubejobs-examples.jar dev.kubejobs.examples.bench.ScaleBenchmark [sizes]
- * [namespaces] [iterations]} (defaults {@code 1000,10000,20000 10 5}). {@code ScaleBenchmarkTest}
+ * [namespaces] [iterations] [operators] [modes]} (defaults {@code 1000,10000,20000 10 5
+ * APACHE,KUBEFLOW POLLING,PARALLEL,WATCH}). {@code ScaleBenchmarkTest}
  * runs it with 40 jobs in 2 namespaces and checks the request counts.
  */
 public final class ScaleBenchmark {
@@ -307,7 +310,18 @@ public final class ScaleBenchmark {
             .toArray();
     int namespaces = args.length > 1 ? Integer.parseInt(args[1]) : 10;
     int iterations = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-    run(sizes, namespaces, iterations, System.out);
+    Set<Operator> operators =
+        args.length > 3 ? parse(args[3], Operator.class) : EnumSet.allOf(Operator.class);
+    Set<Mode> modes = args.length > 4 ? parse(args[4], Mode.class) : EnumSet.allOf(Mode.class);
+    run(sizes, namespaces, iterations, operators, modes, System.out);
+  }
+
+  private static <E extends Enum<E>> Set<E> parse(String names, Class<E> type) {
+    Set<E> set = EnumSet.noneOf(type);
+    for (String name : names.split(",")) {
+      set.add(Enum.valueOf(type, name.trim().toUpperCase(Locale.ROOT)));
+    }
+    return set;
   }
 
   /**
@@ -321,6 +335,34 @@ public final class ScaleBenchmark {
    * @throws IllegalArgumentException if a count is out of range
    */
   public static List<Result> run(int[] sizes, int namespaces, int iterations, PrintStream out) {
+    return run(
+        sizes,
+        namespaces,
+        iterations,
+        EnumSet.allOf(Operator.class),
+        EnumSet.allOf(Mode.class),
+        out);
+  }
+
+  /**
+   * Runs some operators and modes for every job count, printing as it goes.
+   *
+   * @param sizes the job counts, each at least {@code namespaces}
+   * @param namespaces over how many namespaces, at least 1
+   * @param iterations measured iterations (as many warm-ups run first), at least 1
+   * @param operators which operators
+   * @param modes which status sources
+   * @param out where to print
+   * @return the measurements, in the order printed
+   * @throws IllegalArgumentException if a count is out of range
+   */
+  public static List<Result> run(
+      int[] sizes,
+      int namespaces,
+      int iterations,
+      Set<Operator> operators,
+      Set<Mode> modes,
+      PrintStream out) {
     if (namespaces < 1 || iterations < 1 || sizes.length == 0) {
       throw new IllegalArgumentException(
           "namespaces and iterations must be at least 1 and sizes not empty, but were "
@@ -345,9 +387,9 @@ public final class ScaleBenchmark {
         Runtime.getRuntime().availableProcessors(),
         loadAverage());
     List<Result> results = new ArrayList<>();
-    for (Operator operator : Operator.values()) {
+    for (Operator operator : operators) {
       for (int size : sizes) {
-        for (Mode mode : Mode.values()) {
+        for (Mode mode : modes) {
           Result r = new Run(operator, mode, size, namespaces, iterations).measure();
           print(r, out);
           results.add(r);
