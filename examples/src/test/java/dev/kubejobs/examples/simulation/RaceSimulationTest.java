@@ -38,14 +38,8 @@ class RaceSimulationTest {
 
   @Test
   void everyKindOfScenarioKeepsEveryInvariant() {
-    // Every feature but WATCH: about 1 in 3,000 watching scenarios breaks invariant (g) (a watching
-    // node's view stays in sync but silent after the operator's last writes; issue 11 is open for
-    // it), and its timing never replays. Watch mode runs here once that is fixed; until then
-    // `RaceSimulation --features ...,WATCH` runs it.
-    Set<Feature> features = Feature.all();
-    features.remove(Feature.WATCH);
     RaceSimulation.Summary summary =
-        RaceSimulation.run(20_260_101L, SCENARIOS * 8 / 10, CONCURRENT, features);
+        RaceSimulation.run(20_260_101L, SCENARIOS * 8 / 10, CONCURRENT, Feature.all());
 
     assertThat(summary.violations()).as(summary.toString()).isEmpty();
   }
