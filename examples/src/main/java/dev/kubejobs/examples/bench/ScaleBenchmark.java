@@ -117,8 +117,8 @@ import okhttp3.ResponseBody;
  * <p>Run it after {@code ./mvnw -o -B -q -DskipTests -pl examples -am package}: {@code java -Xmx8g
  * -cp examples/target/kubejobs-examples.jar dev.kubejobs.examples.bench.ScaleBenchmark [sizes]
  * [namespaces] [iterations] [operators] [modes]} (defaults {@code 1000,10000,20000 10 5
- * APACHE,KUBEFLOW POLLING,PARALLEL,WATCH}). {@code ScaleBenchmarkTest}
- * runs it with 40 jobs in 2 namespaces and checks the request counts.
+ * APACHE,KUBEFLOW POLLING,PARALLEL,WATCH}). {@code ScaleBenchmarkTest} runs it with 40 jobs in 2
+ * namespaces and checks the request counts.
  */
 public final class ScaleBenchmark {
   private static final String APP_LIST = ".*/namespaces/[^/]+/sparkapplications";
