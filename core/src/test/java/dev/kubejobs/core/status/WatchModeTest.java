@@ -34,6 +34,7 @@ import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceEvent;
+import dev.kubejobs.testkit.ResourceListener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -181,15 +182,13 @@ class WatchModeTest {
     KubeJobs<TestJobSpec> jobs = watching();
     assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
     List<String> marks = new CopyOnWriteArrayList<>();
-    server
-        .store()
-        .addListener(
-            e -> {
-              if (e.kind() == ResourceEvent.Kind.MODIFIED) {
-                marks.add(
-                    e.object().getAsJsonObject("metadata").get("resourceVersion").getAsString());
-              }
-            });
+    ResourceListener modified =
+        e -> {
+          if (e.kind() == ResourceEvent.Kind.MODIFIED) {
+            marks.add(e.object().getAsJsonObject("metadata").get("resourceVersion").getAsString());
+          }
+        };
+    server.store().addListener(modified);
     server.pauseWatches();
     try {
       assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
@@ -210,6 +209,7 @@ class WatchModeTest {
               });
     } finally {
       server.resumeWatches();
+      server.store().removeListener(modified);
     }
     assertThatThrownBy(() -> jobs.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
   }
