@@ -20,7 +20,6 @@ import com.google.gson.JsonIOException;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import com.google.gson.JsonSyntaxException;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.MalformedJsonException;
@@ -347,61 +346,38 @@ public final class KubeGateway {
   private static PageEnd readPage(
       ExecutionId about, String op, Response response, ResponseBody body, ListSink sink)
       throws IOException {
-    if (body == null) {
-      throw nonJson(about, op, response, 0);
+    Parsed<PageEnd> page = readObject(body, reader -> pageFields(about, op, reader, sink));
+    if (page.value() == null) {
+      throw nonJson(about, op, response, page.bytes());
     }
-    CountingStream counted = new CountingStream(body.byteStream());
-    PushbackInputStream in = new PushbackInputStream(counted, 1);
-    int first;
-    do {
-      first = in.read();
-    } while (first >= 0 && first <= ' ');
-    if (first != '{') {
-      drain(in);
-      throw nonJson(about, op, response, counted.count);
-    }
-    in.unread(first);
-    JsonReader reader = new JsonReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    return page.value();
+  }
+
+  private static PageEnd pageFields(ExecutionId about, String op, JsonReader reader, ListSink sink)
+      throws IOException {
     JsonObject listMeta = null;
-    try {
-      reader.beginObject();
-      while (reader.hasNext()) {
-        String field = reader.nextName();
-        if (field.equals("items") && reader.peek() == JsonToken.BEGIN_ARRAY) {
-          reader.beginArray();
-          while (reader.hasNext()) {
-            JsonElement item = JsonParser.parseReader(reader);
-            if (!item.isJsonObject()) {
-              throw garbage(about, op, "a list item that is not an object");
-            }
-            sink.item(snapshot(about, op, item.getAsJsonObject()));
+    reader.beginObject();
+    while (reader.hasNext()) {
+      String field = reader.nextName();
+      if (field.equals("items") && reader.peek() == JsonToken.BEGIN_ARRAY) {
+        reader.beginArray();
+        while (reader.hasNext()) {
+          JsonElement item = JsonParser.parseReader(reader);
+          if (!item.isJsonObject()) {
+            throw garbage(about, op, "a list item that is not an object");
           }
-          reader.endArray();
-        } else if (field.equals("items") && reader.peek() != JsonToken.NULL) {
-          throw garbage(about, op, "'items' that is not an array");
-        } else if (field.equals("metadata") && reader.peek() == JsonToken.BEGIN_OBJECT) {
-          listMeta = JsonParser.parseReader(reader).getAsJsonObject();
-        } else {
-          reader.skipValue();
+          sink.item(snapshot(about, op, item.getAsJsonObject()));
         }
+        reader.endArray();
+      } else if (field.equals("items") && reader.peek() != JsonToken.NULL) {
+        throw garbage(about, op, "'items' that is not an array");
+      } else if (field.equals("metadata") && reader.peek() == JsonToken.BEGIN_OBJECT) {
+        listMeta = JsonParser.parseReader(reader).getAsJsonObject();
+      } else {
+        reader.skipValue();
       }
-      reader.endObject();
-      if (reader.peek() != JsonToken.END_DOCUMENT) {
-        throw new JsonSyntaxException("more than one JSON value");
-      }
-    } catch (JsonIOException e) {
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      drain(in);
-      throw nonJson(about, op, response, counted.count);
-    } catch (JsonParseException
-        | IllegalStateException
-        | MalformedJsonException
-        | java.io.EOFException e) {
-      drain(in);
-      throw nonJson(about, op, response, counted.count);
     }
+    reader.endObject();
     return new PageEnd(string(listMeta, "continue"), string(listMeta, "resourceVersion"));
   }
 
@@ -1015,11 +991,11 @@ public final class KubeGateway {
         contentType,
         (response, answer) -> {
           // Parsed from the stream: no byte[] and String copies of a LIST page.
-          Parsed parsed = parseObject(answer);
-          if (parsed.json == null) {
-            throw nonJson(about, op, response, parsed.bytes);
+          Parsed<JsonObject> parsed = parseObject(answer);
+          if (parsed.value() == null) {
+            throw nonJson(about, op, response, parsed.bytes());
           }
-          return new Answer(response.code(), parsed.json);
+          return new Answer(response.code(), parsed.value());
         });
   }
 
@@ -1428,13 +1404,31 @@ public final class KubeGateway {
   /**
    * Parses a successful answer's body from its stream, as {@link #parseObject(byte[])} parses
    * bytes: blanks first are skipped, a body that does not then start with an object, or is not one
-   * JSON value, gives a null {@code json}; {@code bytes} counts the whole body (for the error
+   * JSON value, gives a null {@code value}; {@code bytes} counts the whole body (for the error
    * message). The stream's own failures (a connection reset, a body shorter than its {@code
    * Content-Length}) stay {@link IOException}s, as when the body was read whole first.
    */
-  private static Parsed parseObject(ResponseBody body) throws IOException {
+  private static Parsed<JsonObject> parseObject(ResponseBody body) throws IOException {
+    return readObject(body, reader -> JsonParser.parseReader(reader).getAsJsonObject());
+  }
+
+  /**
+   * Reads one JSON value from a {@link JsonReader}; its syntax errors are the caller's to catch.
+   */
+  @FunctionalInterface
+  private interface JsonRead<T> {
+    T read(JsonReader reader) throws IOException;
+  }
+
+  /**
+   * Reads a body that must be one JSON object with {@code read}, from the stream: a body that,
+   * after blanks, does not start with an object, is malformed or holds more than one value gives a
+   * null {@code value} (and is read to its end, to count it). The stream's own failures stay {@link
+   * IOException}s; what {@code read} throws on purpose (other exceptions) goes through.
+   */
+  private static <T> Parsed<T> readObject(ResponseBody body, JsonRead<T> read) throws IOException {
     if (body == null) {
-      return new Parsed(null, 0);
+      return new Parsed<>(null, 0);
     }
     CountingStream counted = new CountingStream(body.byteStream());
     PushbackInputStream in = new PushbackInputStream(counted, 1);
@@ -1444,23 +1438,27 @@ public final class KubeGateway {
     } while (first >= 0 && first <= ' ');
     if (first != '{') {
       drain(in);
-      return new Parsed(null, counted.count);
+      return new Parsed<>(null, counted.count);
     }
     in.unread(first);
+    JsonReader reader = new JsonReader(new InputStreamReader(in, StandardCharsets.UTF_8));
     try {
-      JsonElement element =
-          JsonParser.parseReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-      return new Parsed(element.isJsonObject() ? element.getAsJsonObject() : null, counted.count);
+      T value = read.read(reader);
+      if (reader.peek() == JsonToken.END_DOCUMENT) {
+        return new Parsed<>(value, counted.count);
+      }
     } catch (JsonIOException e) {
       if (e.getCause() instanceof IOException io) {
         throw io;
       }
-      drain(in);
-      return new Parsed(null, counted.count);
-    } catch (JsonParseException | IllegalStateException e) {
-      drain(in);
-      return new Parsed(null, counted.count);
+    } catch (JsonParseException
+        | IllegalStateException
+        | MalformedJsonException
+        | java.io.EOFException e) {
+      // not one JSON object: the caller says so
     }
+    drain(in);
+    return new Parsed<>(null, counted.count);
   }
 
   private static void drain(InputStream in) throws IOException {
@@ -1470,8 +1468,8 @@ public final class KubeGateway {
     }
   }
 
-  /** A parsed answer: the object, or null with the body's size. */
-  private record Parsed(JsonObject json, long bytes) {}
+  /** A parsed answer: what was read, or null when the body was not one JSON object; its size. */
+  private record Parsed<T>(T value, long bytes) {}
 
   /** Counts the bytes read through it, for the size of a body that was not JSON. */
   private static final class CountingStream extends FilterInputStream {

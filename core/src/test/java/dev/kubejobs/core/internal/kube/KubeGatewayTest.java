@@ -174,11 +174,7 @@ class KubeGatewayTest {
    */
   @Test
   void aListWhoseContinueTokenExpiredStartsAgainFromTheFirstPage() throws Exception {
-    for (int i = 0; i < 700; i++) {
-      KUBE.server()
-          .store()
-          .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-" + i, "a", "job-" + i, null));
-    }
+    createJobs(700);
     Hold secondPage = KUBE.server().hold(Hold.on("GET", ".*/testjobs").skip(1));
     CompletableFuture<List<ResourceSnapshot>> listed =
         CompletableFuture.supplyAsync(() -> gateway.list(null, TestJobKind.KIND, "etl", null));
@@ -201,11 +197,7 @@ class KubeGatewayTest {
    */
   @Test
   void listEachHandsObjectsOverPageByPageAndSaysWhenTheListStartsAgain() throws Exception {
-    for (int i = 0; i < 700; i++) {
-      KUBE.server()
-          .store()
-          .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-" + i, "a", "job-" + i, null));
-    }
+    createJobs(700);
     List<String> names = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.concurrent.atomic.AtomicInteger restarts =
         new java.util.concurrent.atomic.AtomicInteger();
@@ -234,6 +226,15 @@ class KubeGatewayTest {
     assertThat(listed.get(30, TimeUnit.SECONDS)).isNotEmpty();
     assertThat(restarts.get()).isEqualTo(1);
     assertThat(names).hasSize(700).doesNotHaveDuplicates();
+  }
+
+  /** Creates {@code n} jobs in namespace etl: more than one list page of 500. */
+  private static void createJobs(int n) {
+    for (int i = 0; i < n; i++) {
+      KUBE.server()
+          .store()
+          .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-" + i, "a", "job-" + i, null));
+    }
   }
 
   @Test
