@@ -76,14 +76,6 @@ final class ReportedStatuses {
   }
 
   /**
-   * Returns what to report for a new reading: the terminal info already reported, or the reading
-   * raised to the highest status reported so far; remembers the result.
-   */
-  synchronized JobExecutionInfo raise(ExecutionId id, JobExecutionInfo reading) {
-    return raise(id, reading, null);
-  }
-
-  /**
    * Returns what to report for a new reading of the resource with {@code uid}: the terminal info
    * already reported; null when that very resource was reported gone; or the reading raised to the
    * highest status reported so far. Remembers the result and the uid.

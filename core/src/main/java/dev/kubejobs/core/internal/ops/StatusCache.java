@@ -64,10 +64,6 @@ final class StatusCache {
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
   private final BiConsumer<ExecutionId, Entry> listed;
 
-  StatusCache(KubeJobsContext<?> ctx, Duration ttl, AtomicLong ticks) {
-    this(ctx, ttl, ticks, (id, entry) -> {});
-  }
-
   /**
    * Creates the cache.
    *

@@ -39,30 +39,30 @@ class ReportedStatusesTest {
   void statusesNeverGoBackwardsAndATerminalOneNeverChanges() {
     ReportedStatuses reported = new ReportedStatuses(10);
 
-    assertThat(reported.raise(id(1), info(JobStatus.STARTED)).status())
+    assertThat(reported.raise(id(1), info(JobStatus.STARTED), null).status())
         .isEqualTo(JobStatus.STARTED);
-    JobExecutionInfo back = reported.raise(id(1), info(JobStatus.QUEUED));
+    JobExecutionInfo back = reported.raise(id(1), info(JobStatus.QUEUED), null);
     assertThat(back.status()).isEqualTo(JobStatus.STARTED);
     assertThat(back.message()).isEqualTo("QUEUED");
-    assertThat(reported.raise(id(1), info(JobStatus.CANCELLING)).status())
+    assertThat(reported.raise(id(1), info(JobStatus.CANCELLING), null).status())
         .isEqualTo(JobStatus.CANCELLING);
-    assertThat(reported.raise(id(1), info(JobStatus.STARTED)).status())
+    assertThat(reported.raise(id(1), info(JobStatus.STARTED), null).status())
         .isEqualTo(JobStatus.CANCELLING);
     assertThat(reported.terminal(id(1))).isEmpty();
 
-    JobExecutionInfo done = reported.raise(id(1), info(JobStatus.SUCCEEDED));
-    assertThat(reported.raise(id(1), info(JobStatus.CANCELLED))).isSameAs(done);
-    assertThat(reported.raise(id(1), info(JobStatus.QUEUED))).isSameAs(done);
+    JobExecutionInfo done = reported.raise(id(1), info(JobStatus.SUCCEEDED), null);
+    assertThat(reported.raise(id(1), info(JobStatus.CANCELLED), null)).isSameAs(done);
+    assertThat(reported.raise(id(1), info(JobStatus.QUEUED), null)).isSameAs(done);
     assertThat(reported.terminal(id(1))).containsSame(done);
   }
 
   @Test
   void theLeastRecentlyReadJobIsForgottenBeyondTheCapacity() {
     ReportedStatuses reported = new ReportedStatuses(2);
-    reported.raise(id(1), info(JobStatus.FAILED));
-    reported.raise(id(2), info(JobStatus.FAILED));
+    reported.raise(id(1), info(JobStatus.FAILED), null);
+    reported.raise(id(2), info(JobStatus.FAILED), null);
     reported.terminal(id(1)); // read: job 2 is now the least recently read
-    reported.raise(id(3), info(JobStatus.FAILED));
+    reported.raise(id(3), info(JobStatus.FAILED), null);
 
     assertThat(reported.size()).isEqualTo(2);
     assertThat(reported.terminal(id(1))).isPresent();
