@@ -20,6 +20,7 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
@@ -130,6 +131,21 @@ final class StatusCache {
           app = null;
         }
         return mapped;
+      }
+    }
+
+    /**
+     * Maps the copy ahead of the read that will ask for it, as it arrives (from a list page or a
+     * watch event), while it is still in the processor's cache. A mapping that fails is made again
+     * by that read, which reports the failure.
+     *
+     * @param when how the copy arrived, for the log
+     */
+    void mapAhead(ExecutionId id, StatusResolver<?> resolver, String when) {
+      try {
+        alone(id, resolver);
+      } catch (KubeJobsException e) {
+        LOG.debug("Job '{}' could not be mapped as {}: {}", id, when, e.getMessage());
       }
     }
 

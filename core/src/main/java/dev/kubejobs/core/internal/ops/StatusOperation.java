@@ -135,7 +135,14 @@ public final class StatusOperation<S> implements JobStatusReader {
     this.kind = ctx.jobKind();
     this.ttl = ttl;
     this.resolver = new StatusResolver<>(ctx);
-    this.cache = new StatusCache(ctx, ttl, new AtomicLong(), this::mapListed);
+    this.cache =
+        new StatusCache(
+            ctx,
+            ttl,
+            new AtomicLong(),
+            // Mapped as its page is parsed: walking whole pages of parsed trees afterwards cost
+            // more than the mapping itself, in cache misses.
+            (id, entry) -> entry.mapAhead(id, resolver, "it was listed"));
     this.executor = executor;
     if (source.isWatch()) {
       this.watch =
@@ -600,19 +607,5 @@ public final class StatusOperation<S> implements JobStatusReader {
   /** A hash map capacity that holds {@code n} entries without growing. */
   private static int capacity(int n) {
     return n < 12 ? 16 : (int) Math.min(Integer.MAX_VALUE, n * 4L / 3 + 1);
-  }
-
-  /**
-   * Maps a wanted job's copy as soon as its list page brought it, while the copy is still in the
-   * processor's cache: walking a whole page of parsed trees afterwards cost more than the mapping
-   * itself. The read that asked for it takes the memoized mapping; a mapping that failed is made
-   * again there, and its failure reported.
-   */
-  private void mapListed(ExecutionId id, StatusCache.Entry entry) {
-    try {
-      entry.alone(id, resolver);
-    } catch (KubeJobsException e) {
-      LOG.debug("Job '{}' could not be mapped as it was listed: {}", id, e.getMessage());
-    }
   }
 }

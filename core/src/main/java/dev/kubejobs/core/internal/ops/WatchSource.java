@@ -16,7 +16,6 @@
 package dev.kubejobs.core.internal.ops;
 
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
@@ -149,13 +148,7 @@ final class WatchSource implements AutoCloseable {
       entries.remove(name);
     } else {
       Entry entry = new Entry(current);
-      try {
-        entry.alone(id, resolver);
-      } catch (KubeJobsException e) {
-        // The read that asks for it maps it again and reports the failure.
-        LOG.debug(
-            "Job '{}' could not be mapped as its watch event arrived: {}", id, e.getMessage());
-      }
+      entry.mapAhead(id, resolver, "its watch event arrived");
       entries.put(name, entry);
     }
     if (changed != null) {
