@@ -18,6 +18,7 @@ package dev.kubejobs.core;
 import com.google.gson.JsonObject;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What core needs to know of one kind of job resource, such as a Spark operator's {@code
@@ -61,6 +62,25 @@ public interface JobKind<S> {
    * @return the mapper
    */
   JobStatusMapper statusMapper();
+
+  /**
+   * Returns the fields of the resource that {@link #statusMapper()} and the driver pod methods read
+   * besides {@code metadata}, as dotted paths such as {@code status} or {@code
+   * spec.restartPolicy.type} (a path keeps the whole value it names). The status reader then parses
+   * only these of each copy it lists, and keeps only these: {@code apiVersion}, {@code kind} and
+   * {@code metadata} without {@code managedFields} always stay, every other field is skipped
+   * without being built. On a busy cluster that is most of a LIST's parsing cost and of the cache's
+   * memory, as client-go informers strip what their users do not read.
+   *
+   * <p>A mapper must therefore answer the same for a resource and for what these fields keep of it:
+   * a copy read with a GET, or from a watch, may still be whole. The default, empty, keeps every
+   * copy whole.
+   *
+   * @return dotted field paths; empty keeps the whole resource
+   */
+  default Set<String> statusFields() {
+    return Set.of();
+  }
 
   /**
    * Returns the driver pod's name when the resource tells it.

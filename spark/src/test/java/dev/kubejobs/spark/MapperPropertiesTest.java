@@ -45,7 +45,7 @@ class MapperPropertiesTest {
   private static final JobStatusMapper APACHE = SparkOperators.apache().statusMapper();
   private static final JobStatusMapper KUBEFLOW = SparkOperators.kubeflow().statusMapper();
 
-  private static final List<String> APACHE_STATES =
+  static final List<String> APACHE_STATES =
       List.of(
           "Submitted",
           "ScheduledToRestart",
@@ -79,7 +79,7 @@ class MapperPropertiesTest {
           "ResourceReleased",
           "TerminatedWithoutReleaseResources");
 
-  private static final List<String> KUBEFLOW_STATES =
+  static final List<String> KUBEFLOW_STATES =
       List.of(
           "",
           "SUBMITTED",
@@ -102,7 +102,7 @@ class MapperPropertiesTest {
 
   private static final int CASES = 500;
 
-  private static final List<String> POLICIES =
+  static final List<String> POLICIES =
       List.of("Never", "Always", "OnFailure", "OnInfrastructureFailure");
 
   /** Kubeflow states that the operator may end on at once (given restart policy Never). */

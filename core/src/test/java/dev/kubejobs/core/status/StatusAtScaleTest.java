@@ -19,11 +19,13 @@ import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.gson.JsonArray;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobKindVariant;
@@ -37,6 +39,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -353,5 +357,100 @@ class StatusAtScaleTest {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().startsWith("kubejobs-status-") && t.isAlive())
         .count();
+  }
+
+  /**
+   * A kind that declares {@code statusFields()} gets listed copies holding only those and metadata
+   * (without {@code managedFields}, which a real server writes into every object): the rest is
+   * skipped as the list is parsed, so it costs neither parsing nor memory.
+   */
+  @Test
+  void aListedCopyHoldsOnlyMetadataAndTheFieldsTheKindReads() {
+    List<ResourceSnapshot> seen = new CopyOnWriteArrayList<>();
+    KubeJobs<TestJobSpec> narrow =
+        Fixture.builder(
+                server,
+                CLOCK,
+                "gravitino-a",
+                TestJobKindVariant.withStatusFields(
+                    Set.of("status"),
+                    (app, pod, now) -> {
+                      seen.add(app);
+                      return new TestJobKind().statusMapper().map(app, pod, now);
+                    }))
+            .statusCacheTtl(Duration.ofSeconds(5))
+            .build();
+    try {
+      List<ExecutionId> ids = create(3, 1, "RUNNING");
+      server
+          .store()
+          .update(
+              TestJobKind.TYPE,
+              "ns-0",
+              "kj-job-0",
+              o -> {
+                o.getAsJsonObject("metadata").add("managedFields", new JsonArray());
+                return o;
+              });
+      server.journal().clear();
+
+      assertThat(narrow.statusReader().getAllInfos(ids).values())
+          .allMatch(i -> i.status() == JobStatus.STARTED);
+
+      assertThat(server.journal().count("GET", GETS)).isZero();
+      assertThat(seen).hasSize(3);
+      for (ResourceSnapshot app : seen) {
+        assertThat(app.json().keySet())
+            .containsExactlyInAnyOrder("apiVersion", "kind", "metadata", "status");
+        assertThat(app.json().getAsJsonObject("metadata").has("managedFields")).isFalse();
+        assertThat(app.labels()).containsEntry("kubejobs.dev/deployment", "gravitino-a");
+        assertThat(app.uid()).isNotEmpty();
+      }
+    } finally {
+      narrow.close();
+    }
+  }
+
+  @Test
+  void aKindThatDeclaresNoStatusFieldsGetsWholeListedCopies() {
+    List<ResourceSnapshot> seen = new CopyOnWriteArrayList<>();
+    KubeJobs<TestJobSpec> whole =
+        Fixture.builder(
+                server,
+                CLOCK,
+                "gravitino-a",
+                TestJobKindVariant.withMapper(
+                    (app, pod, now) -> {
+                      seen.add(app);
+                      return new TestJobKind().statusMapper().map(app, pod, now);
+                    }))
+            .statusCacheTtl(Duration.ofSeconds(5))
+            .build();
+    try {
+      List<ExecutionId> ids = create(2, 1, "RUNNING");
+
+      whole.statusReader().getAllInfos(ids);
+
+      assertThat(seen).hasSize(2).allMatch(app -> app.spec().isPresent());
+    } finally {
+      whole.close();
+    }
+  }
+
+  @Test
+  void malformedStatusFieldsAreRefusedWhenTheInstanceIsBuilt() {
+    for (String bad : List.of("", " ", "spec..image", ".status", "status.")) {
+      KubeJobs.Builder<TestJobSpec> b =
+          Fixture.builder(
+              server,
+              CLOCK,
+              "gravitino-a",
+              TestJobKindVariant.withStatusFields(Set.of(bad), new TestJobKind().statusMapper()));
+
+      assertThatThrownBy(b::build)
+          .as("'%s'", bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("JobKind.statusFields()");
+    }
   }
 }

@@ -23,6 +23,7 @@ import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -37,16 +38,27 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
   private final BiFunction<TestJobSpec, JobIdentity, JsonObject> manifest;
   private final JobStatusMapper mapper;
   private final Function<ResourceSnapshot, Optional<String>> driverPodName;
+  private final Set<String> statusFields;
+
+  private TestJobKindVariant(
+      ResourceKind kind,
+      BiFunction<TestJobSpec, JobIdentity, JsonObject> manifest,
+      JobStatusMapper mapper,
+      Function<ResourceSnapshot, Optional<String>> driverPodName,
+      Set<String> statusFields) {
+    this.kind = kind;
+    this.manifest = manifest;
+    this.mapper = mapper;
+    this.driverPodName = driverPodName;
+    this.statusFields = statusFields;
+  }
 
   private TestJobKindVariant(
       ResourceKind kind,
       BiFunction<TestJobSpec, JobIdentity, JsonObject> manifest,
       JobStatusMapper mapper,
       Function<ResourceSnapshot, Optional<String>> driverPodName) {
-    this.kind = kind;
-    this.manifest = manifest;
-    this.mapper = mapper;
-    this.driverPodName = driverPodName;
+    this(kind, manifest, mapper, driverPodName, Set.of());
   }
 
   private TestJobKindVariant(
@@ -79,6 +91,13 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
     return new TestJobKindVariant(TestJobKind.KIND, TEST_KIND::manifest, mapper);
   }
 
+  /** The test kind whose statuses {@code mapper} maps, declaring {@code statusFields}. */
+  public static TestJobKindVariant withStatusFields(
+      Set<String> statusFields, JobStatusMapper mapper) {
+    return new TestJobKindVariant(
+        TestJobKind.KIND, TEST_KIND::manifest, mapper, TEST_KIND::driverPodName, statusFields);
+  }
+
   /** The test kind whose driver pod {@code driverPodName} names (it may throw). */
   public static TestJobKindVariant withDriverPodName(
       Function<ResourceSnapshot, Optional<String>> driverPodName) {
@@ -104,6 +123,11 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
   @Override
   public JobStatusMapper statusMapper() {
     return mapper;
+  }
+
+  @Override
+  public Set<String> statusFields() {
+    return statusFields;
   }
 
   @Override

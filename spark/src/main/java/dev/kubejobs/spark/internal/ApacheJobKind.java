@@ -29,12 +29,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The Apache Spark Kubernetes Operator's SparkApplication ({@code spark.apache.org}) as a job kind.
  * Immutable and thread safe. Not a published API; obtain it from {@code SparkOperators.apache()}.
  */
 public final class ApacheJobKind implements JobKind<SparkJobSpec> {
+  /** What the status reader keeps of a listed copy, besides metadata: see {@link #statusFields}. */
+  private static final Set<String> STATUS_FIELDS =
+      Set.of("status", "spec.applicationTolerations.restartConfig");
+
   /** The label the operator puts on an application's pods, valued with the application's name. */
   public static final String APP_NAME_LABEL = "spark.operator/spark-app-name";
 
@@ -159,6 +164,16 @@ public final class ApacheJobKind implements JobKind<SparkJobSpec> {
   @Override
   public JobStatusMapper statusMapper() {
     return mapper;
+  }
+
+  /**
+   * Returns what the mapper and the driver pod methods read besides {@code metadata}: the status,
+   * and the restart policy of {@code spec.applicationTolerations.restartConfig}. {@code
+   * StatusFieldsTest} checks that every state maps the same from these fields alone.
+   */
+  @Override
+  public Set<String> statusFields() {
+    return STATUS_FIELDS;
   }
 
   @Override

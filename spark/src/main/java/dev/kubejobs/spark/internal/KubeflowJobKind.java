@@ -27,6 +27,7 @@ import dev.kubejobs.spark.SparkJobSpec;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The Kubeflow Spark operator's SparkApplication ({@code sparkoperator.k8s.io/v1beta2}) as a job
@@ -34,6 +35,10 @@ import java.util.Optional;
  * SparkOperators.kubeflow()}.
  */
 public final class KubeflowJobKind implements JobKind<SparkJobSpec> {
+  /** What the status reader keeps of a listed copy, besides metadata: see {@link #statusFields}. */
+  private static final Set<String> STATUS_FIELDS =
+      Set.of("status", "spec.driver.podName", "spec.restartPolicy");
+
   /** The label the operator puts on an application's pods, valued with the application's name. */
   public static final String APP_NAME_LABEL = "sparkoperator.k8s.io/app-name";
 
@@ -149,6 +154,16 @@ public final class KubeflowJobKind implements JobKind<SparkJobSpec> {
   @Override
   public JobStatusMapper statusMapper() {
     return mapper;
+  }
+
+  /**
+   * Returns what the mapper and the driver pod methods read besides {@code metadata}: the status,
+   * {@code spec.driver.podName} and {@code spec.restartPolicy}. {@code StatusFieldsTest} checks
+   * that every state maps the same from these fields alone.
+   */
+  @Override
+  public Set<String> statusFields() {
+    return STATUS_FIELDS;
   }
 
   @Override

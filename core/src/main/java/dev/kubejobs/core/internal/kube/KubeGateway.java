@@ -240,6 +240,7 @@ public final class KubeGateway {
             kind,
             namespace,
             labelSelector,
+            FieldProjection.WHOLE,
             new ListSink() {
               @Override
               public void item(ResourceSnapshot object) {
@@ -280,13 +281,19 @@ public final class KubeGateway {
    * @param kind the resource kind
    * @param namespace the namespace
    * @param labelSelector the selector; null or empty lists all
+   * @param projection what of each object to keep; the rest is skipped unbuilt
    * @param sink receives the objects, in the server's order
    * @return the {@code metadata.resourceVersion} of the last page, empty when it had none
    * @throws ApiUnavailableException when the server cannot be reached or answers garbage
    * @throws JobRejectedException when forbidden (403) or the kind is not served (CRD missing)
    */
   public String listEach(
-      ExecutionId about, ResourceKind kind, String namespace, String labelSelector, ListSink sink) {
+      ExecutionId about,
+      ResourceKind kind,
+      String namespace,
+      String labelSelector,
+      FieldProjection projection,
+      ListSink sink) {
     String op =
         "list "
             + kind.qualifiedPlural()
@@ -316,7 +323,7 @@ public final class KubeGateway {
                 query,
                 null,
                 null,
-                (response, body) -> readPage(about, op, response, body, sink));
+                (response, body) -> readPage(about, op, response, body, projection, sink));
       } catch (ApiStatusException e) {
         if (e.code() == 410 && continueToken != null && restarts < LIST_RESTARTS) {
           // The continue token outlived the server's compaction window (410 Expired): the pages
@@ -344,16 +351,23 @@ public final class KubeGateway {
    * parsed; the page's other fields are skipped, but {@code metadata}.
    */
   private static PageEnd readPage(
-      ExecutionId about, String op, Response response, ResponseBody body, ListSink sink)
+      ExecutionId about,
+      String op,
+      Response response,
+      ResponseBody body,
+      FieldProjection projection,
+      ListSink sink)
       throws IOException {
-    Parsed<PageEnd> page = readObject(body, reader -> pageFields(about, op, reader, sink));
+    Parsed<PageEnd> page =
+        readObject(body, reader -> pageFields(about, op, reader, projection, sink));
     if (page.value() == null) {
       throw nonJson(about, op, response, page.bytes());
     }
     return page.value();
   }
 
-  private static PageEnd pageFields(ExecutionId about, String op, JsonReader reader, ListSink sink)
+  private static PageEnd pageFields(
+      ExecutionId about, String op, JsonReader reader, FieldProjection projection, ListSink sink)
       throws IOException {
     JsonObject listMeta = null;
     reader.beginObject();
@@ -362,11 +376,14 @@ public final class KubeGateway {
       if (field.equals("items") && reader.peek() == JsonToken.BEGIN_ARRAY) {
         reader.beginArray();
         while (reader.hasNext()) {
-          JsonElement item = JsonParser.parseReader(reader);
-          if (!item.isJsonObject()) {
+          if (reader.peek() != JsonToken.BEGIN_OBJECT) {
             throw garbage(about, op, "a list item that is not an object");
           }
-          sink.item(snapshot(about, op, item.getAsJsonObject()));
+          JsonObject item =
+              projection.isWhole()
+                  ? JsonParser.parseReader(reader).getAsJsonObject()
+                  : projection.read(reader);
+          sink.item(snapshot(about, op, item));
         }
         reader.endArray();
       } else if (field.equals("items") && reader.peek() != JsonToken.NULL) {

@@ -24,6 +24,7 @@ import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.kube.FieldProjection;
 import dev.kubejobs.core.internal.kube.KubeGateway;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,6 +65,7 @@ final class StatusCache {
   private final AtomicLong ticks;
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
   private final BiConsumer<ExecutionId, Entry> listed;
+  private final FieldProjection projection;
 
   /**
    * Creates the cache.
@@ -71,6 +73,7 @@ final class StatusCache {
    * @param listed told of each wanted job's entry as soon as its copy is parsed from a list (on the
    *     listing thread), to map it while the copy is still in the processor's cache; it must not
    *     throw
+   * @throws IllegalArgumentException if the job kind's {@code statusFields()} are malformed
    */
   StatusCache(
       KubeJobsContext<?> ctx,
@@ -82,6 +85,7 @@ final class StatusCache {
     this.ttl = ttl;
     this.ticks = ticks;
     this.listed = listed;
+    this.projection = FieldProjection.of(ctx.jobKind().statusFields());
   }
 
   /** One job as a listing holds it. */
@@ -385,6 +389,7 @@ final class StatusCache {
               resourceKind,
               namespace,
               StatusOperation.SELECTOR,
+              projection,
               new KubeGateway.ListSink() {
                 @Override
                 public void item(ResourceSnapshot item) {

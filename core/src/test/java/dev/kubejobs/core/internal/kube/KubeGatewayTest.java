@@ -217,7 +217,8 @@ class KubeGatewayTest {
     Hold secondPage = KUBE.server().hold(Hold.on("GET", ".*/testjobs").skip(1));
     CompletableFuture<String> listed =
         CompletableFuture.supplyAsync(
-            () -> gateway.listEach(null, TestJobKind.KIND, "etl", null, sink));
+            () ->
+                gateway.listEach(null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, sink));
     secondPage.awaitArrived();
     assertThat(names).hasSize(500); // the first page, before the second is answered
     KUBE.server().compact();
@@ -226,6 +227,35 @@ class KubeGatewayTest {
     assertThat(listed.get(30, TimeUnit.SECONDS)).isNotEmpty();
     assertThat(restarts.get()).isEqualTo(1);
     assertThat(names).hasSize(700).doesNotHaveDuplicates();
+  }
+
+  /**
+   * A projected list skips what the projection drops without building it, but still reads it: a
+   * page malformed inside a skipped field is refused like any other malformed page.
+   */
+  @Test
+  void aProjectedListKeepsOnlyWhatItNamesAndStillRefusesAPageMalformedWhereItSkips() {
+    createJobs(3);
+    FieldProjection statusOnly = FieldProjection.of(java.util.Set.of("status"));
+    List<ResourceSnapshot> kept = new java.util.ArrayList<>();
+
+    gateway.listEach(null, TestJobKind.KIND, "etl", null, statusOnly, kept::add);
+
+    assertThat(kept).hasSize(3).allMatch(o -> o.spec().isEmpty() && !o.name().isEmpty());
+
+    KUBE.server()
+        .faults()
+        .add(
+            Fault.on("GET", ".*/testjobs")
+                .plainText(
+                    200,
+                    "{\"kind\":\"TestJobList\",\"items\":[{\"metadata\":{\"name\":\"a\"},"
+                        + "\"spec\":{\"x\":[1,}}]}"));
+
+    assertThatThrownBy(
+            () -> gateway.listEach(null, TestJobKind.KIND, "etl", null, statusOnly, o -> {}))
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("JSON");
   }
 
   /** Creates {@code n} jobs in namespace etl: more than one list page of 500. */

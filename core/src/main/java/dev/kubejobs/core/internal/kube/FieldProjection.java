@@ -1,0 +1,189 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.kube;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which fields of a resource a reader keeps: the status reader parses only these of each listed
+ * copy and skips the rest unbuilt, as client-go informers strip what their users do not read
+ * ({@code cache.TransformFunc}, {@code TransformStripManagedFields}). Built from {@link
+ * dev.kubejobs.core.JobKind#statusFields()}: {@code apiVersion}, {@code kind} and {@code metadata}
+ * (without {@code managedFields}, the field managers' bookkeeping that is often the largest part of
+ * a real server's object) are always kept, and of the rest only the fields named. A field named
+ * whose value is not an object is kept as it is, so a mapper still sees a malformed {@code status}.
+ * Not a published API. Immutable, thread safe.
+ */
+public final class FieldProjection {
+  /** Keeps the whole resource. */
+  public static final FieldProjection WHOLE = new FieldProjection(Map.of(), true);
+
+  /** Drops a field. */
+  private static final FieldProjection SKIP = new FieldProjection(Map.of(), false);
+
+  /** The fields named, each with what of it is kept ({@link #SKIP}: nothing). */
+  private final Map<String, FieldProjection> fields;
+
+  /** Whether a field not named is kept whole (else skipped). */
+  private final boolean others;
+
+  private FieldProjection(Map<String, FieldProjection> fields, boolean others) {
+    this.fields = fields;
+    this.others = others;
+  }
+
+  /**
+   * The projection keeping {@code apiVersion}, {@code kind}, {@code metadata} without {@code
+   * managedFields}, and the fields named; none named keeps the whole resource.
+   *
+   * @param paths dotted field paths, such as {@code status} or {@code spec.restartPolicy}
+   * @return the projection
+   * @throws IllegalArgumentException if a path is null, blank or has an empty segment
+   */
+  public static FieldProjection of(Collection<String> paths) {
+    if (paths == null) {
+      throw new IllegalArgumentException("JobKind.statusFields() must not return null");
+    }
+    if (paths.isEmpty()) {
+      return WHOLE;
+    }
+    Node root = new Node();
+    root.children.put("apiVersion", null);
+    root.children.put("kind", null);
+    Node metadata = new Node();
+    metadata.others = true;
+    metadata.skipped.add("managedFields");
+    root.children.put("metadata", metadata);
+    for (String path : paths) {
+      if (path == null || path.isBlank()) {
+        throw new IllegalArgumentException("JobKind.statusFields() holds a null or blank path");
+      }
+      String[] segments = path.split("\\.", -1);
+      Node at = root;
+      for (int i = 0; i < segments.length; i++) {
+        String segment = segments[i];
+        if (segment.isEmpty()) {
+          throw new IllegalArgumentException(
+              "JobKind.statusFields() holds '" + path + "', which has an empty segment");
+        }
+        if (at == null) {
+          break; // a parent is kept whole already
+        }
+        if (i == segments.length - 1) {
+          at.children.put(segment, null); // kept whole
+        } else if (at.children.containsKey(segment)) {
+          at = at.children.get(segment);
+        } else if (at.others && !at.skipped.contains(segment)) {
+          at = null; // kept whole as one of the others
+        } else {
+          Node child = new Node();
+          at.children.put(segment, child);
+          at = child;
+        }
+      }
+    }
+    return root.build();
+  }
+
+  /** Whether this keeps the whole value. */
+  public boolean isWhole() {
+    return others && fields.isEmpty();
+  }
+
+  /**
+   * Reads the object the reader is at, keeping what this projection keeps; the fields dropped are
+   * skipped without being built.
+   *
+   * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
+   * @return the object kept
+   * @throws IOException as the reader throws (malformed JSON included)
+   * @throws com.google.gson.JsonParseException when a value kept is malformed
+   */
+  public JsonObject read(JsonReader in) throws IOException {
+    JsonObject out = new JsonObject();
+    in.beginObject();
+    while (in.hasNext()) {
+      String name = in.nextName();
+      FieldProjection field = fields.get(name);
+      if (field == null) {
+        field = others ? WHOLE : SKIP;
+      }
+      if (field == SKIP) {
+        in.skipValue();
+      } else if (field.isWhole() || in.peek() != JsonToken.BEGIN_OBJECT) {
+        out.add(name, JsonParser.parseReader(in));
+      } else {
+        out.add(name, field.read(in));
+      }
+    }
+    in.endObject();
+    return out;
+  }
+
+  /**
+   * Returns what this projection keeps of an object already parsed; the values kept are shared, not
+   * copied.
+   *
+   * @param object the object
+   * @return a new object with the fields kept, or {@code object} itself when all is kept
+   */
+  public JsonObject apply(JsonObject object) {
+    if (isWhole()) {
+      return object;
+    }
+    JsonObject out = new JsonObject();
+    for (Map.Entry<String, JsonElement> e : object.entrySet()) {
+      FieldProjection field = fields.get(e.getKey());
+      if (field == null) {
+        field = others ? WHOLE : SKIP;
+      }
+      if (field == SKIP) {
+        continue;
+      }
+      JsonElement value = e.getValue();
+      out.add(
+          e.getKey(),
+          field.isWhole() || !value.isJsonObject() ? value : field.apply(value.getAsJsonObject()));
+    }
+    return out;
+  }
+
+  /** A projection while it is built. */
+  private static final class Node {
+    /** Named fields: null keeps one whole. */
+    final Map<String, Node> children = new HashMap<>();
+
+    final Set<String> skipped = new HashSet<>();
+    boolean others;
+
+    FieldProjection build() {
+      Map<String, FieldProjection> built = new HashMap<>();
+      children.forEach((name, child) -> built.put(name, child == null ? WHOLE : child.build()));
+      skipped.forEach(name -> built.putIfAbsent(name, SKIP));
+      return new FieldProjection(Map.copyOf(built), others);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class FieldProjectionTest {
+  private static final String APP =
+      "{\"apiVersion\":\"v1\",\"kind\":\"App\",\"metadata\":{\"name\":\"a\",\"uid\":\"u\","
+          + "\"labels\":{\"x.io/y\":\"1\"},\"managedFields\":[{\"manager\":\"m\"}]},"
+          + "\"spec\":{\"image\":\"i\",\"conf\":{\"k\":\"v\"},\"restart\":{\"type\":\"Never\","
+          + "\"retries\":3},\"driver\":{\"podName\":\"p\",\"cores\":1}},"
+          + "\"status\":{\"state\":\"RUNNING\",\"n\":12345678901234567890,\"list\":[1,{\"a\":null}]},"
+          + "\"extra\":true}";
+
+  private static JsonObject read(FieldProjection p, String json) throws IOException {
+    return p.read(new JsonReader(new StringReader(json)));
+  }
+
+  private static JsonObject json(String json) {
+    return JsonParser.parseString(json).getAsJsonObject();
+  }
+
+  @Test
+  void keepsMetadataWithoutManagedFieldsAndOnlyTheFieldsNamed() throws IOException {
+    FieldProjection p = FieldProjection.of(Set.of("status", "spec.restart", "spec.driver.podName"));
+
+    JsonObject kept = read(p, APP);
+
+    assertThat(kept)
+        .isEqualTo(
+            json(
+                "{\"apiVersion\":\"v1\",\"kind\":\"App\",\"metadata\":{\"name\":\"a\",\"uid\":\"u\","
+                    + "\"labels\":{\"x.io/y\":\"1\"}},\"spec\":{\"restart\":{\"type\":\"Never\","
+                    + "\"retries\":3},\"driver\":{\"podName\":\"p\"}},\"status\":{\"state\":"
+                    + "\"RUNNING\",\"n\":12345678901234567890,\"list\":[1,{\"a\":null}]}}"));
+    assertThat(p.apply(json(APP))).isEqualTo(kept);
+  }
+
+  @Test
+  void aFieldNamedWhoseValueIsNotAnObjectIsKeptAsItIs() throws IOException {
+    FieldProjection p = FieldProjection.of(Set.of("status.state", "spec.driver.podName"));
+    String odd =
+        "{\"metadata\":{\"name\":\"a\"},\"spec\":\"garbage\",\"status\":[1,2],\"other\":{}}";
+
+    JsonObject kept = read(p, odd);
+
+    assertThat(kept)
+        .isEqualTo(json("{\"metadata\":{\"name\":\"a\"},\"spec\":\"garbage\",\"status\":[1,2]}"));
+    assertThat(p.apply(json(odd))).isEqualTo(kept);
+  }
+
+  @Test
+  void aPathUnderOneKeptWholeKeepsTheWholeInEitherOrder() throws IOException {
+    for (List<String> paths :
+        List.of(List.of("spec", "spec.driver.podName"), List.of("spec.driver.podName", "spec"))) {
+      FieldProjection p = FieldProjection.of(paths);
+
+      assertThat(read(p, APP).get("spec")).as("%s", paths).isEqualTo(json(APP).get("spec"));
+    }
+  }
+
+  @Test
+  void managedFieldsStayWhenNamedAndNoFieldsKeepsTheWholeResource() throws IOException {
+    assertThat(
+            read(FieldProjection.of(Set.of("metadata.managedFields")), APP)
+                .getAsJsonObject("metadata")
+                .has("managedFields"))
+        .isTrue();
+    assertThat(FieldProjection.of(Set.of()).isWhole()).isTrue();
+    assertThat(FieldProjection.of(Set.of()).apply(json(APP))).isEqualTo(json(APP));
+    assertThat(FieldProjection.of(Set.of("status")).isWhole()).isFalse();
+  }
+
+  @Test
+  void malformedJsonFailsTheReadInASkippedPartToo() {
+    FieldProjection p = FieldProjection.of(Set.of("status"));
+
+    assertThatThrownBy(() -> read(p, "{\"spec\":{\"a\":[1,}},\"status\":{}}"))
+        .isInstanceOfAny(IOException.class, JsonParseException.class);
+    assertThatThrownBy(() -> read(p, "{\"status\":{\"a\":1"))
+        .isInstanceOfAny(IOException.class, JsonParseException.class);
+  }
+
+  @Test
+  void malformedPathsAreRefused() {
+    for (String bad : new String[] {"", "  ", "a..b", ".a", "a.", null}) {
+      assertThatThrownBy(() -> FieldProjection.of(Arrays.asList("status", bad)))
+          .as("'%s'", bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("JobKind.statusFields()");
+    }
+    assertThatThrownBy(() -> FieldProjection.of(null)).isInstanceOf(IllegalArgumentException.class);
+  }
+}
