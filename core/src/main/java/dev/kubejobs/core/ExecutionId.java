@@ -34,6 +34,7 @@ public final class ExecutionId {
       Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
   private String text;
+  private int hash;
   private final String cluster;
   private final String plural;
   private final String group;
@@ -214,7 +215,13 @@ public final class ExecutionId {
 
   @Override
   public int hashCode() {
-    return toString().hashCode();
+    // Kept here too: a status read hashes each id several times, and the text is another object.
+    int h = hash;
+    if (h == 0) {
+      h = toString().hashCode();
+      hash = h;
+    }
+    return h;
   }
 
   private static String quote(String value) {

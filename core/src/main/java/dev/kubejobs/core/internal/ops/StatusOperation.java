@@ -34,10 +34,10 @@ import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.status.StatusSource;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -205,7 +205,7 @@ public final class StatusOperation<S> implements JobStatusReader {
       return done.get();
     }
     long asked = cache.ask();
-    Object result = readNamespace(id.namespace(), List.of(id), asked).get(id);
+    Object result = readNamespace(id.namespace(), List.of(id), asked)[0];
     cache.evictExpired(Set.of(id.namespace()));
     if (result instanceof KubeJobsException e) {
       throw e;
@@ -213,53 +213,74 @@ public final class StatusOperation<S> implements JobStatusReader {
     return (JobExecutionInfo) result;
   }
 
+  /** One namespace's jobs of a {@code getAll}, and where each stands in the answer. */
+  private static final class Group {
+    final List<ExecutionId> ids = new ArrayList<>();
+    int[] positions = new int[8];
+
+    void add(ExecutionId id, int position) {
+      if (ids.size() == positions.length) {
+        positions = Arrays.copyOf(positions, positions.length * 2);
+      }
+      positions[ids.size()] = position;
+      ids.add(id);
+    }
+  }
+
   @Override
   public Map<ExecutionId, JobStatusResult> getAll(Collection<ExecutionId> ids) {
     if (ids == null) {
       throw new IllegalArgumentException("ids must not be null");
     }
-    Set<ExecutionId> unique = new LinkedHashSet<>();
+    // The answer, in the order asked, each id once; its values are set last, in place. A status
+    // read of thousands of jobs is bound by memory more than by work: each id is hashed once
+    // here and results travel by position.
+    Map<ExecutionId, JobStatusResult> out = new LinkedHashMap<>(capacity(ids.size()));
     for (ExecutionId id : ids) {
-      unique.add(ctx.check(id));
+      out.put(ctx.check(id), null);
     }
     long asked = cache.ask();
-    Map<ExecutionId, JobExecutionInfo> ended = new HashMap<>();
-    Map<String, List<ExecutionId>> byNamespace = new LinkedHashMap<>();
-    for (ExecutionId id : unique) {
+    Object[] results = new Object[out.size()];
+    Map<String, Group> byNamespace = new LinkedHashMap<>();
+    int position = 0;
+    for (ExecutionId id : out.keySet()) {
       Optional<JobExecutionInfo> done = reported.terminal(id);
       if (done.isPresent()) {
-        ended.put(id, done.get());
+        results[position] = done.get();
       } else {
-        byNamespace.computeIfAbsent(id.namespace(), ns -> new ArrayList<>()).add(id);
+        byNamespace.computeIfAbsent(id.namespace(), ns -> new Group()).add(id, position);
       }
+      position++;
     }
-    Map<ExecutionId, Object> results = new HashMap<>(capacity(unique.size()));
     if (executor == null || byNamespace.size() < 2) {
-      byNamespace.forEach((ns, nsIds) -> results.putAll(readNamespace(ns, nsIds, asked)));
+      byNamespace.forEach(
+          (ns, group) -> place(group, readNamespace(ns, group.ids, asked), results));
     } else {
-      List<CompletableFuture<Map<ExecutionId, Object>>> running = new ArrayList<>();
-      byNamespace.forEach((ns, nsIds) -> running.add(submit(ns, nsIds, asked)));
-      for (CompletableFuture<Map<ExecutionId, Object>> f : running) {
-        results.putAll(join(f));
-      }
+      Map<Group, CompletableFuture<Object[]>> running = new LinkedHashMap<>();
+      byNamespace.forEach((ns, group) -> running.put(group, submit(ns, group.ids, asked)));
+      running.forEach((group, f) -> place(group, join(f), results));
     }
     cache.evictExpired(byNamespace.keySet());
-    Map<ExecutionId, JobStatusResult> out = new LinkedHashMap<>(capacity(unique.size()));
-    for (ExecutionId id : unique) {
-      JobExecutionInfo done = ended.get(id);
-      Object result = done != null ? done : results.get(id);
-      if (result instanceof KubeJobsException e) {
-        LOG.debug("Job '{}' could not be read: {}", id, e.getMessage());
-        out.put(id, JobStatusResult.failed(e));
+    position = 0;
+    for (Map.Entry<ExecutionId, JobStatusResult> e : out.entrySet()) {
+      Object result = results[position++];
+      if (result instanceof KubeJobsException failure) {
+        LOG.debug("Job '{}' could not be read: {}", e.getKey(), failure.getMessage());
+        e.setValue(JobStatusResult.failed(failure));
       } else {
-        out.put(id, JobStatusResult.of((JobExecutionInfo) result));
+        e.setValue(JobStatusResult.of((JobExecutionInfo) result));
       }
     }
     return out;
   }
 
-  private CompletableFuture<Map<ExecutionId, Object>> submit(
-      String ns, List<ExecutionId> ids, long asked) {
+  private static void place(Group group, Object[] read, Object[] results) {
+    for (int i = 0; i < read.length; i++) {
+      results[group.positions[i]] = read[i];
+    }
+  }
+
+  private CompletableFuture<Object[]> submit(String ns, List<ExecutionId> ids, long asked) {
     try {
       return CompletableFuture.supplyAsync(() -> readNamespace(ns, ids, asked), executor);
     } catch (RejectedExecutionException e) {
@@ -268,7 +289,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     }
   }
 
-  private static Map<ExecutionId, Object> join(CompletableFuture<Map<ExecutionId, Object>> f) {
+  private static Object[] join(CompletableFuture<Object[]> f) {
     try {
       return f.join();
     } catch (CompletionException e) {
@@ -357,13 +378,15 @@ public final class StatusOperation<S> implements JobStatusReader {
   /** One job on its way: the copy it is decided on (or the cache entry holding it) and its map. */
   private static final class Candidate {
     final ExecutionId id;
+    final int index;
     StatusCache.Entry entry;
     ResourceSnapshot app;
     JobExecutionInfo alone;
     boolean fresh;
 
-    Candidate(ExecutionId id) {
+    Candidate(ExecutionId id, int index) {
       this.id = id;
+      this.index = index;
     }
 
     ResourceSnapshot app() {
@@ -382,24 +405,26 @@ public final class StatusOperation<S> implements JobStatusReader {
   /**
    * Reads the jobs of one namespace.
    *
-   * @return per job its info or the {@link KubeJobsException} that stopped it
+   * @return per job, in the order of {@code ids}, its info or the {@link KubeJobsException} that
+   *     stopped it
    */
-  private Map<ExecutionId, Object> readNamespace(String ns, List<ExecutionId> ids, long asked) {
-    Map<ExecutionId, Object> out = new LinkedHashMap<>(capacity(ids.size()));
+  private Object[] readNamespace(String ns, List<ExecutionId> ids, long asked) {
+    Object[] out = new Object[ids.size()];
     StatusCache.Listing listing = watch == null ? null : watch.live(ns);
     if (listing == null && !ttl.isZero()) {
       try {
         listing = cache.listing(ns, ids, ids.get(0));
       } catch (KubeJobsException e) {
-        ids.forEach(id -> out.put(id, e));
+        Arrays.fill(out, e);
         return out;
       }
     }
     // 1. A copy per job, and its mapping without the driver pod.
     List<Candidate> candidates = new ArrayList<>(ids.size());
     List<Candidate> stale = new ArrayList<>();
-    for (ExecutionId id : ids) {
-      Candidate c = new Candidate(id);
+    for (int i = 0; i < out.length; i++) {
+      ExecutionId id = ids.get(i);
+      Candidate c = new Candidate(id, i);
       try {
         StatusCache.Entry entry = listing == null ? null : listing.entry(id.name());
         if (entry == null) {
@@ -414,7 +439,7 @@ public final class StatusOperation<S> implements JobStatusReader {
           stale.add(c);
         }
       } catch (KubeJobsException e) {
-        out.put(id, fail(id, e));
+        out[i] = fail(id, e);
       }
     }
     // 2. What a copy read before the question would end is read again: one LIST.
@@ -430,7 +455,7 @@ public final class StatusOperation<S> implements JobStatusReader {
         }
       } catch (KubeJobsException e) {
         for (Candidate c : stale) {
-          out.put(c.id, fail(c.id, e));
+          out[c.index] = fail(c.id, e);
         }
         candidates.removeAll(stale);
         again = null;
@@ -448,7 +473,7 @@ public final class StatusOperation<S> implements JobStatusReader {
               c.fresh = true;
             }
           } catch (KubeJobsException e) {
-            out.put(c.id, fail(c.id, e));
+            out[c.index] = fail(c.id, e);
             candidates.remove(c);
           }
         }
@@ -475,9 +500,9 @@ public final class StatusOperation<S> implements JobStatusReader {
         JobExecutionInfo raised =
             reported.raise(c.id, resolver.resolveFrom(c.id, mapped, false), c.uid());
         // null: this reader reported this very resource gone, so the copy is older than that read.
-        out.put(c.id, raised != null ? raised : StatusResolver.goneBefore(c.id));
+        out[c.index] = raised != null ? raised : StatusResolver.goneBefore(c.id);
       } catch (KubeJobsException e) {
-        out.put(c.id, fail(c.id, e));
+        out[c.index] = fail(c.id, e);
       }
     }
     return out;
