@@ -37,7 +37,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Reader;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadInfo;
 import java.lang.ref.Reference;
 import java.time.Duration;
@@ -57,6 +56,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
+import javax.management.JMException;
+import javax.management.ObjectName;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -77,27 +78,32 @@ import okhttp3.ResponseBody;
  * <ol>
  *   <li><b>getAll, cache expired</b>: the requests of one {@code getAll} of all jobs, by verb and
  *       kind (from the fake server's journal); its client CPU time, allocated bytes and wall time
- *       against the floor, over several warm-up and measured iterations. The floor sends the same
- *       LIST requests (the same paths, label selector and {@code limit}, paging with {@code
- *       continue}) raw with OkHttp and parses each page with Gson ({@link
- *       JsonParser#parseReader(Reader)} on the body's stream), nothing else.
+ *       against the floor, over several warm-up and measured iterations (each side after a {@code
+ *       System.gc()}, so neither pays for the other's garbage). The floor sends the same LIST
+ *       requests (the same paths, label selector and {@code limit}, paging with {@code continue})
+ *       raw with OkHttp and parses each page with Gson ({@link JsonParser#parseReader(Reader)} on
+ *       the body's stream), nothing else.
  *   <li><b>10 namespaces at 50 ms latency</b>: every GET answered after 50 ms (a testkit {@link
  *       Fault.Builder#delay(Duration) delay} fault: the server answers normally, later); the wall
  *       time of one {@code getAll} against a parallel floor (one thread per namespace, each paging
  *       its LIST).
  *   <li><b>Cache hit</b>: a {@code getAll} of all jobs again while the lists are fresh: µs and
  *       allocated bytes per job, alone and with 8 concurrent callers.
- *   <li><b>Retained heap</b>: heap used after {@code System.gc()} (repeated until it settles) of a
- *       fresh instance before its first {@code getAll}, after it (cache filled) and after the cache
- *       period passed (expired lists), divided by the jobs asked for; once asking for all jobs and
- *       once for 10. The instance is kept reachable throughout; the journal is cleared before each
- *       reading. Only differences are printed: the fake server's store is the same in all three.
+ *   <li><b>Retained heap</b>: the bytes of all live objects (the JVM's class histogram, after a
+ *       full collection) of a fresh instance after one read in a namespace without jobs (what an
+ *       instance holds once it talked to the server is its own, not its cache's), after its {@code
+ *       getAll} (cache filled) and after the cache period passed and it read that other namespace
+ *       again (a read drops the lists whose period passed), divided by the jobs asked for; once
+ *       asking for all jobs, and once for 10 (averaged over 10 instances each asking them, as the
+ *       heap's own churn of a few KB would drown 10 jobs' share). Instances are kept reachable
+ *       throughout; the journal is cleared before each reading. Only differences are printed: the
+ *       fake server's store is the same in all three.
  *   <li><b>Ending storms</b>: a poll after {@code storm} jobs (1,000, or a tenth of the jobs when
  *       fewer) just succeeded; a poll after {@code storm} others just failed (their driver exited
  *       with code 1; the fake operator's {@link SparkAppPath#FAILED} path, stopped at its failed
  *       state with the terminated driver pod kept); and, on a fresh instance, a poll of all the
  *       jobs that succeeded once every running job has: requests by verb and wall time against the
- *       floor.
+ *       floor (summed over as many rounds as the iterations, a fresh instance each).
  * </ol>
  *
  * <p><b>How client cost is measured.</b> The fake server runs in this JVM, so process CPU would
@@ -128,9 +134,14 @@ public final class ScaleBenchmark {
   private static final int STORM = 1000;
   private static final int CONCURRENT_CALLERS = 8;
   private static final int FOLLOW_POLLS = 10;
+  private static final int WARM_UP_JOBS = 50_000;
+  private static final int MAX_WARM_UPS = 50;
 
-  /** Enough server workers for two watching instances (each open watch holds one) and more. */
-  private static final int SERVER_THREADS = 96;
+  /**
+   * Enough server workers for the watching instances alive at once (each open watch holds one): the
+   * 10 of the heap figure with 10 asked, each watching its 11 namespaces, and the run's own.
+   */
+  private static final int SERVER_THREADS = 256;
 
   /** The bytes a watch event adds around its object: {"type":"MODIFIED","object":...}. */
   private static final int WATCH_EVENT_ENVELOPE = 30;
@@ -490,7 +501,8 @@ public final class ScaleBenchmark {
         r.concurrentBytesPerJob);
     out.printf(
         Locale.ROOT,
-        "retained heap: %.0f bytes per job with all asked (%.0f after the cache period passed);"
+        "retained heap: %.0f bytes per job with all asked (%.0f after the cache period passed and"
+            + " another read);"
             + " %.0f bytes per job asked with 10 asked%n",
         r.retainedPerJob,
         r.retainedExpiredPerJob,
@@ -526,6 +538,21 @@ public final class ScaleBenchmark {
     private FakeKubernetesApiServer server;
     private FakeSparkOperator fake;
     private Floor floor;
+
+    /**
+     * Warm-up rounds before measured ones: as many as the measured ones, and at least enough to
+     * read {@value #WARM_UP_JOBS} jobs, so that small job counts are measured on compiled code too
+     * (the floor's few methods compile long before kubejobs' many).
+     */
+    private int warmups() {
+      return Math.max(iterations, Math.min(MAX_WARM_UPS, (WARM_UP_JOBS + size - 1) / size));
+    }
+
+    private static void collectIf(boolean measured) {
+      if (measured) {
+        System.gc();
+      }
+    }
 
     Run(Operator operator, Mode mode, int size, int namespaces, int iterations) {
       this.operator = operator;
@@ -577,8 +604,8 @@ public final class ScaleBenchmark {
       double[] concurrent = concurrentCacheHit(jobs, ids);
 
       // 4. retained heap.
-      double[] retainedAll = retained(ids);
-      double[] retainedTen = retained(spread(ids, Math.min(10, ids.size())));
+      double[] retainedAll = retained(ids, 1);
+      double[] retainedTen = retained(spread(ids, Math.min(10, ids.size())), 10);
 
       // 5. followed for FOLLOW_POLLS polls, a few jobs changing between polls.
       KubeJobs<SparkJobSpec> follower = instance();
@@ -626,22 +653,35 @@ public final class ScaleBenchmark {
       for (ExecutionId id : happy.subList(storm, happy.size())) {
         fake.moveTo(id.namespace(), id.name(), operator.succeeded);
       }
-      KubeJobs<SparkJobSpec> fresh = instance();
-      server.journal().clear();
-      long t0 = System.nanoTime();
-      Map<ExecutionId, JobStatusResult> ended = fresh.statusReader().getAll(happy);
-      long allWall = System.nanoTime() - t0;
-      Requests allSucceeded = requests();
-      long ok =
-          ended.values().stream()
-              .filter(r -> r.info().map(i -> i.status().isTerminal()).orElse(false))
-              .count();
-      if (ok != happy.size()) {
-        throw new IllegalStateException(
-            "expected " + happy.size() + " ended jobs, but " + ok + " were reported ended");
+      // A fresh instance each time (nothing reported yet), against the floor: summed over as many
+      // rounds as the other figures, each side after a System.gc().
+      long allWall = 0;
+      long floorWall = 0;
+      Requests allSucceeded = null;
+      List<RecordedRequest> endedPages = null;
+      for (int round = 0; round < iterations; round++) {
+        KubeJobs<SparkJobSpec> fresh = instance();
+        System.gc();
+        server.journal().clear();
+        long t0 = System.nanoTime();
+        Map<ExecutionId, JobStatusResult> ended = fresh.statusReader().getAll(happy);
+        allWall += System.nanoTime() - t0;
+        if (allSucceeded == null) {
+          allSucceeded = requests();
+          endedPages = firstPages();
+        }
+        long ok =
+            ended.values().stream()
+                .filter(r -> r.info().map(i -> i.status().isTerminal()).orElse(false))
+                .count();
+        if (ok != happy.size()) {
+          throw new IllegalStateException(
+              "expected " + happy.size() + " ended jobs, but " + ok + " were reported ended");
+        }
+        close(fresh);
+        System.gc();
+        floorWall += floor.fetch(endedPages, false).wallNanos;
       }
-      long floorWall = floor.fetch(firstPages(), false).wallNanos;
-      close(fresh);
       close(jobs);
 
       return new Result(
@@ -748,12 +788,16 @@ public final class ScaleBenchmark {
         KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids, List<RecordedRequest> pages) {
       long[] k = new long[3];
       long[] f = new long[3];
-      for (int i = 0; i < 2 * iterations; i++) {
-        boolean measured = i >= iterations;
+      int warmups = warmups();
+      for (int i = 0; i < warmups + iterations; i++) {
+        boolean measured = i >= warmups;
         expire(jobs);
+        // Each side starts from a collected heap, so neither pays for the other's garbage.
+        collectIf(measured);
         Cost kc =
             ClientThreads.measure(
                 () -> requireAllOpen(jobs.statusReader().getAll(ids), ids.size()));
+        collectIf(measured);
         Cost fc = floor.fetch(pages, false);
         if (measured) {
           add(k, kc);
@@ -787,7 +831,7 @@ public final class ScaleBenchmark {
     }
 
     private double[] cacheHit(KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids) {
-      for (int i = 0; i < iterations; i++) {
+      for (int i = 0; i < warmups(); i++) {
         jobs.statusReader().getAll(ids);
       }
       long[] sum = new long[3];
@@ -802,7 +846,8 @@ public final class ScaleBenchmark {
       ExecutorService callers = Executors.newFixedThreadPool(CONCURRENT_CALLERS);
       try {
         long[] sum = new long[3];
-        for (int i = 0; i < 2 * iterations; i++) {
+        int warmups = warmups();
+        for (int i = 0; i < warmups + iterations; i++) {
           CountDownLatch start = new CountDownLatch(1);
           List<Future<?>> done = new ArrayList<>();
           Cost c =
@@ -825,7 +870,7 @@ public final class ScaleBenchmark {
                       }
                     }
                   });
-          if (i >= iterations) {
+          if (i >= warmups) {
             add(sum, c);
           }
         }
@@ -836,23 +881,43 @@ public final class ScaleBenchmark {
       }
     }
 
-    /** Heap retained per job asked for: {cache filled, cache period passed}. */
-    private double[] retained(List<ExecutionId> asked) {
-      KubeJobs<SparkJobSpec> jobs = instance();
+    /**
+     * Heap retained per job asked for: {cache filled, cache period passed and another read made},
+     * averaged over {@code instances} instances asking the same jobs (the heap's own churn, a few
+     * KB, would drown 10 jobs' share otherwise).
+     */
+    private double[] retained(List<ExecutionId> asked, int instances) {
+      List<KubeJobs<SparkJobSpec>> all = new ArrayList<>();
+      // One read in a namespace without jobs first: what an instance holds once it talked to the
+      // server (HTTP client, connection, parsers) is its own, not its cache's.
+      List<ExecutionId> elsewhere =
+          List.of(
+              ExecutionId.of("simulated", operator.kind().resourceKind(), "warm-up", "kj-warm-up"));
+      for (int i = 0; i < instances; i++) {
+        KubeJobs<SparkJobSpec> jobs = instance();
+        jobs.statusReader().getAll(elsewhere);
+        all.add(jobs);
+      }
       server.journal().clear();
       server.compact(); // the fake server's own snapshots of paged lists are not the client's
       long before = Heap.settledUsed();
-      jobs.statusReader().getAll(asked);
+      for (KubeJobs<SparkJobSpec> jobs : all) {
+        jobs.statusReader().getAll(asked);
+      }
       server.journal().clear();
       server.compact();
       long filled = Heap.settledUsed();
-      expire(jobs);
+      for (KubeJobs<SparkJobSpec> jobs : all) {
+        expire(jobs);
+        jobs.statusReader().getAll(elsewhere); // a read drops the lists whose period passed
+      }
+      server.journal().clear();
+      server.compact();
       long expired = Heap.settledUsed();
-      Reference.reachabilityFence(jobs);
-      close(jobs);
-      return new double[] {
-        (filled - before) / (double) asked.size(), (expired - before) / (double) asked.size()
-      };
+      Reference.reachabilityFence(all);
+      all.forEach(ScaleBenchmark::close);
+      double jobs = (double) asked.size() * instances;
+      return new double[] {(filled - before) / jobs, (expired - before) / jobs};
     }
 
     private List<RecordedRequest> firstPages() {
@@ -1046,28 +1111,31 @@ public final class ScaleBenchmark {
     }
   }
 
-  /** Heap used after garbage collection settles. */
+  /**
+   * The bytes of all live objects, from the JVM's class histogram ({@code GC.class_histogram}, as
+   * {@code jmap -histo:live} prints it, taken after a full collection): exact, where the heap's
+   * used size moves by whole regions.
+   */
   private static final class Heap {
-    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
-
     static long settledUsed() {
-      long previous = Long.MAX_VALUE;
-      long used = 0;
-      for (int i = 0; i < 20; i++) {
-        System.gc();
-        try {
-          Thread.sleep(20);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while measuring the heap", e);
+      try {
+        String histogram =
+            (String)
+                ManagementFactory.getPlatformMBeanServer()
+                    .invoke(
+                        new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                        "gcClassHistogram",
+                        new Object[] {new String[0]},
+                        new String[] {String[].class.getName()});
+        String[] lines = histogram.strip().split("\\R");
+        String[] total = lines[lines.length - 1].trim().split("\\s+");
+        if (!total[0].equals("Total")) {
+          throw new IllegalStateException("no total in the class histogram: " + total[0]);
         }
-        used = MEMORY.getHeapMemoryUsage().getUsed();
-        if (Math.abs(previous - used) < 16 * 1024) {
-          return used;
-        }
-        previous = used;
+        return Long.parseLong(total[2]);
+      } catch (JMException e) {
+        throw new IllegalStateException("cannot take the class histogram", e);
       }
-      return used;
     }
   }
 
