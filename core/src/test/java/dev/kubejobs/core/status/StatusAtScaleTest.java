@@ -23,6 +23,7 @@ import com.google.gson.JsonArray;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceSnapshot;
@@ -91,8 +92,20 @@ class StatusAtScaleTest {
   }
 
   private KubeJobs.Builder<TestJobSpec> builder() {
-    return Fixture.builder(server, CLOCK, "gravitino-a", kind)
+    return builder(kind);
+  }
+
+  private KubeJobs.Builder<TestJobSpec> builder(TestJobKindVariant jobKind) {
+    return Fixture.builder(server, CLOCK, "gravitino-a", jobKind)
         .statusCacheTtl(Duration.ofSeconds(5));
+  }
+
+  /** The test kind's mapper, keeping each copy it is given. */
+  private static JobStatusMapper recording(List<ResourceSnapshot> seen) {
+    return (app, pod, now) -> {
+      seen.add(app);
+      return new TestJobKind().statusMapper().map(app, pod, now);
+    };
   }
 
   private List<ExecutionId> create(int n, int namespaces, String state) {
@@ -368,18 +381,7 @@ class StatusAtScaleTest {
   void aListedCopyHoldsOnlyMetadataAndTheFieldsTheKindReads() {
     List<ResourceSnapshot> seen = new CopyOnWriteArrayList<>();
     KubeJobs<TestJobSpec> narrow =
-        Fixture.builder(
-                server,
-                CLOCK,
-                "gravitino-a",
-                TestJobKindVariant.withStatusFields(
-                    Set.of("status"),
-                    (app, pod, now) -> {
-                      seen.add(app);
-                      return new TestJobKind().statusMapper().map(app, pod, now);
-                    }))
-            .statusCacheTtl(Duration.ofSeconds(5))
-            .build();
+        builder(TestJobKindVariant.withStatusFields(Set.of("status"), recording(seen))).build();
     try {
       List<ExecutionId> ids = create(3, 1, "RUNNING");
       server
@@ -414,18 +416,7 @@ class StatusAtScaleTest {
   @Test
   void aKindThatDeclaresNoStatusFieldsGetsWholeListedCopies() {
     List<ResourceSnapshot> seen = new CopyOnWriteArrayList<>();
-    KubeJobs<TestJobSpec> whole =
-        Fixture.builder(
-                server,
-                CLOCK,
-                "gravitino-a",
-                TestJobKindVariant.withMapper(
-                    (app, pod, now) -> {
-                      seen.add(app);
-                      return new TestJobKind().statusMapper().map(app, pod, now);
-                    }))
-            .statusCacheTtl(Duration.ofSeconds(5))
-            .build();
+    KubeJobs<TestJobSpec> whole = builder(TestJobKindVariant.withMapper(recording(seen))).build();
     try {
       List<ExecutionId> ids = create(2, 1, "RUNNING");
 
@@ -441,10 +432,7 @@ class StatusAtScaleTest {
   void malformedStatusFieldsAreRefusedWhenTheInstanceIsBuilt() {
     for (String bad : List.of("", " ", "spec..image", ".status", "status.")) {
       KubeJobs.Builder<TestJobSpec> b =
-          Fixture.builder(
-              server,
-              CLOCK,
-              "gravitino-a",
+          builder(
               TestJobKindVariant.withStatusFields(Set.of(bad), new TestJobKind().statusMapper()));
 
       assertThatThrownBy(b::build)
