@@ -123,14 +123,14 @@ public final class FieldProjection {
    * @throws com.google.gson.JsonParseException when a value kept is malformed
    */
   public JsonObject read(JsonReader in) throws IOException {
+    if (isWhole()) {
+      return JsonParser.parseReader(in).getAsJsonObject();
+    }
     JsonObject out = new JsonObject();
     in.beginObject();
     while (in.hasNext()) {
       String name = in.nextName();
-      FieldProjection field = fields.get(name);
-      if (field == null) {
-        field = others ? WHOLE : SKIP;
-      }
+      FieldProjection field = field(name);
       if (field == SKIP) {
         in.skipValue();
       } else if (field.isWhole() || in.peek() != JsonToken.BEGIN_OBJECT) {
@@ -156,10 +156,7 @@ public final class FieldProjection {
     }
     JsonObject out = new JsonObject();
     for (Map.Entry<String, JsonElement> e : object.entrySet()) {
-      FieldProjection field = fields.get(e.getKey());
-      if (field == null) {
-        field = others ? WHOLE : SKIP;
-      }
+      FieldProjection field = field(e.getKey());
       if (field == SKIP) {
         continue;
       }
@@ -169,6 +166,12 @@ public final class FieldProjection {
           field.isWhole() || !value.isJsonObject() ? value : field.apply(value.getAsJsonObject()));
     }
     return out;
+  }
+
+  /** What is kept of the field of that name. */
+  private FieldProjection field(String name) {
+    FieldProjection field = fields.get(name);
+    return field != null ? field : others ? WHOLE : SKIP;
   }
 
   /** A projection while it is built. */

@@ -379,11 +379,7 @@ public final class KubeGateway {
           if (reader.peek() != JsonToken.BEGIN_OBJECT) {
             throw garbage(about, op, "a list item that is not an object");
           }
-          JsonObject item =
-              projection.isWhole()
-                  ? JsonParser.parseReader(reader).getAsJsonObject()
-                  : projection.read(reader);
-          sink.item(snapshot(about, op, item));
+          sink.item(snapshot(about, op, projection.read(reader)));
         }
         reader.endArray();
       } else if (field.equals("items") && reader.peek() != JsonToken.NULL) {
