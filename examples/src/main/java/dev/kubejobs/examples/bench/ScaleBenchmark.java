@@ -33,6 +33,7 @@ import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import dev.kubejobs.testkit.operator.SparkAppPath;
+import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Reader;
@@ -90,14 +91,15 @@ import okhttp3.ResponseBody;
  *   <li><b>Cache hit</b>: a {@code getAll} of all jobs again while the lists are fresh: µs and
  *       allocated bytes per job, alone and with 8 concurrent callers.
  *   <li><b>Retained heap</b>: the bytes of all live objects (the JVM's class histogram, after a
- *       full collection) of a fresh instance after one read in a namespace without jobs (what an
- *       instance holds once it talked to the server is its own, not its cache's), after its {@code
- *       getAll} (cache filled) and after the cache period passed and it read that other namespace
- *       again (a read drops the lists whose period passed), divided by the jobs asked for; once
- *       asking for all jobs, and once for 10 (averaged over 10 instances each asking them, as the
- *       heap's own churn of a few KB would drown 10 jobs' share). Instances are kept reachable
- *       throughout; the journal is cleared before each reading. Only differences are printed: the
- *       fake server's store is the same in all three.
+ *       full collection) of a fresh instance after one read of as many namespaces without jobs
+ *       (what an instance holds once it talked to the server, threads included, is its own, not its
+ *       cache's), after its {@code getAll} (cache filled) and after the cache period passed and it
+ *       read those other namespaces again (a read drops the lists whose period passed), divided by
+ *       the jobs asked for; once asking for all jobs, and once for 10 (averaged over 10 instances
+ *       each asking them, as the heap's own churn of a few KB would drown 10 jobs' share).
+ *       Instances are kept reachable throughout. These instances read the same jobs from a {@link
+ *       FakeClusterProcess fake cluster in a JVM of its own}: a server in this JVM grows with the
+ *       connections it serves, and that growth is not the client's.
  *   <li><b>Ending storms</b>: a poll after {@code storm} jobs (1,000, or a tenth of the jobs when
  *       fewer) just succeeded; a poll after {@code storm} others just failed (their driver exited
  *       with code 1; the fake operator's {@link SparkAppPath#FAILED} path, stopped at its failed
@@ -141,7 +143,7 @@ public final class ScaleBenchmark {
    * Enough server workers for the watching instances alive at once (each open watch holds one): the
    * 10 of the heap figure with 10 asked, each watching its 11 namespaces, and the run's own.
    */
-  private static final int SERVER_THREADS = 256;
+  static final int SERVER_THREADS = 256;
 
   /** The bytes a watch event adds around its object: {"type":"MODIFIED","object":...}. */
   private static final int WATCH_EVENT_ENVELOPE = 30;
@@ -185,6 +187,14 @@ public final class ScaleBenchmark {
 
     JobKind<SparkJobSpec> kind() {
       return this == APACHE ? SparkOperators.apache() : SparkOperators.kubeflow();
+    }
+
+    FakeSparkOperator.Flavor flavor() {
+      return flavor;
+    }
+
+    int stepsToRunning() {
+      return stepsToRunning;
     }
   }
 
@@ -394,16 +404,19 @@ public final class ScaleBenchmark {
     }
     out.printf(
         Locale.ROOT,
-        "Status at scale on a SIMULATED cluster (fake API server in this JVM, %d cores, %s)%n",
+        "Status at scale on a SIMULATED cluster (fake API server in this JVM, for retained heap in"
+            + " another; %d cores, %s)%n",
         Runtime.getRuntime().availableProcessors(),
         loadAverage());
     List<Result> results = new ArrayList<>();
     for (Operator operator : operators) {
       for (int size : sizes) {
-        for (Mode mode : modes) {
-          Result r = new Run(operator, mode, size, namespaces, iterations).measure();
-          print(r, out);
-          results.add(r);
+        try (FakeClusterProcess elsewhere = FakeClusterProcess.start(operator, size, namespaces)) {
+          for (Mode mode : modes) {
+            Result r = new Run(operator, mode, size, namespaces, iterations, elsewhere).measure();
+            print(r, out);
+            results.add(r);
+          }
         }
       }
     }
@@ -535,6 +548,7 @@ public final class ScaleBenchmark {
     private final int iterations;
     private final int storm;
     private final MutableClock clock = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
+    private final FakeClusterProcess elsewhere;
     private FakeKubernetesApiServer server;
     private FakeSparkOperator fake;
     private Floor floor;
@@ -554,12 +568,19 @@ public final class ScaleBenchmark {
       }
     }
 
-    Run(Operator operator, Mode mode, int size, int namespaces, int iterations) {
+    Run(
+        Operator operator,
+        Mode mode,
+        int size,
+        int namespaces,
+        int iterations,
+        FakeClusterProcess elsewhere) {
       this.operator = operator;
       this.mode = mode;
       this.size = size;
       this.namespaces = namespaces;
       this.iterations = iterations;
+      this.elsewhere = elsewhere;
       this.storm = Math.max(1, Math.min(STORM, size / 10));
     }
 
@@ -603,9 +624,10 @@ public final class ScaleBenchmark {
       double[] hit = cacheHit(jobs, ids);
       double[] concurrent = concurrentCacheHit(jobs, ids);
 
-      // 4. retained heap.
-      double[] retainedAll = retained(ids, 1);
-      double[] retainedTen = retained(spread(ids, Math.min(10, ids.size())), 10);
+      // 4. retained heap, of instances reading the same jobs from a server in another JVM.
+      List<ExecutionId> elsewhereIds = elsewhere.ids();
+      double[] retainedAll = retained(elsewhereIds, 1);
+      double[] retainedTen = retained(spread(elsewhereIds, Math.min(10, size)), 10);
 
       // 5. followed for FOLLOW_POLLS polls, a few jobs changing between polls.
       KubeJobs<SparkJobSpec> follower = instance();
@@ -734,9 +756,13 @@ public final class ScaleBenchmark {
     }
 
     private KubeJobs<SparkJobSpec> instance() {
+      return instance(server.newClient());
+    }
+
+    private KubeJobs<SparkJobSpec> instance(ApiClient client) {
       return mode.configure
           .apply(
-              KubeJobs.builder(server.newClient(), operator.kind())
+              KubeJobs.builder(client, operator.kind())
                   .cluster("simulated")
                   .deployment("scale")
                   .clock(clock))
@@ -746,16 +772,7 @@ public final class ScaleBenchmark {
     private List<ExecutionId> submit(KubeJobs<SparkJobSpec> jobs) {
       List<ExecutionId> ids = new ArrayList<>(size);
       for (int i = 0; i < size; i++) {
-        ExecutionId id =
-            jobs.submitter()
-                .submit(
-                    "scale-" + i,
-                    SparkJobSpec.builder()
-                        .namespace("team-" + (i % namespaces))
-                        .mainApplicationFile("local:///opt/spark/examples/jars/spark-examples.jar")
-                        .mainClass("org.apache.spark.examples.SparkPi")
-                        .sparkVersion("4.0.1")
-                        .build());
+        ExecutionId id = jobs.submitter().submit("scale-" + i, spec(i, namespaces));
         if (i < storm) {
           fake.path(id.namespace(), id.name(), SparkAppPath.FAILED);
         }
@@ -888,31 +905,29 @@ public final class ScaleBenchmark {
      */
     private double[] retained(List<ExecutionId> asked, int instances) {
       List<KubeJobs<SparkJobSpec>> all = new ArrayList<>();
-      // One read in a namespace without jobs first: what an instance holds once it talked to the
-      // server (HTTP client, connection, parsers) is its own, not its cache's.
-      List<ExecutionId> elsewhere =
-          List.of(
-              ExecutionId.of("simulated", operator.kind().resourceKind(), "warm-up", "kj-warm-up"));
+      // One read of as many namespaces without jobs first: what an instance holds once it talked
+      // to the server (HTTP client, connections, parsers, the threads of a parallel read and what
+      // the JDK keeps per thread that did socket I/O) is its own, not its cache's.
+      List<ExecutionId> noJobs = new ArrayList<>();
+      for (int n = 0; n < namespaces; n++) {
+        noJobs.add(
+            ExecutionId.of(
+                "simulated", operator.kind().resourceKind(), "warm-up-" + n, "kj-warm-up"));
+      }
       for (int i = 0; i < instances; i++) {
-        KubeJobs<SparkJobSpec> jobs = instance();
-        jobs.statusReader().getAll(elsewhere);
+        KubeJobs<SparkJobSpec> jobs = instance(elsewhere.newClient());
+        jobs.statusReader().getAll(noJobs);
         all.add(jobs);
       }
-      server.journal().clear();
-      server.compact(); // the fake server's own snapshots of paged lists are not the client's
       long before = Heap.settledUsed();
       for (KubeJobs<SparkJobSpec> jobs : all) {
         jobs.statusReader().getAll(asked);
       }
-      server.journal().clear();
-      server.compact();
       long filled = Heap.settledUsed();
       for (KubeJobs<SparkJobSpec> jobs : all) {
         expire(jobs);
-        jobs.statusReader().getAll(elsewhere); // a read drops the lists whose period passed
+        jobs.statusReader().getAll(noJobs); // a read drops the lists whose period passed
       }
-      server.journal().clear();
-      server.compact();
       long expired = Heap.settledUsed();
       Reference.reachabilityFence(all);
       all.forEach(ScaleBenchmark::close);
@@ -1137,6 +1152,16 @@ public final class ScaleBenchmark {
         throw new IllegalStateException("cannot take the class histogram", e);
       }
     }
+  }
+
+  /** The spec of job {@code i}, submitted as {@code "scale-" + i}. */
+  static SparkJobSpec spec(int i, int namespaces) {
+    return SparkJobSpec.builder()
+        .namespace("team-" + (i % namespaces))
+        .mainApplicationFile("local:///opt/spark/examples/jars/spark-examples.jar")
+        .mainClass("org.apache.spark.examples.SparkPi")
+        .sparkVersion("4.0.1")
+        .build();
   }
 
   private static List<ExecutionId> spread(List<ExecutionId> ids, int count) {
