@@ -69,6 +69,11 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FakeKubernetesApiServer.class);
 
+  /**
+   * kube-apiserver's {@code IdleTimeout} ({@code k8s.io/apiserver/pkg/server/secure_serving.go}).
+   */
+  private static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(90);
+
   private final Clock clock;
   private final InMemoryStore store;
   private final Faults faults = new Faults();
@@ -78,6 +83,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   private final WireMockServer wireMock;
   private final ApiHandler handler;
   private final WatchFilter watches;
+  private final ConnectionCounter connections = new ConnectionCounter();
 
   private FakeKubernetesApiServer(Builder builder) {
     this.clock = builder.clock;
@@ -88,6 +94,8 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
         WireMockConfiguration.options()
             .bindAddress("127.0.0.1")
             .containerThreads(builder.threads)
+            .jettyIdleTimeout(builder.idleTimeout.toMillis())
+            .networkTrafficListener(connections)
             .jettyStopTimeout(0L)
             .notifier(new WireMockLogging())
             .disableRequestJournal()
@@ -446,6 +454,18 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Returns how many connections are open now: accepted by the server and not yet closed by either
+   * side. The server closes a connection that stayed idle for the {@linkplain
+   * Builder#idleTimeout(Duration) idle timeout}, while a client's pool may still hold it; a test
+   * waits for this to drop to 0 to see what its client does with such a stale connection.
+   *
+   * @return the number of open connections
+   */
+  public int openConnections() {
+    return connections.open();
+  }
+
+  /**
    * Makes namespaces real: from now on only these namespaces and those added with {@link
    * #createNamespace(String)} exist, and creating an object in another one answers 404 {@code
    * namespaces "x" not found} (details kind {@code namespaces}), as the real server's namespace
@@ -596,6 +616,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private int port;
     private int threads = 24;
+    private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
 
     private Builder() {}
 
@@ -639,6 +660,27 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
         throw new IllegalArgumentException("threads must be at least 8, but was " + threads);
       }
       this.threads = threads;
+      return this;
+    }
+
+    /**
+     * Sets how long a connection may stay idle between requests before the server closes it
+     * (default 90 seconds, kube-apiserver's {@code IdleTimeout} in {@code
+     * k8s.io/apiserver/pkg/server/secure_serving.go}). A client that keeps idle connections longer,
+     * as OkHttp does (5 minutes), later finds some of them closed; a short timeout shows what it
+     * does then.
+     *
+     * @param idleTimeout the idle time, at least 1 millisecond
+     * @return this builder
+     * @throws IllegalArgumentException if shorter than 1 millisecond
+     */
+    public Builder idleTimeout(Duration idleTimeout) {
+      Objects.requireNonNull(idleTimeout, "idleTimeout");
+      if (idleTimeout.toMillis() < 1) {
+        throw new IllegalArgumentException(
+            "idleTimeout must be at least 1 millisecond, but was " + idleTimeout);
+      }
+      this.idleTimeout = idleTimeout;
       return this;
     }
 

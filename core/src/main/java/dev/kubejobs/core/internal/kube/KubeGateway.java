@@ -72,10 +72,12 @@ import org.slf4j.LoggerFactory;
  * buildRequest}: its base path, authentication and default headers) and sent with an {@link
  * OkHttpClient} derived from the caller's ({@code newBuilder()}: same TLS, interceptors and token
  * refresh) with {@code retryOnConnectionFailure(false)}, so that OkHttp never silently re-sends a
- * POST, PATCH or DELETE, and with read/write timeouts (client-java's default read timeout is
- * infinite). The caller's {@code ApiClient} is never modified. Bodies are raw JSON both ways: the
- * generic API of client-java reports every 2xx as 200, hides {@code Retry-After}, fails on non-JSON
- * answers with untyped errors, and its typed models serialize empty collections into patches.
+ * POST, PATCH or DELETE (a GET that failed on a pooled connection the server closed while idle is
+ * sent again, see {@link StaleConnectionRetry}), and with read/write timeouts (client-java's
+ * default read timeout is infinite). The caller's {@code ApiClient} is never modified. Bodies are
+ * raw JSON both ways: the generic API of client-java reports every 2xx as 200, hides {@code
+ * Retry-After}, fails on non-JSON answers with untyped errors, and its typed models serialize empty
+ * collections into patches.
  *
  * <p><b>How it fails.</b> Every request runs under the {@link ResiliencePolicy}. No answer (connect
  * failure, reset, timeout, empty answer), 5xx and 429 are {@link ApiCallFailure}s, retried by the
@@ -148,10 +150,13 @@ public final class KubeGateway {
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(policy, "policy");
     OkHttpClient original = client.getHttpClient();
+    StaleConnectionRetry stale = new StaleConnectionRetry();
     OkHttpClient.Builder derived =
         original
             .newBuilder()
             .retryOnConnectionFailure(false)
+            .addInterceptor(stale.resender())
+            .addNetworkInterceptor(stale.connectionWatcher())
             .readTimeout(requestTimeout)
             .writeTimeout(requestTimeout);
     if (original.connectTimeoutMillis() == 0) {
