@@ -15,15 +15,13 @@
  */
 package dev.kubejobs.examples.bench;
 
-import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.examples.bench.ScaleBenchmark.Operator;
-import dev.kubejobs.spark.SparkJobSpec;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.MutableClock;
-import dev.kubejobs.testkit.operator.FakeSparkOperator;
+import dev.kubejobs.testkit.ResourceType;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -31,53 +29,60 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import okhttp3.ConnectionPool;
 
 /**
- * A fake API server and Spark operator with running jobs, in a JVM of its own: {@link
- * ScaleBenchmark}'s retained-heap step reads this cluster, so that the class histogram of the
- * benchmark's JVM holds the clients and nothing of the server.
+ * A fake API server in a JVM of its own, serving copies of the benchmark's applications: {@link
+ * ScaleBenchmark}'s retained-heap step reads it, so that the class histogram of the benchmark's JVM
+ * holds the clients and nothing of the server.
  *
  * <p>Why: the server in the benchmark's JVM grows with the connections it is asked to serve (Jetty
  * threads, their buffers, a char array per connection sized by the biggest response). A parallel
  * read of 10 namespaces by 10 fresh instances opened about 90 new connections, and the server's
- * growth, 3.6 MB at 10,000 jobs, had been printed as 47 KB per job asked for (the instances' own
- * growth was under 1 KB per job).
+ * growth, 3.6 MB at 10,000 jobs, had been printed as 36 of the 47 KB per job asked for.
  *
- * <p>The child is this class's {@link #main(String[])} on the benchmark's class path. It submits
- * the jobs as the benchmark does, steps them to running, prints one {@code id} line per job and a
- * {@code ready} line with the server's URL, and serves until its standard input closes (so it also
- * ends with the benchmark's JVM).
+ * <p>The child is this class's {@link #main(String[])} on the benchmark's class path. It creates
+ * the objects the benchmark wrote to a file (one JSON object per line, as its store held them:
+ * status included, same names and namespaces), prints a {@code ready} line with its URL, and serves
+ * until its standard input closes (so it also ends with the benchmark's JVM). It runs only while
+ * the heap is measured: a JVM busy compiling or collecting next to the CPU measurements would
+ * change them.
  */
 final class FakeClusterProcess implements AutoCloseable {
-  private static final String ID = "id ";
   private static final String READY = "ready ";
 
   private final Process process;
+  private final Path objects;
   private final Path errors;
   private final String url;
-  private final List<ExecutionId> ids;
 
-  private FakeClusterProcess(Process process, Path errors, String url, List<ExecutionId> ids) {
+  private FakeClusterProcess(Process process, Path objects, Path errors, String url) {
     this.process = process;
+    this.objects = objects;
     this.errors = errors;
     this.url = url;
-    this.ids = ids;
   }
 
   /**
-   * Starts a child JVM with {@code size} running jobs of {@code operator} in {@code namespaces}
-   * namespaces, and waits until it serves them.
+   * Starts a child JVM serving copies of {@code objects} of {@code type}, and waits until it serves
+   * them.
    *
    * @throws IllegalStateException if the child ends before it is ready
    */
-  static FakeClusterProcess start(Operator operator, int size, int namespaces) {
+  static FakeClusterProcess start(ResourceType type, List<JsonObject> objects) {
+    Path file;
     Path errors;
     Process process;
     try {
+      file = Files.createTempFile("kubejobs-fake-cluster-", ".jsonl");
+      try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+        for (JsonObject object : objects) {
+          out.write(object.toString());
+          out.newLine();
+        }
+      }
       errors = Files.createTempFile("kubejobs-fake-cluster-", ".log");
       process =
           new ProcessBuilder(
@@ -86,24 +91,23 @@ final class FakeClusterProcess implements AutoCloseable {
                   "-cp",
                   System.getProperty("java.class.path"),
                   FakeClusterProcess.class.getName(),
-                  operator.name(),
-                  Integer.toString(size),
-                  Integer.toString(namespaces))
+                  type.group(),
+                  type.version(),
+                  type.plural(),
+                  type.kind(),
+                  file.toString())
               .redirectError(errors.toFile())
               .start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the fake cluster's JVM", e);
     }
-    List<ExecutionId> ids = new ArrayList<>(size);
     try {
       BufferedReader out =
           new BufferedReader(
               new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
       for (String line = out.readLine(); line != null; line = out.readLine()) {
-        if (line.startsWith(ID)) {
-          ids.add(ExecutionId.parse(line.substring(ID.length())));
-        } else if (line.startsWith(READY)) {
-          return new FakeClusterProcess(process, errors, line.substring(READY.length()), ids);
+        if (line.startsWith(READY)) {
+          return new FakeClusterProcess(process, file, errors, line.substring(READY.length()));
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -115,16 +119,21 @@ final class FakeClusterProcess implements AutoCloseable {
         "the fake cluster's JVM ended before it was ready: " + errors(errors));
   }
 
-  /** The jobs, in the order submitted. */
-  List<ExecutionId> ids() {
-    return ids;
-  }
-
-  /** A client for the server, as {@link FakeKubernetesApiServer#newClient()} makes one. */
-  ApiClient newClient() {
+  /**
+   * A client for the server, as {@link FakeKubernetesApiServer#newClient()} makes one, whose pool
+   * keeps up to {@code connections} idle connections: a parallel read returns all it opened, and
+   * none is closed (and freed) or opened between two readings of the heap.
+   */
+  ApiClient newClient(int connections) {
     ApiClient client = new ApiClient();
     client.setBasePath(url);
     client.setReadTimeout(10_000);
+    client.setHttpClient(
+        client
+            .getHttpClient()
+            .newBuilder()
+            .connectionPool(new ConnectionPool(connections, 5, TimeUnit.MINUTES))
+            .build());
     return client;
   }
 
@@ -136,6 +145,7 @@ final class FakeClusterProcess implements AutoCloseable {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
+      Files.deleteIfExists(objects);
       Files.deleteIfExists(errors);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot stop the fake cluster's JVM", e);
@@ -155,36 +165,28 @@ final class FakeClusterProcess implements AutoCloseable {
   }
 
   /**
-   * The child: {@code operator size namespaces}.
+   * The child: {@code group version plural kind file}.
    *
-   * @param args the operator's name, the number of jobs and of namespaces
-   * @throws IOException if its standard input cannot be read
+   * @param args the resource type's group, version, plural and kind, and the objects' file
+   * @throws IOException if the file or its standard input cannot be read
    */
   public static void main(String[] args) throws IOException {
-    Operator operator = Operator.valueOf(args[0]);
-    int size = Integer.parseInt(args[1]);
-    int namespaces = Integer.parseInt(args[2]);
-    MutableClock clock = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
+    ResourceType type = new ResourceType(args[0], args[1], args[2], args[3]);
     PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
     try (FakeKubernetesApiServer server =
-            FakeKubernetesApiServer.builder()
-                .clock(clock)
-                // a watch holds a server thread: 10 watching instances each follow the jobs'
-                // namespaces and as many without jobs
-                .threads(2 * ScaleBenchmark.SERVER_THREADS)
-                .build();
-        FakeSparkOperator fake = FakeSparkOperator.builder(operator.flavor(), server).build();
-        KubeJobs<SparkJobSpec> jobs =
-            KubeJobs.builder(server.newClient(), operator.kind())
-                .cluster("simulated")
-                .deployment("scale")
-                .clock(clock)
-                .build()) {
-      for (int i = 0; i < size; i++) {
-        out.println(ID + jobs.submitter().submit("scale-" + i, ScaleBenchmark.spec(i, namespaces)));
-      }
-      for (int i = 0; i < operator.stepsToRunning(); i++) {
-        fake.step();
+        FakeKubernetesApiServer.builder()
+            // a watch holds a server thread: 10 watching instances each follow the jobs'
+            // namespaces and as many without jobs
+            .threads(2 * ScaleBenchmark.SERVER_THREADS)
+            .build()
+            .registerResource(type)) {
+      try (BufferedReader in = Files.newBufferedReader(Path.of(args[4]), StandardCharsets.UTF_8)) {
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          JsonObject object = JsonParser.parseString(line).getAsJsonObject();
+          String namespace =
+              object.getAsJsonObject("metadata").getAsJsonPrimitive("namespace").getAsString();
+          server.store().create(type, namespace, object);
+        }
       }
       out.println(READY + server.url());
       out.flush();
