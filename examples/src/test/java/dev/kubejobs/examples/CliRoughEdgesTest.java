@@ -74,6 +74,7 @@ class CliRoughEdgesTest {
   }
 
   @Test
+  @SuppressWarnings("try") // the fake operator only has to run while the commands do
   void withoutNamespaceOptionTheKubeconfigContextsNamespaceIsUsedAndNOverridesIt()
       throws IOException {
     try (FakeSparkOperator operator = FakeSparkOperator.apache(KUBE.server())) {

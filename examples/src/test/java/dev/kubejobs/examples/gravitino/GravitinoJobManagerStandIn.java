@@ -180,11 +180,17 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
     return List.copyOf(pullErrors);
   }
 
+  /** Stops the pullers and waits for them (keeping the thread's interrupt if interrupted). */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     for (ScheduledExecutorService puller : pullers) {
       puller.shutdownNow();
-      puller.awaitTermination(10, TimeUnit.SECONDS);
+      try {
+        puller.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 }

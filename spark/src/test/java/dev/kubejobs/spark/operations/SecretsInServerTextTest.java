@@ -102,7 +102,7 @@ class SecretsInServerTextTest {
     try (Capture capture = new Capture()) {
       e =
           catchThrowableOfType(
-              () -> jobs.submitter().submit("job-1", spec()), JobRejectedException.class);
+              JobRejectedException.class, () -> jobs.submitter().submit("job-1", spec()));
       logs = capture.text();
     }
 
@@ -127,7 +127,7 @@ class SecretsInServerTextTest {
     try (Capture capture = new Capture()) {
       e =
           catchThrowableOfType(
-              () -> jobs.submitter().submit("job-1", spec()), ApiUnavailableException.class);
+              ApiUnavailableException.class, () -> jobs.submitter().submit("job-1", spec()));
       logs = capture.text();
     }
 

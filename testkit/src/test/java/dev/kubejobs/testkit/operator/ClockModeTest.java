@@ -96,7 +96,8 @@ class ClockModeTest {
 
   @Test
   void aClosedOperatorCanBeStartedAgain() {
-    try (FakeSparkOperator op = FakeSparkOperator.apache(server)) {
+    FakeSparkOperator op = FakeSparkOperator.apache(server);
+    try {
       op.start(Duration.ofMillis(5));
       op.close();
       op.start(Duration.ofMillis(5));
@@ -108,6 +109,8 @@ class ClockModeTest {
       await()
           .atMost(Duration.ofSeconds(10))
           .until(() -> op.remainingTransitions(NS, "kj-a").isEmpty());
+    } finally {
+      op.close();
     }
     assertThat(operatorThreads()).isEmpty();
   }
