@@ -75,6 +75,18 @@ class StaleConnectionTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 0);
   }
 
+  /** A gateway without retries that read job kj-a once, after the server closed its connection. */
+  private KubeGateway gatewayWhoseConnectionTheServerClosed() {
+    server
+        .store()
+        .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-a", "gravitino-a", "job-a", null));
+    KubeGateway gateway =
+        KubeGateway.create(server.newClient(), Duration.ofSeconds(5), ResiliencePolicy.none());
+    assertThat(gateway.get(null, TestJobKind.KIND, "etl", "kj-a")).isPresent();
+    awaitEveryConnectionClosedByTheServer();
+    return gateway;
+  }
+
   @Test
   void aParallelPollAfterTheServerClosedIdleConnectionsAnswersEveryJobWithOneListEach() {
     List<ExecutionId> ids = new ArrayList<>();
@@ -112,13 +124,7 @@ class StaleConnectionTest {
 
   @Test
   void aWriteOnAConnectionTheServerClosedIsNotSentAgainByTheGateway() {
-    server
-        .store()
-        .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-a", "gravitino-a", "job-a", null));
-    KubeGateway gateway =
-        KubeGateway.create(server.newClient(), Duration.ofSeconds(5), ResiliencePolicy.none());
-    assertThat(gateway.get(null, TestJobKind.KIND, "etl", "kj-a")).isPresent();
-    awaitEveryConnectionClosedByTheServer();
+    KubeGateway gateway = gatewayWhoseConnectionTheServerClosed();
     JsonObject patch = new JsonObject();
     JsonObject metadata = new JsonObject();
     JsonObject labels = new JsonObject();
@@ -137,13 +143,7 @@ class StaleConnectionTest {
 
   @Test
   void aGetOnAClosedConnectionIsSentAgainOnceAndReachesTheServerOnce() {
-    server
-        .store()
-        .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-a", "gravitino-a", "job-a", null));
-    KubeGateway gateway =
-        KubeGateway.create(server.newClient(), Duration.ofSeconds(5), ResiliencePolicy.none());
-    assertThat(gateway.get(null, TestJobKind.KIND, "etl", "kj-a")).isPresent();
-    awaitEveryConnectionClosedByTheServer();
+    KubeGateway gateway = gatewayWhoseConnectionTheServerClosed();
     server.journal().clear();
 
     assertThat(gateway.get(null, TestJobKind.KIND, "etl", "kj-a")).isPresent();
