@@ -296,11 +296,75 @@ class StatusAtScaleTest {
     }
     assertThat(maps.get()).isEqualTo(200);
 
-    // A changed job is mapped again; the others are not.
+    // Listed again after the cache period: a changed job is mapped again; the others are not.
     Fixture.touch(server, ids.get(0).namespace(), ids.get(0).name());
     CLOCK.advance(Duration.ofSeconds(6));
+    server.journal().clear();
     jobs.statusReader().getAllInfos(ids);
-    assertThat(maps.get()).isEqualTo(400);
+    assertThat(server.journal().count("GET", LISTS)).isEqualTo(2);
+    assertThat(maps.get()).isEqualTo(201);
+  }
+
+  /**
+   * The next list after the cache period brings the same uid and resourceVersion for an unchanged
+   * job: the reader keeps the copy and mapping it has and skips the rest of that object unparsed
+   * (the server writes {@code metadata} before {@code spec} and {@code status}). A job changed
+   * meanwhile, and a new resource under an old job's name (its uid differs), are read and mapped
+   * anew.
+   */
+  @Test
+  void aJobListedAgainUnchangedIsNotMappedAgainButAChangedOrRecreatedOneIs() {
+    List<ResourceSnapshot> seen = new CopyOnWriteArrayList<>();
+    KubeJobs<TestJobSpec> reader =
+        builder(TestJobKindVariant.withStatusFields(Set.of("status"), recording(seen))).build();
+    try {
+      List<ExecutionId> ids = create(3, 1, "RUNNING");
+      assertThat(reader.statusReader().getAllInfos(ids).values())
+          .allMatch(i -> i.status() == JobStatus.STARTED);
+      assertThat(seen).hasSize(3);
+      Fixture.touch(server, "ns-0", ids.get(0).name());
+      server.store().delete(TestJobKind.TYPE, "ns-0", ids.get(2).name());
+      server
+          .store()
+          .create(
+              TestJobKind.TYPE,
+              "ns-0",
+              Fixture.testJob(ids.get(2).name(), "gravitino-a", "job-2", "SUCCEEDED"));
+      CLOCK.advance(Duration.ofSeconds(6));
+      server.journal().clear();
+
+      Map<ExecutionId, JobExecutionInfo> again = reader.statusReader().getAllInfos(ids);
+
+      assertThat(server.journal().count("GET", LISTS)).isEqualTo(1);
+      assertThat(server.journal().count("GET", GETS)).isZero();
+      assertThat(seen.subList(3, seen.size()))
+          .extracting(ResourceSnapshot::name)
+          .containsExactlyInAnyOrder(ids.get(0).name(), ids.get(2).name());
+      assertThat(again.get(ids.get(1)).status()).isEqualTo(JobStatus.STARTED);
+      assertThat(again.get(ids.get(2)).status()).isEqualTo(JobStatus.SUCCEEDED);
+    } finally {
+      reader.close();
+    }
+  }
+
+  /**
+   * A QUEUED answer may change with time alone: a job listed again unchanged is mapped again with
+   * the time that passed, from the copy the reader kept (here its no-status timeout ends it).
+   */
+  @Test
+  void aQueuedJobListedAgainUnchangedIsMappedAgainAtTheNewTime() {
+    List<ExecutionId> ids = create(2, 1, null);
+    assertThat(jobs.statusReader().getAllInfos(ids).values())
+        .allMatch(i -> i.status() == JobStatus.QUEUED);
+    int before = maps.get();
+    CLOCK.advance(TestJobKind.NO_STATUS_TIMEOUT.plusSeconds(1));
+    server.journal().clear();
+
+    Map<ExecutionId, JobExecutionInfo> late = jobs.statusReader().getAllInfos(ids);
+
+    assertThat(maps.get()).isGreaterThanOrEqualTo(before + 2);
+    assertThat(server.journal().count("DELETE", GETS)).isEqualTo(2);
+    assertThat(late.values()).allMatch(i -> i.status() == JobStatus.FAILED);
   }
 
   @Test

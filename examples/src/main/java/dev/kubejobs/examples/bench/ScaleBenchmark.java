@@ -84,7 +84,10 @@ import okhttp3.ResponseBody;
  *       System.gc()}, so neither pays for the other's garbage). The floor sends the same LIST
  *       requests (the same paths, label selector and {@code limit}, paging with {@code continue})
  *       raw with OkHttp and parses each page with Gson ({@link JsonParser#parseReader(Reader)} on
- *       the body's stream), nothing else.
+ *       the body's stream), nothing else. Measured twice: with no job changed since kubejobs' last
+ *       list (a poll of running jobs: kubejobs keeps the copies it holds, skipping the rest of each
+ *       unchanged job once its metadata is read), and with every job changed before each round
+ *       ("CPU new": every copy read and mapped anew).
  *   <li><b>10 namespaces at 50 ms latency</b>: every GET answered after 50 ms (a testkit {@link
  *       Fault.Builder#delay(Duration) delay} fault: the server answers normally, later); the wall
  *       time of a {@code getAll} against a parallel floor (one thread per namespace, each paging
@@ -251,8 +254,11 @@ public final class ScaleBenchmark {
    * @param namespaces the number of namespaces
    * @param jsonBytesPerJob the average size of one listed application's JSON
    * @param getAll the requests of one {@code getAll} with the cache expired
-   * @param kubejobs the cost of the measured {@code getAll}s
+   * @param kubejobs the cost of the measured {@code getAll}s, no job changed since the last list
    * @param floor the cost of the floor over as many iterations
+   * @param kubejobsChanged the cost of the measured {@code getAll}s when every job changed since
+   *     the last list
+   * @param floorChanged the cost of the floor over those iterations
    * @param latencyRatio wall time of one {@code getAll} at 50 ms per request over the parallel
    *     floor
    * @param cacheHitNanosPerJob CPU time of a cache-hit {@code getAll}, per job
@@ -279,6 +285,8 @@ public final class ScaleBenchmark {
       Requests getAll,
       Cost kubejobs,
       Cost floor,
+      Cost kubejobsChanged,
+      Cost floorChanged,
       double latencyRatio,
       double cacheHitNanosPerJob,
       double cacheHitBytesPerJob,
@@ -305,6 +313,16 @@ public final class ScaleBenchmark {
      */
     public double cpuRatio() {
       return ratio(kubejobs.cpuNanos, floor.cpuNanos);
+    }
+
+    /**
+     * Returns the client CPU time of kubejobs over the floor's when every job changed since the
+     * last list (kubejobs reads and maps every job anew).
+     *
+     * @return the ratio
+     */
+    public double cpuChangedRatio() {
+      return ratio(kubejobsChanged.cpuNanos, floorChanged.cpuNanos);
     }
 
     /**
@@ -421,11 +439,12 @@ public final class ScaleBenchmark {
     out.printf(Locale.ROOT, "Ratios (kubejobs / floor; the issue's bar in brackets)%n");
     out.printf(
         Locale.ROOT,
-        "%-9s %-8s %6s %7s %7s %8s %8s %9s %9s %9s %9s%n",
+        "%-9s %-8s %6s %7s %7s %7s %8s %8s %9s %9s %9s %9s%n",
         "operator",
         "mode",
         "jobs",
         "CPU",
+        "CPU new",
         "alloc",
         "allEnd",
         "latency",
@@ -435,11 +454,12 @@ public final class ScaleBenchmark {
         "ret10 B/j");
     out.printf(
         Locale.ROOT,
-        "%-9s %-8s %6s %7s %7s %8s %8s %9s %9s %9s %9s%n",
+        "%-9s %-8s %6s %7s %7s %7s %8s %8s %9s %9s %9s %9s%n",
         "",
         "",
         "",
         "[1.2]",
+        "",
         "[1.2]",
         "[1.5]",
         "[1.3]",
@@ -450,11 +470,12 @@ public final class ScaleBenchmark {
     for (Result r : results) {
       out.printf(
           Locale.ROOT,
-          "%-9s %-8s %6d %6.2fx %6.2fx %7.2fx %7.2fx %9.2f %9.0f %9.0f %9.0f%n",
+          "%-9s %-8s %6d %6.2fx %6.2fx %6.2fx %7.2fx %7.2fx %9.2f %9.0f %9.0f %9.0f%n",
           r.operator,
           r.mode,
           r.jobs,
           r.cpuRatio(),
+          r.cpuChangedRatio(),
           r.allocationRatio(),
           r.allSucceededWallRatio,
           r.latencyRatio,
@@ -495,6 +516,14 @@ public final class ScaleBenchmark {
         r.kubejobs.wallNanos / 1e6,
         r.floor.wallNanos / 1e6,
         ratio(r.kubejobs.wallNanos, r.floor.wallNanos));
+    out.printf(
+        Locale.ROOT,
+        "  every job changed since the last list: client CPU kubejobs %8.1f ms  floor %8.1f ms"
+            + "  ratio %.2fx; allocated %.2fx%n",
+        r.kubejobsChanged.cpuNanos / 1e6,
+        r.floorChanged.cpuNanos / 1e6,
+        r.cpuChangedRatio(),
+        ratio(r.kubejobsChanged.allocatedBytes, r.floorChanged.allocatedBytes));
     out.printf(
         Locale.ROOT,
         "%d namespaces at %d ms per request: getAll / parallel floor = %.2fx%n",
@@ -603,7 +632,8 @@ public final class ScaleBenchmark {
       Requests getAllRequests = requests();
       List<RecordedRequest> firstPages = firstPages();
       long jsonBytesPerJob = floor.jsonBytes(firstPages) / size;
-      Cost[] costs = compare(jobs, ids, firstPages);
+      Cost[] costs = compare(jobs, ids, firstPages, false);
+      Cost[] changed = compare(jobs, ids, firstPages, true);
 
       // 2. the same at 50 ms per request.
       double latencyRatio = latency(jobs, ids, firstPages);
@@ -708,6 +738,8 @@ public final class ScaleBenchmark {
           getAllRequests,
           costs[0],
           costs[1],
+          changed[0],
+          changed[1],
           latencyRatio,
           hit[0],
           hit[1],
@@ -802,14 +834,26 @@ public final class ScaleBenchmark {
       return requests();
     }
 
-    /** Measures getAll (cache expired) and the floor, interleaved, after as many warm-ups. */
+    /**
+     * Measures getAll (cache expired) and the floor, interleaved, after as many warm-ups; with
+     * {@code changeAll}, every job is changed (an annotation written) before each round, so that
+     * none is the copy kubejobs listed before.
+     */
     private Cost[] compare(
-        KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids, List<RecordedRequest> pages) {
+        KubeJobs<SparkJobSpec> jobs,
+        List<ExecutionId> ids,
+        List<RecordedRequest> pages,
+        boolean changeAll) {
       long[] k = new long[3];
       long[] f = new long[3];
       int warmups = warmups();
       for (int i = 0; i < warmups + iterations; i++) {
         boolean measured = i >= warmups;
+        if (changeAll) {
+          for (ExecutionId id : ids) {
+            touch(id, -1 - i);
+          }
+        }
         expire(jobs);
         // Each side starts from a collected heap, so neither pays for the other's garbage.
         collectIf(measured);

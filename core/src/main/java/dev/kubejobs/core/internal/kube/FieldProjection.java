@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Which fields of a resource a reader keeps: the status reader parses only these of each listed
@@ -130,17 +131,64 @@ public final class FieldProjection {
     in.beginObject();
     while (in.hasNext()) {
       String name = in.nextName();
+      readField(in, name, field(name), out);
+    }
+    in.endObject();
+    return out;
+  }
+
+  /**
+   * Reads the resource the reader is at as {@link #read(JsonReader)} does, but shows its {@code
+   * metadata} to {@code goOn} as soon as that is read: when it answers false, the rest of the
+   * resource is skipped unbuilt and null is returned. A real API server writes {@code metadata}
+   * before {@code spec} and {@code status}: it encodes a custom resource's map with Go's {@code
+   * encoding/json}, which sorts the keys ({@code unstructuredJSONScheme.doEncode} in
+   * k8s.io/apimachinery {@code pkg/apis/meta/v1/unstructured/helpers.go}), so a reader that holds
+   * this very copy already (same uid and resourceVersion) skips most of it. A resource whose {@code
+   * metadata} is missing or not an object is read whole without asking.
+   *
+   * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
+   * @param goOn told the metadata kept; false skips the rest
+   * @return the resource kept, or null when {@code goOn} answered false
+   * @throws IOException as the reader throws (malformed JSON included)
+   * @throws com.google.gson.JsonParseException when a value kept is malformed
+   */
+  public JsonObject read(JsonReader in, Predicate<JsonObject> goOn) throws IOException {
+    JsonObject out = new JsonObject();
+    in.beginObject();
+    while (in.hasNext()) {
+      String name = in.nextName();
       FieldProjection field = field(name);
-      if (field == SKIP) {
-        in.skipValue();
-      } else if (field.isWhole() || in.peek() != JsonToken.BEGIN_OBJECT) {
-        out.add(name, JsonParser.parseReader(in));
-      } else {
-        out.add(name, field.read(in));
+      if (!name.equals("metadata") || field == SKIP || in.peek() != JsonToken.BEGIN_OBJECT) {
+        readField(in, name, field, out);
+        continue;
+      }
+      JsonObject metadata =
+          field.isWhole() ? JsonParser.parseReader(in).getAsJsonObject() : field.read(in);
+      out.add(name, metadata);
+      if (!goOn.test(metadata)) {
+        while (in.hasNext()) {
+          in.nextName();
+          in.skipValue();
+        }
+        in.endObject();
+        return null;
       }
     }
     in.endObject();
     return out;
+  }
+
+  /** Reads one field's value as {@code field} keeps it into {@code out}, or skips it. */
+  private static void readField(JsonReader in, String name, FieldProjection field, JsonObject out)
+      throws IOException {
+    if (field == SKIP) {
+      in.skipValue();
+    } else if (field.isWhole() || in.peek() != JsonToken.BEGIN_OBJECT) {
+      out.add(name, JsonParser.parseReader(in));
+    } else {
+      out.add(name, field.read(in));
+    }
   }
 
   /**

@@ -273,6 +273,19 @@ public final class KubeGateway {
      */
     void item(ResourceSnapshot object);
 
+    /**
+     * Looks at an object's {@code metadata} before the rest of it is read: false skips the rest
+     * unbuilt, and {@link #item} is not called for that object (the sink holds this very copy
+     * already, or does not want it). A page read again asks again. Called only where the server
+     * wrote {@code metadata} before the object's other fields, as a real one does.
+     *
+     * @param metadata the object's metadata, as the projection keeps it
+     * @return whether to read the rest of the object and hand it to {@link #item}
+     */
+    default boolean wants(JsonObject metadata) {
+      return true;
+    }
+
     /** The list starts again from its first page (its continue token expired): forget all. */
     default void restart() {}
   }
@@ -384,7 +397,10 @@ public final class KubeGateway {
           if (reader.peek() != JsonToken.BEGIN_OBJECT) {
             throw garbage(about, op, "a list item that is not an object");
           }
-          sink.item(snapshot(about, op, projection.read(reader)));
+          JsonObject item = projection.read(reader, sink::wants);
+          if (item != null) {
+            sink.item(snapshot(about, op, item));
+          }
         }
         reader.endArray();
       } else if (field.equals("items") && reader.peek() != JsonToken.NULL) {

@@ -15,6 +15,8 @@
  */
 package dev.kubejobs.core.internal.ops;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
@@ -44,7 +46,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The status reader's per-namespace list cache: one labelled LIST per namespace per cache period,
  * shared by concurrent callers, keeping only the jobs someone asked for, each as the mapping made
- * from it (and the copy itself only while a driver pod or a follow-up still needs it).
+ * from it (and the copy itself only while a driver pod or a follow-up still needs it). A job the
+ * next LIST returns unchanged (the same uid and resourceVersion) keeps its entry: the rest of its
+ * copy is skipped unparsed and it is not mapped again, as {@link dev.kubejobs.core.JobStatusMapper}
+ * promises.
  *
  * <p>Every LIST is stamped, when it is sent, with a tick of the operation's logical clock, and
  * every question with a tick when it is asked: a listing is fresh for a question when its tick is
@@ -99,6 +104,16 @@ final class StatusCache {
       this.app = app;
       this.uid = app.uid();
       this.resourceVersion = app.resourceVersion();
+    }
+
+    /**
+     * Whether an object with this metadata is this very copy: the same uid and the same (non-empty)
+     * resourceVersion, which the API server changes on every write to it.
+     */
+    boolean isCopyOf(JsonObject metadata) {
+      return !resourceVersion.isEmpty()
+          && resourceVersion.equals(text(metadata, "resourceVersion"))
+          && uid.equals(text(metadata, "uid"));
     }
 
     /** The uid of the copy. */
@@ -380,6 +395,9 @@ final class StatusCache {
     }
     // Names nobody asked for in the last lists are no longer kept.
     slot.wanted.values().removeIf(w -> w.generation < generation - WANTED_FOR_LISTS);
+    // The copies of the list before: one listed again unchanged is taken over, not read again.
+    Listing before = slot.listing;
+    Map<String, Entry> held = before == null ? Map.of() : before.byName;
     try {
       Map<String, Entry> byName = new ConcurrentHashMap<>(Math.max(16, slot.wanted.size() * 2));
       int[] items = {0};
@@ -391,6 +409,29 @@ final class StatusCache {
               StatusOperation.SELECTOR,
               projection,
               new KubeGateway.ListSink() {
+                @Override
+                public boolean wants(JsonObject metadata) {
+                  String name = text(metadata, "name");
+                  if (name == null) {
+                    return true; // read it whole: the gateway tells what is wrong with it
+                  }
+                  Wanted w = slot.wanted.get(name);
+                  Entry same = w == null ? null : held.get(name);
+                  if (same != null && !same.isCopyOf(metadata)) {
+                    same = null;
+                  }
+                  if (w != null && same == null) {
+                    return true;
+                  }
+                  items[0]++;
+                  if (same != null) {
+                    // The same uid and resourceVersion: the very copy held, and its mapping too.
+                    byName.put(name, same);
+                    listed.accept(w.id, same);
+                  }
+                  return false;
+                }
+
                 @Override
                 public void item(ResourceSnapshot item) {
                   items[0]++;
@@ -430,6 +471,12 @@ final class StatusCache {
                   + " to read many jobs with one LIST");
       return Listing.listed(tick, at, new ConcurrentHashMap<>(), true);
     }
+  }
+
+  /** A metadata field as {@link ResourceSnapshot} reads it, or null when absent. */
+  private static String text(JsonObject metadata, String field) {
+    JsonElement value = metadata.get(field);
+    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
   }
 
   /** The cache slot of one namespace: the last list, the list in flight and the wanted names. */

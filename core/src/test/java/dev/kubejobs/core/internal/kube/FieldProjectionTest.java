@@ -22,8 +22,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import java.io.IOException;
 import java.io.StringReader;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -98,12 +100,60 @@ class FieldProjectionTest {
   }
 
   @Test
+  void aReaderShownTheMetadataFirstGetsTheSameObjectOrSkipsTheRestUnbuilt() throws IOException {
+    for (FieldProjection p :
+        List.of(FieldProjection.of(Set.of("status", "spec.restart")), FieldProjection.WHOLE)) {
+      List<JsonObject> shown = new ArrayList<>();
+      JsonObject all =
+          p.read(
+              new JsonReader(new StringReader(APP)),
+              metadata -> {
+                shown.add(metadata);
+                return true;
+              });
+      assertThat(all).isEqualTo(read(p, APP));
+      assertThat(shown).containsExactly(all.getAsJsonObject("metadata"));
+
+      // Two objects in an array: the first is skipped after its metadata, the second read on.
+      JsonReader in = new JsonReader(new StringReader("[" + APP + "," + APP + "]"));
+      in.beginArray();
+      assertThat(p.read(in, metadata -> false)).isNull();
+      assertThat(p.read(in, metadata -> true)).isEqualTo(all);
+      in.endArray();
+      assertThat(in.peek()).isEqualTo(JsonToken.END_DOCUMENT);
+    }
+  }
+
+  @Test
+  void metadataAfterTheOtherFieldsIsStillShownAndAnObjectWithoutItIsReadWhole() throws IOException {
+    FieldProjection p = FieldProjection.of(Set.of("status"));
+    String late = "{\"status\":{\"state\":\"RUNNING\"},\"metadata\":{\"name\":\"a\"},\"x\":1}";
+    List<JsonObject> shown = new ArrayList<>();
+
+    assertThat(p.read(new JsonReader(new StringReader(late)), shown::add))
+        .isEqualTo(json("{\"status\":{\"state\":\"RUNNING\"},\"metadata\":{\"name\":\"a\"}}"));
+    assertThat(shown).containsExactly(json("{\"name\":\"a\"}"));
+    assertThat(
+            p.read(
+                new JsonReader(new StringReader("{\"metadata\":\"odd\",\"status\":{}}")),
+                metadata -> false))
+        .isEqualTo(json("{\"metadata\":\"odd\",\"status\":{}}"));
+  }
+
+  @Test
   void malformedJsonFailsTheReadInASkippedPartToo() {
     FieldProjection p = FieldProjection.of(Set.of("status"));
 
     assertThatThrownBy(() -> read(p, "{\"spec\":{\"a\":[1,}},\"status\":{}}"))
         .isInstanceOfAny(IOException.class, JsonParseException.class);
     assertThatThrownBy(() -> read(p, "{\"status\":{\"a\":1"))
+        .isInstanceOfAny(IOException.class, JsonParseException.class);
+    assertThatThrownBy(
+            () ->
+                p.read(
+                    new JsonReader(
+                        new StringReader("{\"metadata\":{},\"spec\":{\"a\":[1,}},\"x\":1}")),
+                    metadata -> false))
         .isInstanceOfAny(IOException.class, JsonParseException.class);
   }
 
