@@ -276,8 +276,10 @@ public final class KubeGateway {
     /**
      * Looks at an object's {@code metadata} before the rest of it is read: false skips the rest
      * unbuilt, and {@link #item} is not called for that object (the sink holds this very copy
-     * already, or does not want it). A page read again asks again. Called only where the server
-     * wrote {@code metadata} before the object's other fields, as a real one does.
+     * already, or does not want it). A page read again asks again. A real server writes {@code
+     * metadata} before {@code spec} and {@code status}, so most of the object is still unread when
+     * this is asked. Not asked for an object without a {@code metadata} object (read whole, and
+     * refused as garbage).
      *
      * @param metadata the object's metadata, as the projection keeps it
      * @return whether to read the rest of the object and hand it to {@link #item}
