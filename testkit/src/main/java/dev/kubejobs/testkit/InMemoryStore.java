@@ -235,19 +235,30 @@ final class InMemoryStore implements ResourceStore {
 
   @Override
   public List<JsonObject> list(ResourceType type, String namespace) {
-    return snapshot(type, namespace).items();
+    List<JsonObject> copies = new ArrayList<>();
+    for (JsonObject o : snapshot(type, namespace).items()) {
+      copies.add(o.deepCopy());
+    }
+    return copies;
   }
 
   Clock clock() {
     return clock;
   }
 
+  /**
+   * The objects of a type (in one namespace, or all when null) as they are now: the store's own
+   * objects, not copies. The store never changes an object it holds (a change puts a new one in its
+   * place), so a snapshot stays as it was read, as etcd keeps a revision until it is compacted; a
+   * paged list keeps its first page's snapshot at the cost of references only. Read them, never
+   * change them.
+   */
   Snapshot snapshot(ResourceType type, String namespace) {
     synchronized (lock) {
       List<JsonObject> result = new ArrayList<>();
       for (Map.Entry<Key, JsonObject> e : objectsOf(type).entrySet()) {
         if (namespace == null || namespace.equals(e.getKey().namespace())) {
-          result.add(e.getValue().deepCopy());
+          result.add(e.getValue());
         }
       }
       return new Snapshot(result, Long.toString(resourceVersion));

@@ -465,6 +465,19 @@ class ConformanceTest {
     }
     Http.Answer first = Http.send(kube.server(), "GET", APPS + "?limit=2", null, null);
     post(APPS, apacheApp("a9"));
+    // Changed after the first page: the second page still shows it as it was (etcd reads the
+    // list's revision), and so does the store's own list taken before the change.
+    List<JsonObject> before = kube.server().store().list(apache.get(1), NS);
+    kube.server()
+        .store()
+        .update(
+            apache.get(1),
+            NS,
+            "a2",
+            o -> {
+              o.getAsJsonObject("spec").addProperty("mainClass", "org.example.Changed");
+              return o;
+            });
     String token = first.json().getAsJsonObject("metadata").get("continue").getAsString();
 
     Http.Answer second =
@@ -475,6 +488,18 @@ class ConformanceTest {
     assertThat(first.json().getAsJsonObject("metadata").get("remainingItemCount").getAsLong())
         .isEqualTo(1);
     assertThat(second.json().getAsJsonArray("items")).hasSize(1);
+    assertThat(
+            second
+                .json()
+                .getAsJsonArray("items")
+                .get(0)
+                .getAsJsonObject()
+                .getAsJsonObject("spec")
+                .get("mainClass")
+                .getAsString())
+        .isEqualTo("org.example.Pi");
+    assertThat(before.get(2).getAsJsonObject("spec").get("mainClass").getAsString())
+        .isEqualTo("org.example.Pi");
     assertThat(second.json().getAsJsonObject("metadata").has("continue")).isFalse();
     assertThat(selected.json().getAsJsonObject("metadata").has("remainingItemCount")).isFalse();
   }

@@ -46,6 +46,7 @@ class ResourceStoreTest {
     in.addProperty("changed", true);
     out.addProperty("changed", true);
     store().get(SPARK_APP, NS, "pi").orElseThrow().addProperty("changed", true);
+    store().list(SPARK_APP, NS).get(0).addProperty("changed", true);
 
     assertThat(store().get(SPARK_APP, NS, "pi").orElseThrow().has("changed")).isFalse();
   }
