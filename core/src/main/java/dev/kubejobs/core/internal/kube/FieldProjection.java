@@ -127,14 +127,7 @@ public final class FieldProjection {
     if (isWhole()) {
       return JsonParser.parseReader(in).getAsJsonObject();
     }
-    JsonObject out = new JsonObject();
-    in.beginObject();
-    while (in.hasNext()) {
-      String name = in.nextName();
-      readField(in, name, field(name), out);
-    }
-    in.endObject();
-    return out;
+    return read(in, metadata -> true);
   }
 
   /**
