@@ -1535,7 +1535,15 @@ public final class KubeGateway {
     return value != null && value.isJsonObject() ? value.getAsJsonObject() : null;
   }
 
-  static String string(JsonObject parent, String field) {
+  /**
+   * A field's value as text, as {@link ResourceSnapshot} reads metadata: a string or other
+   * primitive, else null (absent, null, object or array; or no parent).
+   *
+   * @param parent the object, or null
+   * @param field the field's name
+   * @return the text, or null
+   */
+  public static String string(JsonObject parent, String field) {
     JsonElement value = parent == null ? null : parent.get(field);
     return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
   }

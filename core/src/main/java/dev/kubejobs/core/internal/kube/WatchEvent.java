@@ -119,7 +119,7 @@ public record WatchEvent(
     } catch (JsonParseException | IllegalStateException e) {
       throw new IllegalArgumentException("a watch event must be JSON: " + e.getMessage(), e);
     }
-    String typeName = string(event, "type");
+    String typeName = KubeGateway.string(event, "type");
     JsonElement objectElement = event.get("object");
     if (typeName == null || objectElement == null || !objectElement.isJsonObject()) {
       throw new IllegalArgumentException("a watch event must have a 'type' and an 'object'");
@@ -138,21 +138,20 @@ public record WatchEvent(
               ? code.getAsInt()
               : 0;
       return new WatchEvent(
-          type, null, "", new ErrorStatus(c, string(object, "reason"), string(object, "message")));
+          type,
+          null,
+          "",
+          new ErrorStatus(
+              c, KubeGateway.string(object, "reason"), KubeGateway.string(object, "message")));
     }
     JsonElement metadata = object.get("metadata");
     if (metadata == null || !metadata.isJsonObject()) {
       throw new IllegalArgumentException("a " + typeName + " event's object has no metadata");
     }
-    String rv = string(metadata.getAsJsonObject(), "resourceVersion");
+    String rv = KubeGateway.string(metadata.getAsJsonObject(), "resourceVersion");
     if (type == Type.BOOKMARK) {
       return new WatchEvent(type, null, rv, null);
     }
     return new WatchEvent(type, ResourceSnapshot.of(object), rv, null);
-  }
-
-  private static String string(JsonObject parent, String field) {
-    JsonElement value = parent.get(field);
-    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
   }
 }

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.internal.ops;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
@@ -112,8 +111,8 @@ final class StatusCache {
      */
     boolean isCopyOf(JsonObject metadata) {
       return !resourceVersion.isEmpty()
-          && resourceVersion.equals(text(metadata, "resourceVersion"))
-          && uid.equals(text(metadata, "uid"));
+          && resourceVersion.equals(KubeGateway.string(metadata, "resourceVersion"))
+          && uid.equals(KubeGateway.string(metadata, "uid"));
     }
 
     /** The uid of the copy. */
@@ -411,7 +410,7 @@ final class StatusCache {
               new KubeGateway.ListSink() {
                 @Override
                 public boolean wants(JsonObject metadata) {
-                  String name = text(metadata, "name");
+                  String name = KubeGateway.string(metadata, "name");
                   if (name == null) {
                     return true; // read it whole: the gateway tells what is wrong with it
                   }
@@ -471,12 +470,6 @@ final class StatusCache {
                   + " to read many jobs with one LIST");
       return Listing.listed(tick, at, new ConcurrentHashMap<>(), true);
     }
-  }
-
-  /** A metadata field as {@link ResourceSnapshot} reads it, or null when absent. */
-  private static String text(JsonObject metadata, String field) {
-    JsonElement value = metadata.get(field);
-    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
   }
 
   /** The cache slot of one namespace: the last list, the list in flight and the wanted names. */
