@@ -100,6 +100,11 @@ class StatusAtScaleTest {
         .statusCacheTtl(Duration.ofSeconds(5));
   }
 
+  /** An instance whose kind reads only {@code status}, keeping each copy its mapper is given. */
+  private KubeJobs<TestJobSpec> statusOnly(List<ResourceSnapshot> seen) {
+    return builder(TestJobKindVariant.withStatusFields(Set.of("status"), recording(seen))).build();
+  }
+
   /** The test kind's mapper, keeping each copy it is given. */
   private static JobStatusMapper recording(List<ResourceSnapshot> seen) {
     return (app, pod, now) -> {
@@ -315,9 +320,7 @@ class StatusAtScaleTest {
   @Test
   void aJobListedAgainUnchangedIsNotMappedAgainButAChangedOrRecreatedOneIs() {
     List<ResourceSnapshot> seen = new CopyOnWriteArrayList<>();
-    KubeJobs<TestJobSpec> reader =
-        builder(TestJobKindVariant.withStatusFields(Set.of("status"), recording(seen))).build();
-    try {
+    try (KubeJobs<TestJobSpec> reader = statusOnly(seen)) {
       List<ExecutionId> ids = create(3, 1, "RUNNING");
       assertThat(reader.statusReader().getAllInfos(ids).values())
           .allMatch(i -> i.status() == JobStatus.STARTED);
@@ -342,8 +345,6 @@ class StatusAtScaleTest {
           .containsExactlyInAnyOrder(ids.get(0).name(), ids.get(2).name());
       assertThat(again.get(ids.get(1)).status()).isEqualTo(JobStatus.STARTED);
       assertThat(again.get(ids.get(2)).status()).isEqualTo(JobStatus.SUCCEEDED);
-    } finally {
-      reader.close();
     }
   }
 
@@ -444,9 +445,7 @@ class StatusAtScaleTest {
   @Test
   void aListedCopyHoldsOnlyMetadataAndTheFieldsTheKindReads() {
     List<ResourceSnapshot> seen = new CopyOnWriteArrayList<>();
-    KubeJobs<TestJobSpec> narrow =
-        builder(TestJobKindVariant.withStatusFields(Set.of("status"), recording(seen))).build();
-    try {
+    try (KubeJobs<TestJobSpec> narrow = statusOnly(seen)) {
       List<ExecutionId> ids = create(3, 1, "RUNNING");
       server
           .store()
@@ -472,8 +471,6 @@ class StatusAtScaleTest {
         assertThat(app.labels()).containsEntry("kubejobs.dev/deployment", "gravitino-a");
         assertThat(app.uid()).isNotEmpty();
       }
-    } finally {
-      narrow.close();
     }
   }
 
