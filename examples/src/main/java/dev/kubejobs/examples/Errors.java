@@ -16,10 +16,16 @@
 package dev.kubejobs.examples;
 
 import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.NoSuchJobException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 
 /** Turns exceptions into the one-line messages and exit codes of the example programs. */
 public final class Errors {
@@ -35,27 +41,55 @@ public final class Errors {
   private Errors() {}
 
   /**
-   * Returns what went wrong in one line, without a stack trace.
+   * Returns what went wrong in one line, without a stack trace or a Java class name, worded for the
+   * cause: an unknown host, a refused connection, a TLS failure, a time-out, refused credentials
+   * (401), a missing permission (403), a job that is not there.
    *
    * @param e the exception
    * @return the message
    */
   public static String describe(Throwable e) {
-    if (e instanceof CliException || e instanceof KubeJobsException) {
+    if (e instanceof CliException) {
       return oneLine(e.getMessage());
     }
-    Throwable io = ioCause(e);
-    if (io != null) {
-      return "cannot reach the Kubernetes API server: " + oneLine(io.toString());
+    String transport = transport(e);
+    if (transport != null) {
+      return transport;
     }
-    if (e instanceof IllegalArgumentException && e.getMessage() != null) {
-      return oneLine(e.getMessage());
+    if (e instanceof JobRejectedException rejected
+        && rejected.reason() == JobRejectedException.Reason.FORBIDDEN) {
+      return oneLine(withoutClassNames(e.getMessage()))
+          + (rejected.code() == 401
+              ? "; the kubeconfig's token or certificate is wrong or expired: log in again"
+                  + " (e.g. refresh it with your cloud provider's CLI)"
+              : "; grant the Role of docs/rbac.yaml to this identity, or run 'check' to list"
+                  + " every missing permission");
+    }
+    if (e instanceof NoSuchJobException gone && gone.executionId().isPresent()) {
+      ExecutionId id = gone.executionId().get();
+      return "no job "
+          + id.name()
+          + " in namespace "
+          + id.namespace()
+          + " ("
+          + id.plural()
+          + "."
+          + id.group()
+          + "): either it was never submitted with this namespace, operator and deployment"
+          + " (check -n, --operator and --deployment; 'list' shows the deployment's jobs), or"
+          + " it was deleted since: cancelled, swept, or removed by someone else";
+    }
+    if (e instanceof KubeJobsException
+        || (e instanceof IllegalArgumentException && e.getMessage() != null)) {
+      return oneLine(withoutClassNames(e.getMessage()));
     }
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return oneLine(root.getMessage() != null ? root.getMessage() : root.toString());
+    return oneLine(
+        withoutClassNames(
+            root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName()));
   }
 
   /**
@@ -68,21 +102,64 @@ public final class Errors {
     if (e instanceof CliException cli) {
       return cli.exitCode();
     }
-    if (e instanceof ApiUnavailableException || ioCause(e) != null) {
+    if (e instanceof ApiUnavailableException || transport(e) != null) {
       return UNAVAILABLE;
     }
     return FAILED;
   }
 
-  private static Throwable ioCause(Throwable e) {
+  /** The message for a failure to reach the API server at all, or null when it was reached. */
+  private static String transport(Throwable e) {
+    String cannot = "cannot reach the Kubernetes API server: ";
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof ConnectException
-          || t instanceof SocketTimeoutException
-          || t instanceof UnknownHostException) {
-        return t;
+      if (t instanceof UnknownHostException) {
+        return cannot
+            + "the host name "
+            + quoted(t.getMessage())
+            + " is unknown; check the server address of the kubeconfig's cluster, and the DNS"
+            + " or VPN that resolves it";
+      }
+      if (t instanceof ConnectException) {
+        return cannot
+            + "connection refused"
+            + address(t.getMessage())
+            + "; is the cluster (or fake-cluster) running, and are the kubeconfig's server"
+            + " address and port right?";
+      }
+      if (t instanceof SSLException) {
+        return cannot
+            + "the TLS handshake failed ("
+            + oneLine(withoutClassNames(String.valueOf(t.getMessage())))
+            + "); check that the kubeconfig's server is the cluster's https address and its"
+            + " certificate-authority matches, or use http:// for a plain-HTTP server";
+      }
+      if (t instanceof SocketTimeoutException) {
+        return cannot
+            + "it did not answer in time; check the address, a proxy or firewall in between,"
+            + " and retry later";
       }
     }
     return null;
+  }
+
+  private static String address(String message) {
+    if (message == null) {
+      return "";
+    }
+    Matcher m = Pattern.compile("(\\S+:\\d+)\\s*$").matcher(message.strip());
+    return m.find() ? " at " + m.group(1).replaceFirst("^[^/]*/", "") : "";
+  }
+
+  private static String quoted(String s) {
+    return s == null ? "(none)" : "'" + s + "'";
+  }
+
+  /** Removes Java class names ({@code java.net.ConnectException: }) from a message. */
+  static String withoutClassNames(String s) {
+    return s == null
+        ? ""
+        : s.replaceAll(
+            "\\b(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:Exception|Error):?\\s*", "");
   }
 
   private static String oneLine(String s) {

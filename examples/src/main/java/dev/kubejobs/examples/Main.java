@@ -16,6 +16,7 @@
 package dev.kubejobs.examples;
 
 import dev.kubejobs.examples.cli.Commands;
+import dev.kubejobs.examples.cli.FakeCluster;
 import dev.kubejobs.examples.cli.HelpLayout;
 import dev.kubejobs.examples.gravitino.GravitinoExample;
 import java.io.PrintWriter;
@@ -35,8 +36,9 @@ import picocli.CommandLine.Spec;
  * <p>With no arguments it runs the {@link Demo} on an embedded, simulated cluster. With a
  * subcommand ({@code submit}, {@code status}, {@code watch}, {@code cancel}, {@code logs}, {@code
  * list}, {@code sweep}, {@code check}) it works on a real cluster through a kubeconfig or the
- * in-cluster configuration; {@code gravitino} runs the Gravitino example on the simulated cluster.
- * Every failure is told in one line on standard error, with a non-zero exit code.
+ * in-cluster configuration; {@code fake-cluster} serves a simulated cluster those commands, kubectl
+ * and other programs can use; {@code gravitino} runs the Gravitino example on the simulated
+ * cluster. Every failure is told in one line on standard error, with a non-zero exit code.
  */
 @Command(
     name = "kubejobs-examples",
@@ -46,8 +48,17 @@ import picocli.CommandLine.Spec;
       "Runs Spark jobs on Kubernetes through a Spark operator with kubejobs.",
       "Without a command: the demo on an embedded SIMULATED cluster."
     },
+    footer = {
+      "",
+      "Try it without a cluster: fake-cluster serves a simulated one and writes its kubeconfig.",
+      "Exit codes: 0 done, 1 failed (a rejected or failed job, a failed check),"
+          + " 2 configuration or usage, 3 API server unreachable.",
+      "'help COMMAND' or 'COMMAND --help' shows a command's own options."
+    },
     subcommands = {
+      CommandLine.HelpCommand.class,
       Main.DemoCommand.class,
+      FakeCluster.Serve.class,
       GravitinoExample.Command.class,
       Commands.Submit.class,
       Commands.Status.class,
@@ -112,7 +123,8 @@ public final class Main implements Callable<Integer> {
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setExecutionExceptionHandler(new OneLineErrors());
     cli.setParameterExceptionHandler(new OneLineUsageErrors());
-    return HelpLayout.install(cli);
+    HelpLayout.install(cli);
+    return HelpLayout.listClusterOptions(cli);
   }
 
   @Override

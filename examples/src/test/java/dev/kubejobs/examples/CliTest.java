@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.ResourceType;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import java.io.IOException;
@@ -202,12 +203,96 @@ class CliTest {
   }
 
   @Test
-  void statusOfAnUnknownJobIsAOneLineError() {
+  void statusOfANeverSubmittedJobSaysItWasNeverSubmittedHereOrDeletedNotThatItWasDeleted() {
     Result r = run("status", "never-submitted");
 
     assertThat(r.exit).isEqualTo(Errors.FAILED);
     assertThat(r.err.lines()).hasSize(1);
-    assertThat(r.err).startsWith("error: ").contains("kj-never-submitted");
+    assertThat(r.err)
+        .startsWith("error: no job kj-never-submitted in namespace spark-jobs")
+        .contains("never submitted with this namespace, operator and deployment", "'list'")
+        .doesNotContain("Exception", "was deleted, by");
+  }
+
+  @Test
+  void helpAndHelpCommandListTheCommandsAndTheClusterOptions() {
+    for (String[] args : List.of(new String[] {"--help"}, new String[] {"help"})) {
+      Result r = runWith(List.of(), args);
+
+      assertThat(r.exit).as(args[0]).isZero();
+      assertThat(r.out)
+          .as(args[0])
+          .contains("Commands:", "fake-cluster", "check")
+          .contains("Options of the cluster commands, before or after the command:")
+          .contains("--kubeconfig=PATH", "-n, --namespace=", "--operator=", "--deployment=");
+      assertThat(r.out.lines()).as(args[0]).allMatch(l -> l.length() <= 80);
+    }
+    Result status = runWith(List.of(), "help", "status");
+    assertThat(status.exit).isZero();
+    assertThat(status.out).startsWith("Usage: kubejobs-examples status").contains("--kubeconfig");
+  }
+
+  @Test
+  void listFitsEightyColumnsWithTimesToTheSecond() {
+    run("submit", "a-job-id-much-longer-than-the-column-of-job-ids");
+    run("submit", "job-b");
+    apache.runToEnd(NS, "kj-job-b");
+
+    Result list = run("list");
+
+    assertThat(list.exit).isZero();
+    assertThat(list.out.lines()).hasSize(4).allMatch(l -> l.length() <= 80);
+    assertThat(list.out.lines().skip(1).limit(2))
+        .anyMatch(l -> l.matches("a-job-id-mu~n-of-job-ids\\s+QUEUED\\s+-\\s+-\\s+-"))
+        .anyMatch(
+            l ->
+                l.matches(
+                    "job-b\\s+SUCCEEDED\\s+\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d"
+                        + "\\s+\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+\\d+(s|m\\d\\ds|h\\d\\dm)"));
+  }
+
+  @Test
+  void logsOfAnEndedApacheJobSayWhyThereIsNoLogAndWhatWouldKeepIt() {
+    run("submit", "job-1");
+    apache.runToEnd(NS, "kj-job-1"); // the operator releases the driver pod
+
+    Result logs = run("logs", "job-1");
+
+    assertThat(logs.exit).isZero();
+    assertThat(logs.out).isEmpty();
+    assertThat(logs.err)
+        .startsWith("no driver log of ")
+        .contains("the job ended SUCCEEDED and its driver pod is gone")
+        .contains("resourceRetainPolicy is Always or OnFailure");
+  }
+
+  @Test
+  void refusedCredentialsSayToLogInAgain() {
+    run("submit", "job-1");
+    KUBE.server()
+        .faults()
+        .add(
+            Fault.on("GET", ".*/sparkapplications.*")
+                .forever()
+                .status(401, "Unauthorized", "Unauthorized"));
+
+    Result r = run("status", "job-1");
+
+    assertThat(r.exit).isEqualTo(Errors.FAILED);
+    assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err).contains("credentials (401)", "log in again").doesNotContain("Exception");
+  }
+
+  @Test
+  void aMissingPermissionNamesItAndTheRoleToGrant() {
+    run("submit", "job-1");
+    KUBE.server().rbac().deny("get", "spark.apache.org", "sparkapplications");
+
+    Result r = run("status", "job-1");
+
+    assertThat(r.exit).isEqualTo(Errors.FAILED);
+    assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err).contains("get", "sparkapplications", "docs/rbac.yaml", "'check'");
   }
 
   @Test
@@ -268,7 +353,7 @@ class CliTest {
   }
 
   @Test
-  void anUnreachableApiServerIsAOneLineError() throws IOException {
+  void aRefusedConnectionIsAOneLineErrorNamingTheAddressWithoutAClassName() throws IOException {
     Path dead = dir.resolve("dead-kubeconfig");
     Files.writeString(dead, kubeconfigYaml("http://127.0.0.1:1"));
 
@@ -276,6 +361,53 @@ class CliTest {
 
     assertThat(r.exit).isEqualTo(Errors.UNAVAILABLE);
     assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err)
+        .startsWith("error: cannot reach the Kubernetes API server: connection refused at")
+        .contains("127.0.0.1:1", "running")
+        .doesNotContain("java.", "Exception");
+  }
+
+  @Test
+  void anUnknownHostIsSaidSo() throws IOException {
+    Path unknown = dir.resolve("unknown-host-kubeconfig");
+    Files.writeString(unknown, kubeconfigYaml("https://no-such-host.invalid:6443"));
+
+    Result r = runWith(List.of("--kubeconfig", unknown.toString()), "status", "job-1");
+
+    assertThat(r.exit).isEqualTo(Errors.UNAVAILABLE);
+    assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err)
+        .contains("the host name 'no-such-host.invalid' is unknown")
+        .doesNotContain("java.", "Exception");
+  }
+
+  @Test
+  void httpsToAPlainHttpServerIsATlsError() throws IOException {
+    Path tls = dir.resolve("tls-kubeconfig");
+    Files.writeString(tls, kubeconfigYaml(KUBE.server().url().replace("http://", "https://")));
+
+    Result r = runWith(List.of("--kubeconfig", tls.toString()), "status", "job-1");
+
+    assertThat(r.exit).isEqualTo(Errors.UNAVAILABLE);
+    assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err)
+        .contains("the TLS handshake failed", "http://")
+        .doesNotContain("javax.", "Exception:");
+  }
+
+  @Test
+  void aCurrentContextTheKubeconfigLacksIsAConfigurationError() throws IOException {
+    Path wrong = dir.resolve("wrong-context-kubeconfig");
+    Files.writeString(
+        wrong,
+        kubeconfigYaml(KUBE.server().url())
+            .replace("current-context: fake", "current-context: prod"));
+
+    Result r = runWith(List.of("--kubeconfig", wrong.toString()), "status", "job-1");
+
+    assertThat(r.exit).isEqualTo(Errors.CONFIGURATION);
+    assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err).contains("current-context 'prod'", "names no context");
   }
 
   Result run(String... args) {

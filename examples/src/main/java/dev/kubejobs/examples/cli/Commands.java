@@ -41,7 +41,10 @@ import io.kubernetes.client.util.generic.options.ListOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -287,11 +290,36 @@ public final class Commands {
       ExecutionId executionId = cluster.executionId(jobs, id);
       DriverLog log = jobs.driverLogs().tail(executionId, lines, 1 << 20);
       if (log.isEmpty()) {
-        err().println("no driver log of " + executionId + " to read (no driver pod yet, or gone)");
+        err().println(whyNoLog(jobs, executionId));
         return 0;
       }
       log.lines().forEach(out()::println);
       return 0;
+    }
+
+    /** Says why a job has no driver log to read, from its status, and what would keep one. */
+    private String whyNoLog(KubeJobs<SparkJobSpec> jobs, ExecutionId executionId) {
+      String none = "no driver log of " + executionId + ": ";
+      JobExecutionInfo info = jobs.statusReader().get(executionId); // NoSuchJob: told by Errors
+      if (!info.status().isTerminal()) {
+        return none
+            + "the job is "
+            + info.status()
+            + " ("
+            + orDash(info.operatorState())
+            + ") and its driver pod has no log yet; try again once it runs";
+      }
+      String ended = "the job ended " + info.status() + " and its driver pod is gone";
+      return none
+          + ended
+          + (cluster.operator() == ClusterOptions.Operator.apache
+              ? "; the Apache operator deletes it when the job ends unless the application's"
+                  + " resourceRetainPolicy is Always or OnFailure (ApacheOptions"
+                  + ".resourceRetainPolicy); to keep logs past a job's end, collect them with a"
+                  + " cluster log agent or Spark's event log"
+              : "; the Kubeflow operator keeps it until the SparkApplication is deleted"
+                  + " (a cancel, timeToLiveSeconds, or someone else); to keep logs past that,"
+                  + " collect them with a cluster log agent or Spark's event log");
     }
   }
 
@@ -354,31 +382,68 @@ public final class Commands {
             ExecutionId.of(cluster.cluster, kind, cluster.namespace(), meta.getName()), jobId);
       }
       Map<ExecutionId, JobExecutionInfo> infos = jobs.statusReader().getAllInfos(jobIds.keySet());
+      Instant now = Instant.now();
       PrintWriter out = out();
-      out.printf(
-          Locale.ROOT,
-          "%-24s %-32s %-10s %-20s %-20s%n",
-          "JOB ID",
-          "NAME",
-          "STATUS",
-          "STARTED",
-          "FINISHED");
+      out.println(listRow("JOB ID", "STATUS", "STARTED", "FINISHED", "RAN"));
       jobIds.forEach(
           (id, jobId) -> {
             JobExecutionInfo info = infos.get(id);
-            out.printf(
-                Locale.ROOT,
-                "%-24s %-32s %-10s %-20s %-20s%n",
-                jobId,
-                id.name(),
-                info == null ? "GONE" : info.status(),
-                info == null ? "-" : time(info.startedAt()),
-                info == null ? "-" : time(info.finishedAt()));
+            out.println(
+                info == null
+                    ? listRow(jobId, "GONE", "-", "-", "-")
+                    : listRow(
+                        jobId,
+                        info.status().name(),
+                        info.startedAt().map(Commands::shortTime).orElse("-"),
+                        info.finishedAt().map(Commands::shortTime).orElse("-"),
+                        info.startedAt()
+                            .map(s -> took(s, info.finishedAt().orElse(now)))
+                            .orElse("-")));
           });
-      out.println(jobIds.size() + " job(s) of deployment " + cluster.deployment());
+      out.println(
+          jobIds.size()
+              + " job(s) of deployment "
+              + cluster.deployment()
+              + " in "
+              + cluster.namespace()
+              + "; times in UTC");
       return 0;
     }
   }
+
+  /** One row of {@code list}: at most 80 columns, the job id shortened in the middle if longer. */
+  static String listRow(String jobId, String status, String started, String finished, String ran) {
+    String id =
+        jobId.length() <= 24
+            ? jobId
+            : jobId.substring(0, 11) + "~" + jobId.substring(jobId.length() - 12);
+    return String.format(
+            Locale.ROOT, "%-24s  %-10s  %-14s  %-14s  %s", id, status, started, finished, ran)
+        .stripTrailing();
+  }
+
+  /** A time to the second, in UTC: {@code 12-04 01:52:03}. */
+  static String shortTime(Instant t) {
+    return SHORT_TIME.format(t);
+  }
+
+  /** A duration to the second, the two largest units: {@code 45s}, {@code 3m12s}, {@code 2h05m}. */
+  static String took(Instant from, Instant to) {
+    long s = Math.max(0, Duration.between(from, to).getSeconds());
+    if (s < 60) {
+      return s + "s";
+    }
+    if (s < 3600) {
+      return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    }
+    if (s < 86400) {
+      return String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
+    }
+    return String.format(Locale.ROOT, "%dd%02dh", s / 86400, (s % 86400) / 3600);
+  }
+
+  private static final DateTimeFormatter SHORT_TIME =
+      DateTimeFormatter.ofPattern("MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
   /** Deletes this deployment's resources of jobs not kept. */
   @Command(
@@ -468,7 +533,7 @@ public final class Commands {
   }
 
   static String time(Optional<Instant> t) {
-    return t.map(i -> i.toString()).orElse("-");
+    return t.map(i -> i.truncatedTo(ChronoUnit.SECONDS).toString()).orElse("-");
   }
 
   static String orDash(String s) {

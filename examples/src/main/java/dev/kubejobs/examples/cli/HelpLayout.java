@@ -22,6 +22,7 @@ import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.Model.UsageMessageSpec;
@@ -50,6 +51,31 @@ public final class HelpLayout {
     cli.getHelpSectionMap()
         .put(UsageMessageSpec.SECTION_KEY_PARAMETER_LIST, HelpLayout::parameters);
     cli.getSubcommands().values().forEach(HelpLayout::install);
+    return cli;
+  }
+
+  /**
+   * Adds to a command's usage help, before its footer, the options every cluster command shares
+   * ({@link ClusterOptions}), which may also be given before the command.
+   *
+   * @param cli the top-level command line
+   * @return the same command line
+   */
+  public static CommandLine listClusterOptions(CommandLine cli) {
+    String key = "clusterOptions";
+    Help shared =
+        new Help(
+            CommandSpec.forAnnotatedObject(new ClusterOptions()),
+            Help.defaultColorScheme(Help.Ansi.OFF));
+    cli.getHelpSectionMap()
+        .put(
+            key,
+            help ->
+                "%nOptions of the cluster commands, before or after the command:%n".formatted()
+                    + options(shared));
+    List<String> keys = new ArrayList<>(cli.getHelpSectionKeys());
+    keys.add(keys.indexOf(UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), key);
+    cli.setHelpSectionKeys(keys);
     return cli;
   }
 

@@ -1,0 +1,155 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.kubejobs.examples.Errors;
+import dev.kubejobs.examples.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The {@code fake-cluster} command serves a simulated cluster that the CLI, kubectl and a user's
+ * own code reach through the kubeconfig it writes, until it is stopped.
+ */
+class FakeClusterTest {
+  static final Path KUBECTL = Path.of("/usr/bin/kubectl");
+
+  @TempDir Path dir;
+  final ExecutorService thread = Executors.newSingleThreadExecutor();
+
+  @AfterEach
+  void stopTheCommandThread() throws InterruptedException {
+    thread.shutdownNow();
+    assertThat(thread.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void theCommandServesAClusterTheCliUsesThroughItsKubeconfigUntilStopped() throws Exception {
+    Path kubeconfig = dir.resolve("fake.yaml");
+    StringWriter served = new StringWriter();
+    Future<Integer> command =
+        thread.submit(
+            () -> {
+              CommandLine cli = Main.commandLine();
+              cli.setOut(new PrintWriter(served, true));
+              return cli.execute(
+                  "fake-cluster", "--kubeconfig", kubeconfig.toString(), "--step", "20ms");
+            });
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> served.toString().contains("Stop with Ctrl-C."));
+    assertThat(served.toString())
+        .contains("kubeconfig: " + kubeconfig.toAbsolutePath())
+        .contains("kubectl --kubeconfig " + kubeconfig.toAbsolutePath() + " get sparkapplications");
+
+    Result submit = cli("--kubeconfig", kubeconfig.toString(), "submit", "job-1");
+    assertThat(submit.exit()).as(submit.err()).isZero();
+    // the namespace comes from the written kubeconfig's context
+    assertThat(submit.out().strip())
+        .isEqualTo("default/sparkapplications.spark.apache.org/spark-jobs/kj-job-1");
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                cli("--kubeconfig", kubeconfig.toString(), "status", "job-1")
+                    .out()
+                    .contains("status:    SUCCEEDED"));
+
+    command.cancel(true); // as Ctrl-C stops the program
+    await().atMost(Duration.ofSeconds(30)).until(command::isDone);
+    Result afterStop = cli("--kubeconfig", kubeconfig.toString(), "status", "job-1");
+    assertThat(afterStop.exit()).isEqualTo(Errors.UNAVAILABLE);
+    assertThat(afterStop.err()).contains("connection refused");
+  }
+
+  @Test
+  void kubectlGetsTheSparkApplicationsOfTheFakeCluster() throws Exception {
+    assumeTrue(
+        Files.isExecutable(KUBECTL),
+        "kubectl is not installed at "
+            + KUBECTL
+            + ": the kubectl check of fake-cluster is skipped");
+    Path kubeconfig = dir.resolve("fake.yaml");
+    try (FakeCluster cluster = FakeCluster.start(0, Duration.ofHours(1), kubeconfig)) {
+      assertThat(cli("--kubeconfig", kubeconfig.toString(), "submit", "job-1").exit()).isZero();
+      assertThat(
+              cli("--kubeconfig", kubeconfig.toString(), "--operator", "kubeflow", "submit", "j-2")
+                  .exit())
+          .isZero();
+
+      Result apache =
+          kubectl(kubeconfig, "get", "sparkapplications.spark.apache.org", "-o", "name");
+      Result kubeflow =
+          kubectl(kubeconfig, "get", "sparkapplications.sparkoperator.k8s.io", "-o", "name");
+      Result either = kubectl(kubeconfig, "get", "sparkapplications", "-o", "name");
+
+      assertThat(apache.exit()).as(apache.err()).isZero();
+      assertThat(apache.out().strip()).isEqualTo("sparkapplication.spark.apache.org/kj-job-1");
+      assertThat(kubeflow.exit()).as(kubeflow.err()).isZero();
+      assertThat(kubeflow.out().strip()).isEqualTo("sparkapplication.sparkoperator.k8s.io/kj-j-2");
+      assertThat(either.exit()).as(either.err()).isZero();
+      assertThat(either.out()).contains("kj-");
+    }
+  }
+
+  private static Result kubectl(Path kubeconfig, String... args)
+      throws IOException, InterruptedException {
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(KUBECTL.toString(), "--kubeconfig", kubeconfig.toString()));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).start();
+    p.getOutputStream().close();
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("kubectl " + String.join(" ", args) + " did not end in 60 s");
+    }
+    return new Result(
+        p.exitValue(),
+        new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+        new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+
+  private static Result cli(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = Main.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int exit = cli.execute(Main.globalOptionsAfterCommand(args));
+    return new Result(exit, out.toString(), err.toString());
+  }
+
+  record Result(int exit, String out, String err) {}
+}
