@@ -18,9 +18,16 @@ package dev.kubejobs.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ClusterMismatchException;
 import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.InvalidJobSpecException;
+import dev.kubejobs.core.JobConflictException;
+import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.JobStatusUnknownException;
+import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.fixtures.ApacheFixtures;
@@ -46,8 +53,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the README true: its quoted snippets equal the compiled sources, its status mapping tables
- * agree with the real mappers, and every test and file it links to exists.
+ * Keeps the root README and the spark module's README true: the README's program and test are the
+ * consumer check's compiled files, its dependency snippet is the consumer check's, the commands of
+ * "Try it" exist, and the status mapping tables of spark/README.md agree with the real mappers.
+ * {@link DocsTest} checks the links and quotes of every doc.
  */
 class ReadmeTest {
   static final Path ROOT = Path.of("..");
@@ -58,44 +67,88 @@ class ReadmeTest {
               + "(?:(?:, | or )(?:QUEUED|STARTED|SUCCEEDED|FAILED|CANCELLING|CANCELLED))*)");
   static final String NEWER = "any other state (a newer operator)";
 
+  static final Path CONSUMER = ROOT.resolve("consumer-check/src/it/first-tests");
+
   static String readme;
+  static String sparkReadme;
 
   @BeforeAll
   static void read() throws IOException {
     readme = Files.readString(ROOT.resolve("README.md"));
+    sparkReadme = Files.readString(ROOT.resolve("spark/README.md"));
   }
 
   @Test
-  void usageSnippetIsQuotedVerbatim() throws IOException {
-    assertThat(quoted("usage"))
+  void theProgramForARealClusterIsTheConsumerChecksWholeCompiledFile() throws IOException {
+    assertThat(quoted("program"))
+        .startsWith("package ")
         .isEqualTo(
-            region(
-                ROOT.resolve("examples/src/main/java/dev/kubejobs/examples/UsageExample.java"),
-                "usage"));
+            fromPackage(
+                CONSUMER.resolve("src/main/java/com/example/scheduler/SparkPiOnACluster.java")));
   }
 
   @Test
-  void testkitSnippetIsQuotedVerbatim() throws IOException {
-    assertThat(quoted("testkit"))
+  void theTestClassIsTheConsumerChecksWholeCompiledTest() throws IOException {
+    assertThat(quoted("test"))
+        .startsWith("package ")
+        .contains("import org.junit.jupiter.api.Test;")
         .isEqualTo(
-            region(
-                ROOT.resolve("examples/src/test/java/dev/kubejobs/examples/TestkitUsageTest.java"),
-                "testkit"));
+            fromPackage(
+                CONSUMER.resolve("src/test/java/com/example/scheduler/SchedulerTest.java")));
   }
 
   @Test
-  void quickStartHasTheTwoCommandsAndTheSecondIsWhatCiRuns() throws IOException {
-    String quickStart = section("## Quick start");
-    Matcher block = Pattern.compile("```bash\\n(.*?)```", Pattern.DOTALL).matcher(quickStart);
+  void theDependencySnippetNamesExactlyWhatTheConsumerCheckDependsOn() throws IOException {
+    Matcher block =
+        Pattern.compile("<!-- snippet:dependencies -->\\n```xml\\n(.*?)```", Pattern.DOTALL)
+            .matcher(readme);
+    assertThat(block.find()).as("the README's dependency snippet").isTrue();
+    String pom = Files.readString(CONSUMER.resolve("pom.xml"));
+
+    List<String> inReadme = dependencies(block.group(1));
+    assertThat(inReadme)
+        .contains(
+            "dev.kubejobs:kubejobs-bom:0.1.0-SNAPSHOT:import",
+            "io.kubernetes:client-java:27.0.0:",
+            "dev.kubejobs:kubejobs-testkit::test")
+        .containsExactlyElementsOf(
+            dependencies(pom).stream()
+                .map(d -> d.replace("@project.version@", "0.1.0-SNAPSHOT"))
+                .toList());
+  }
+
+  @Test
+  void tryItRunsTheDemoAndFakeClusterCommandsTheProgramHas() {
+    String tryIt = section(readme, "## Try it");
+    Matcher block = Pattern.compile("```bash\\n(.*?)```", Pattern.DOTALL).matcher(tryIt);
     assertThat(block.find()).isTrue();
     List<String> commands = block.group(1).lines().toList();
 
     assertThat(commands)
         .containsExactly(
-            "./mvnw -B -q -DskipTests -pl examples -am package"
-                + " && java -jar examples/target/kubejobs-examples.jar",
-            "./mvnw -B verify");
-    assertThat(Files.readString(ROOT.resolve(".ci/run"))).contains("./mvnw -B -ntp verify");
+            "./mvnw -B -q -DskipTests -pl examples -am package",
+            "java -jar examples/target/kubejobs-examples.jar",
+            "java -jar examples/target/kubejobs-examples.jar fake-cluster"
+                + " --kubeconfig /tmp/kubejobs-fake.yaml");
+    assertThat(Main.commandLine().getSubcommands()).containsKeys("fake-cluster", "check", "list");
+  }
+
+  @Test
+  void theRootReadmeStaysShortAndItsErrorTableNamesEverySubclass() {
+    assertThat(readme.lines().count()).isLessThanOrEqualTo(280);
+    String errors = section(readme, "## Errors and what to do");
+    for (Class<?> type :
+        List.of(
+            ApiUnavailableException.class,
+            JobRejectedException.class,
+            JobConflictException.class,
+            NoSuchJobException.class,
+            ClusterMismatchException.class,
+            JobStatusUnknownException.class,
+            InvalidJobSpecException.class)) {
+      assertThat(errors).contains("`" + type.getSimpleName() + "`");
+    }
+    assertThat(errors).contains("mayHaveBeenApplied()", "JobStatusResult");
   }
 
   @Test
@@ -103,7 +156,7 @@ class ReadmeTest {
     Path core = ROOT.resolve("core");
     String coreReadme = Files.readString(core.resolve("README.md"));
     Path usage = core.resolve("src/test/java/dev/kubejobs/core/UsageExampleTest.java");
-    assertThat(coreReadme).contains(region(usage, "usage"));
+    assertThat(coreReadme).contains(DocsTest.region(usage, "usage"));
     String races =
         coreReadme.substring(
             coreReadme.indexOf("## Decisions under races"), coreReadme.indexOf("## Configuration"));
@@ -117,33 +170,6 @@ class ReadmeTest {
       tests++;
     }
     assertThat(tests).isGreaterThanOrEqualTo(10);
-  }
-
-  @Test
-  void everyLinkedTestMethodAndFileExists() throws IOException {
-    Matcher link = Pattern.compile("\\[`?([^\\]`]+)`?\\]\\(([^)\\s]+)\\)").matcher(readme);
-    int tests = 0;
-    int files = 0;
-    while (link.find()) {
-      String text = link.group(1);
-      String target = link.group(2);
-      if (target.startsWith("http")) {
-        continue;
-      }
-      Path file = ROOT.resolve(target);
-      assertThat(file).as("link target of [%s]", text).exists();
-      files++;
-      Matcher test = Pattern.compile("^([A-Z][A-Za-z0-9]*)\\.([a-z][A-Za-z0-9]*)$").matcher(text);
-      if (test.matches()) {
-        assertThat(file.getFileName().toString()).isEqualTo(test.group(1) + ".java");
-        assertThat(Files.readString(file))
-            .as("%s in %s", test.group(2), target)
-            .containsPattern("(void|Stream<DynamicTest>) " + test.group(2) + "\\(");
-        tests++;
-      }
-    }
-    assertThat(files).isGreaterThan(20);
-    assertThat(tests).isGreaterThan(20);
   }
 
   @Test
@@ -212,7 +238,7 @@ class ReadmeTest {
   /** Parses "| `State` | STATUS or STATUS ... |" rows of the table under a heading. */
   private static Map<String, Set<JobStatus>> mappingTable(String heading) {
     Map<String, Set<JobStatus>> rows = new LinkedHashMap<>();
-    for (String line : section(heading).lines().toList()) {
+    for (String line : section(sparkReadme, heading).lines().toList()) {
       if (!line.startsWith("| ") || line.startsWith("| operator state")) {
         continue;
       }
@@ -238,7 +264,7 @@ class ReadmeTest {
   }
 
   /** The text from a heading line to the next heading of the same or a higher level. */
-  private static String section(String heading) {
+  static String section(String readme, String heading) {
     int start = readme.indexOf("\n" + heading);
     assertThat(start).as(heading).isNotNegative();
     String level = heading.substring(0, heading.indexOf(' ') + 1);
@@ -264,29 +290,33 @@ class ReadmeTest {
     return m.group(1);
   }
 
-  /** The lines between the --8<-- markers of a source file, with their common indent removed. */
-  private static String region(Path source, String name) throws IOException {
-    List<String> lines = Files.readAllLines(source);
-    int start =
-        lines.indexOf(
-            lines.stream()
-                .filter(l -> l.contains("[start:" + name + "]"))
-                .findFirst()
-                .orElseThrow());
-    int end =
-        lines.indexOf(
-            lines.stream().filter(l -> l.contains("[end:" + name + "]")).findFirst().orElseThrow());
-    List<String> body = new ArrayList<>(lines.subList(start + 1, end));
-    int indent =
-        body.stream()
-            .filter(l -> !l.isBlank())
-            .mapToInt(l -> l.length() - l.stripLeading().length())
-            .min()
-            .orElse(0);
-    StringBuilder s = new StringBuilder();
-    for (String l : body) {
-      s.append(l.isBlank() ? "" : l.substring(indent)).append('\n');
+  /** A source file from its package line on, as a user pastes it. */
+  private static String fromPackage(Path source) throws IOException {
+    String text = Files.readString(source);
+    return text.substring(text.indexOf("package "));
+  }
+
+  /** groupId:artifactId:version:scope of each dependency of a POM or a POM snippet, in order. */
+  private static List<String> dependencies(String xml) {
+    List<String> result = new ArrayList<>();
+    Matcher dependency =
+        Pattern.compile("<dependency>(.*?)</dependency>", Pattern.DOTALL).matcher(xml);
+    while (dependency.find()) {
+      String d = dependency.group(1);
+      result.add(
+          tag(d, "groupId")
+              + ":"
+              + tag(d, "artifactId")
+              + ":"
+              + tag(d, "version")
+              + ":"
+              + tag(d, "scope"));
     }
-    return s.toString();
+    return result;
+  }
+
+  private static String tag(String xml, String name) {
+    Matcher m = Pattern.compile("<" + name + ">([^<]*)</" + name + ">").matcher(xml);
+    return m.find() ? m.group(1).strip() : "";
   }
 }

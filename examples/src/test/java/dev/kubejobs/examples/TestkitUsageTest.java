@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * How a scheduler's own tests use the testkit; quoted in the README between the {@code --8<--}
- * markers ({@code ReadmeTest.testkitSnippetIsQuotedVerbatim} checks the quote).
+ * How a scheduler's own tests use the testkit with AssertJ; the fault test is quoted in the
+ * testkit's README between the {@code --8<--} markers ({@code DocsTest} checks the quote).
  */
 class TestkitUsageTest {
   static final SparkJobSpec SPEC =
@@ -44,7 +44,6 @@ class TestkitUsageTest {
           .sparkVersion("4.0.1")
           .build();
 
-  // --8<-- [start:testkit]
   @RegisterExtension // one fake API server per class, emptied before each test
   static final FakeKubernetesExtension KUBE =
       FakeKubernetesExtension.builder().operator(Flavor.APACHE).build();
@@ -87,6 +86,7 @@ class TestkitUsageTest {
     assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
+  // --8<-- [start:fault]
   @Test
   void aLostCreateAnswerStillMakesExactlyOneApplication() {
     KUBE.server().faults().add(Fault.on("POST", ".*/sparkapplications").appliedThenLost());
@@ -96,5 +96,5 @@ class TestkitUsageTest {
     assertThat(KUBE.server().store().list(APACHE_SPARK_APPLICATION, "spark-jobs")).hasSize(1);
     assertThat(KUBE.server().journal().count("POST", ".*/sparkapplications")).isEqualTo(1);
   }
-  // --8<-- [end:testkit]
+  // --8<-- [end:fault]
 }
