@@ -215,6 +215,20 @@ class CliTest {
   }
 
   @Test
+  void aJobOfTheOtherOperatorIsFoundAndTheOptionToPassIsNamed() {
+    run("submit", "job-1", "--operator", "kubeflow");
+
+    Result r = run("status", "job-1"); // the default operator is apache
+
+    assertThat(r.exit).isEqualTo(Errors.FAILED);
+    assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err)
+        .contains("no job job-1 of the apache operator in namespace spark-jobs")
+        .contains("sparkapplications.sparkoperator.k8s.io/spark-jobs/kj-job-1")
+        .endsWith("add --operator kubeflow" + System.lineSeparator());
+  }
+
+  @Test
   void helpAndHelpCommandListTheCommandsAndTheClusterOptions() {
     for (String[] args : List.of(new String[] {"--help"}, new String[] {"help"})) {
       Result r = runWith(List.of(), args);

@@ -19,6 +19,8 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.examples.Errors;
 import dev.kubejobs.examples.Errors.CliException;
@@ -30,6 +32,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,6 +41,8 @@ import picocli.CommandLine.Option;
  * Builds the caller's {@link ApiClient} the way a scheduler would, and a {@link KubeJobs} over it.
  */
 public final class ClusterOptions {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterOptions.class);
+
   /** Which Spark operator runs the jobs. */
   public enum Operator {
     /** The Apache Spark Kubernetes Operator, {@code spark.apache.org/v1}. */
@@ -220,6 +226,48 @@ public final class ClusterOptions {
     String ns = namespace();
     String name = JobIdentity.of(jobs.namePrefix(), deployment, ns, idOrJobId).name();
     return ExecutionId.of(cluster, jobs.jobKind().resourceKind(), ns, name);
+  }
+
+  /**
+   * Returns the error to report for a job that is not there. Given by its job id, it is looked for
+   * under the other operator in the same namespace: found there, the error says to pass {@code
+   * --operator}; otherwise (or for a full execution id, which names its operator) it is {@code e}.
+   *
+   * @param e the job's absence under this operator
+   * @param idOrJobId the command's argument
+   * @return the exception to throw
+   */
+  public RuntimeException notFound(NoSuchJobException e, String idOrJobId) {
+    if (idOrJobId.contains("/")) {
+      return e;
+    }
+    Operator other = operator == Operator.apache ? Operator.kubeflow : Operator.apache;
+    try (KubeJobs<SparkJobSpec> jobs =
+        KubeJobs.builder(apiClient(), other.jobKind())
+            .cluster(cluster)
+            .deployment(deployment)
+            .statusCacheTtl(Duration.ZERO)
+            .build()) {
+      ExecutionId there = executionId(jobs, idOrJobId);
+      jobs.statusReader().get(there);
+      return new CliException(
+          Errors.FAILED,
+          "no job "
+              + idOrJobId
+              + " of the "
+              + operator
+              + " operator in namespace "
+              + namespace()
+              + ", but the "
+              + other
+              + " operator has one ("
+              + there
+              + "): add --operator "
+              + other);
+    } catch (KubeJobsException | IllegalArgumentException notThereEither) {
+      LOG.debug("Job {} is not under the {} operator either", idOrJobId, other, notThereEither);
+      return e;
+    }
   }
 
   private static String message(Exception e) {

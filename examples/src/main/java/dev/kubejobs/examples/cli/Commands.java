@@ -20,6 +20,7 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.logs.DriverLog;
@@ -77,6 +78,31 @@ public final class Commands {
   abstract static class Base implements Callable<Integer> {
     @Mixin ClusterOptions cluster;
     @Spec CommandSpec spec;
+
+    /**
+     * Runs the command; a job that is not there is looked for under the other operator, the most
+     * common reason a job a user just submitted is "not there".
+     */
+    @Override
+    public final Integer call() {
+      try {
+        return run();
+      } catch (NoSuchJobException e) {
+        throw jobArgument() == null ? e : cluster.notFound(e, jobArgument());
+      }
+    }
+
+    /**
+     * Runs the command.
+     *
+     * @return the exit code
+     */
+    abstract Integer run();
+
+    /** The job argument of a command on one job, else null. */
+    String jobArgument() {
+      return null;
+    }
 
     PrintWriter out() {
       return spec.commandLine().getOut();
@@ -138,7 +164,7 @@ public final class Commands {
     Map<String, String> labels = new LinkedHashMap<>();
 
     @Override
-    public Integer call() {
+    Integer run() {
       SparkJobSpec.Builder spec =
           SparkJobSpec.builder()
               .namespace(cluster.namespace())
@@ -166,7 +192,12 @@ public final class Commands {
     String id;
 
     @Override
-    public Integer call() {
+    String jobArgument() {
+      return id;
+    }
+
+    @Override
+    Integer run() {
       KubeJobs<SparkJobSpec> jobs = cluster.kubeJobs();
       ExecutionId executionId = cluster.executionId(jobs, id);
       JobExecutionInfo info = jobs.statusReader().get(executionId);
@@ -195,6 +226,11 @@ public final class Commands {
     @Parameters(paramLabel = "ID", description = "Execution id (as submit prints it) or job id.")
     String id;
 
+    @Override
+    String jobArgument() {
+      return id;
+    }
+
     @Option(
         names = "--interval",
         defaultValue = "2s",
@@ -205,7 +241,7 @@ public final class Commands {
     Duration interval;
 
     @Override
-    public Integer call() {
+    Integer run() {
       // Watch mode: one LIST and one WATCH of the namespace; each look below costs no request
       // while the watch is open.
       try (KubeJobs<SparkJobSpec> jobs = cluster.kubeJobs(StatusSource.watch())) {
@@ -254,7 +290,12 @@ public final class Commands {
     String id;
 
     @Override
-    public Integer call() {
+    String jobArgument() {
+      return id;
+    }
+
+    @Override
+    Integer run() {
       KubeJobs<SparkJobSpec> jobs = cluster.kubeJobs();
       ExecutionId executionId = cluster.executionId(jobs, id);
       CancelResult result = jobs.canceller().cancel(executionId);
@@ -278,6 +319,11 @@ public final class Commands {
     @Parameters(paramLabel = "ID", description = "Execution id (as submit prints it) or job id.")
     String id;
 
+    @Override
+    String jobArgument() {
+      return id;
+    }
+
     @Option(
         names = "--lines",
         defaultValue = "100",
@@ -285,7 +331,7 @@ public final class Commands {
     int lines;
 
     @Override
-    public Integer call() {
+    Integer run() {
       KubeJobs<SparkJobSpec> jobs = cluster.kubeJobs();
       ExecutionId executionId = cluster.executionId(jobs, id);
       DriverLog log = jobs.driverLogs().tail(executionId, lines, 1 << 20);
@@ -330,7 +376,7 @@ public final class Commands {
       description = "Lists this deployment's jobs in the namespace, with their status.")
   public static final class ListJobs extends Base {
     @Override
-    public Integer call() {
+    Integer run() {
       ApiClient client = cluster.apiClient();
       KubeJobs<SparkJobSpec> jobs = cluster.kubeJobs();
       ResourceKind kind = jobs.jobKind().resourceKind();
@@ -469,7 +515,7 @@ public final class Commands {
     boolean dryRun;
 
     @Override
-    public Integer call() {
+    Integer run() {
       SweepReport report =
           cluster
               .kubeJobs()
@@ -499,7 +545,7 @@ public final class Commands {
       })
   public static final class Check extends Base {
     @Override
-    public Integer call() {
+    Integer run() {
       PreflightReport report = cluster.kubeJobs().preflight().check(cluster.namespace());
       out().println(report.summary());
       return report.isOk() ? 0 : Errors.FAILED;

@@ -101,7 +101,7 @@ public final class FakeCluster implements AutoCloseable {
   /**
    * Returns the fake API server's URL.
    *
-   * @return the URL, {@code http://127.0.0.1:PORT}
+   * @return the URL, {@code http://localhost:PORT}
    */
   public String url() {
     return server.url();
@@ -199,7 +199,7 @@ public final class FakeCluster implements AutoCloseable {
     @Option(
         names = "--port",
         defaultValue = "0",
-        description = "Port on 127.0.0.1 (default: a free one).")
+        description = "Port on localhost (default: a free one).")
     int port;
 
     @Option(
