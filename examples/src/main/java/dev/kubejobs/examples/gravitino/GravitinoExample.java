@@ -16,9 +16,11 @@
 package dev.kubejobs.examples.gravitino;
 
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.gravitino.GravitinoMapping;
+import dev.kubejobs.gravitino.KubeJobsSparkExecutor;
 import dev.kubejobs.examples.Errors;
-import dev.kubejobs.examples.gravitino.spi.JobContext;
-import dev.kubejobs.examples.gravitino.spi.JobExecutionInfo;
+import org.apache.gravitino.connector.job.JobContext;
+import org.apache.gravitino.connector.job.JobExecutionInfo;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;

@@ -13,16 +13,13 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino;
+package dev.kubejobs.gravitino;
 
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
-import dev.kubejobs.examples.gravitino.spi.JobContext;
-import dev.kubejobs.examples.gravitino.spi.JobExecutionInfo;
-import dev.kubejobs.examples.gravitino.spi.JobExecutor;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -39,6 +36,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import okhttp3.OkHttpClient;
+import org.apache.gravitino.connector.job.JobContext;
+import org.apache.gravitino.connector.job.JobExecutionInfo;
+import org.apache.gravitino.connector.job.JobExecutor;
 import org.apache.gravitino.exceptions.NoSuchJobException;
 import org.apache.gravitino.job.JobHandle;
 import org.apache.gravitino.job.JobTemplate;
@@ -54,9 +54,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>SPI.</b> It implements Gravitino's {@code org.apache.gravitino.connector.job.JobExecutor}
  * as on Gravitino's {@code main} branch after 1.3.0 (with {@code JobContext}, {@code
  * getJobExecutionInfo}, {@code ownsJob}, {@code isJobStateNodeLocal}, {@code getJobStdout}/{@code
- * getJobStderr}; commits in {@link dev.kubejobs.examples.gravitino.spi}), and also every method of
+ * getJobStderr}; commits in {@link org.apache.gravitino.connector.job}), and also every method of
  * Gravitino 1.3.0's smaller interface. Only {@code gravitino-api} is on Maven Central, so the three
- * {@code gravitino-core} types are stand-ins in {@link dev.kubejobs.examples.gravitino.spi}: to run
+ * {@code gravitino-core} types are stand-ins in {@link org.apache.gravitino.connector.job}: to run
  * it in a Gravitino server, import {@code org.apache.gravitino.connector.job.*} instead and compile
  * against {@code gravitino-core} (the README's "Gravitino" section gives the steps and the {@code
  * gravitino.conf} lines).

@@ -13,14 +13,12 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino;
+package dev.kubejobs.gravitino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.examples.gravitino.spi.JobContext;
-import dev.kubejobs.examples.gravitino.spi.JobExecutionInfo;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
@@ -34,6 +32,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.gravitino.connector.job.JobContext;
+import org.apache.gravitino.connector.job.JobExecutionInfo;
 import org.apache.gravitino.exceptions.NoSuchJobException;
 import org.apache.gravitino.job.JobHandle;
 import org.apache.gravitino.job.ShellJobTemplate;
@@ -74,7 +74,7 @@ class KubeJobsSparkExecutorTest {
       FakeSparkOperator.Flavor flavor) throws IOException {
     FakeSparkOperator operator = operator(flavor);
     executor = initialized(flavor, Map.of());
-    String id = executor.submitJob(context(7), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(7), Templates.sparkPi());
 
     JobExecutionInfo queued = executor.getJobExecutionInfo(id);
     operator.moveTo(NS, "kj-job-7", running(flavor));
@@ -101,8 +101,8 @@ class KubeJobsSparkExecutorTest {
     operator(FakeSparkOperator.Flavor.APACHE);
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
 
-    String id = executor.submitJob(context(42), GravitinoExample.sparkPiTemplate());
-    String again = executor.submitJob(context(42), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(42), Templates.sparkPi());
+    String again = executor.submitJob(context(42), Templates.sparkPi());
 
     assertThat(id).isEqualTo("prod/sparkapplications.spark.apache.org/gravitino-jobs/kj-job-42");
     assertThat(again).isEqualTo(id);
@@ -118,9 +118,9 @@ class KubeJobsSparkExecutorTest {
         initialized(
             FakeSparkOperator.Flavor.KUBEFLOW,
             Map.of(ExecutorSettings.STATUS_CACHE_PERIOD_MS, "600000"));
-    String other = executor.submitJob(context(1), GravitinoExample.sparkPiTemplate());
+    String other = executor.submitJob(context(1), Templates.sparkPi());
     assertThat(executor.getJobStatus(other)).isEqualTo(JobHandle.Status.QUEUED); // LIST cached
-    String id = executor.submitJob(context(2), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(2), Templates.sparkPi());
     operator.moveTo(NS, "kj-job-2", "RUNNING");
 
     assertThat(executor.getJobStatus(id))
@@ -138,7 +138,7 @@ class KubeJobsSparkExecutorTest {
   void anUnreachableApiServerIsNotNoSuchJobTheStatusIsUnknown() throws IOException {
     operator(FakeSparkOperator.Flavor.APACHE);
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
-    String id = executor.submitJob(context(9), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(9), Templates.sparkPi());
     KUBE.server().faults().add(Fault.on("GET", ".*").forever().connectionReset());
 
     assertThatThrownBy(() -> executor.getJobExecutionInfo(id))
@@ -152,7 +152,7 @@ class KubeJobsSparkExecutorTest {
   void cancellingAnEndedJobKeepsItsOutcome(FakeSparkOperator.Flavor flavor) throws IOException {
     FakeSparkOperator operator = operator(flavor);
     executor = initialized(flavor, Map.of());
-    String id = executor.submitJob(context(3), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(3), Templates.sparkPi());
     operator.runToEnd(NS, "kj-job-3");
     JobExecutionInfo before = executor.getJobExecutionInfo(id);
 
@@ -169,7 +169,7 @@ class KubeJobsSparkExecutorTest {
       FakeSparkOperator.Flavor flavor) throws IOException {
     FakeSparkOperator operator = operator(flavor);
     executor = initialized(flavor, Map.of());
-    String id = executor.submitJob(context(4), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(4), Templates.sparkPi());
     operator.moveTo(NS, "kj-job-4", running(flavor));
 
     executor.cancelJob(id);
@@ -200,7 +200,7 @@ class KubeJobsSparkExecutorTest {
       throws IOException {
     FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
-    String id = executor.submitJob(context(5), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(5), Templates.sparkPi());
     operator.moveTo(
         NS, "kj-job-5", "Succeeded"); // the driver pod is kept until resources are released
 
