@@ -16,11 +16,9 @@
 package dev.kubejobs.examples.gravitino;
 
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.examples.Errors;
 import dev.kubejobs.gravitino.GravitinoMapping;
 import dev.kubejobs.gravitino.KubeJobsSparkExecutor;
-import dev.kubejobs.examples.Errors;
-import org.apache.gravitino.connector.job.JobContext;
-import org.apache.gravitino.connector.job.JobExecutionInfo;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
@@ -31,6 +29,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.gravitino.connector.job.JobContext;
+import org.apache.gravitino.connector.job.JobExecutionInfo;
 import org.apache.gravitino.job.JobHandle;
 import org.apache.gravitino.job.SparkJobTemplate;
 import picocli.CommandLine.Model.CommandSpec;
