@@ -141,6 +141,60 @@ class GravitinoServerLoadingIT {
     }
   }
 
+  /**
+   * What one pull costs: Gravitino's job manager asks {@code getJobExecutionInfo} once per active
+   * job on every node, every {@code gravitino.job.statusPullIntervalInMs}. The figure is printed
+   * for docs/gravitino.md. With this build's core a pull of N jobs costs one LIST per namespace and
+   * one GET for each other job (2 x 25 requests for 25 jobs on two nodes); the status reader's
+   * change to answer a loop of single gets from the cached LIST (one LIST per namespace per cache
+   * period) brings it to one LIST per node, and this bound can then be tightened to 2.
+   */
+  @ParameterizedTest
+  @EnumSource(FakeSparkOperator.Flavor.class)
+  void onePullOfManyJobsOnTwoNodesCostsAtMostOneListAndOneRequestPerJobOnEachNode(
+      FakeSparkOperator.Flavor flavor) throws Exception {
+    int jobs = 25;
+    FakeSparkOperator operator = FakeSparkOperator.builder(flavor, KUBE.server()).build();
+    Map<String, String> conf = serverConf(flavor, "5000"); // the default period
+    try (URLClassLoader serverA = GravitinoServerStandIn.libsLoader(SERVER_LIBS, SHADED);
+        URLClassLoader serverB = GravitinoServerStandIn.libsLoader(SERVER_LIBS, SHADED);
+        JobExecutor nodeA = GravitinoServerStandIn.createExecutor(conf, serverA);
+        JobExecutor nodeB = GravitinoServerStandIn.createExecutor(conf, serverB);
+        GravitinoJobManagerStandIn manager = new GravitinoJobManagerStandIn("lake", dir.toFile())) {
+      // given: many running jobs, submitted on both nodes
+      manager.registerTemplate("spark-pi", Templates.sparkPi());
+      List<Long> ids = new java.util.ArrayList<>();
+      for (int i = 0; i < jobs; i++) {
+        long id = manager.runJob(i % 2 == 0 ? nodeA : nodeB, "spark-pi");
+        operator.moveTo(NS, "kj-job-" + id, running(flavor));
+        ids.add(id);
+      }
+      KUBE.server().journal().clear();
+
+      // when: one pull on each node
+      manager.pull(nodeA);
+      manager.pull(nodeB);
+
+      // then: every job was answered, with at most one LIST and one request per job on each node
+      List<String> requests =
+          KUBE.server().journal().requests().stream().map(r -> r.verb() + " " + r.path()).toList();
+      long lists = requests.stream().filter(r -> r.endsWith("/sparkapplications")).count();
+      System.out.printf(
+          "%s: one pull of %d jobs on 2 nodes cost %d requests (%d LIST, %d GET)%n",
+          flavor, jobs, requests.size(), lists, requests.size() - lists);
+      for (long id : ids) {
+        assertThat(manager.job(id).status()).isEqualTo(JobHandle.Status.STARTED);
+      }
+      assertThat(requests).allMatch(r -> r.startsWith("GET "));
+      assertThat(requests.stream().filter(r -> r.endsWith("/sparkapplications"))).hasSize(2);
+      for (long id : ids) {
+        assertThat(requests.stream().filter(r -> r.endsWith("/kj-job-" + id)))
+            .as("reads of job %d", id)
+            .hasSizeLessThanOrEqualTo(2);
+      }
+    }
+  }
+
   @Test
   void aServerWithABadSettingStopsWithTheFactorysErrorNamingTheKey() throws IOException {
     Map<String, String> conf = new HashMap<>(serverConf(FakeSparkOperator.Flavor.APACHE, "10"));
