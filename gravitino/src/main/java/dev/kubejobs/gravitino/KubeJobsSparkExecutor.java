@@ -55,11 +55,11 @@ import org.slf4j.LoggerFactory;
  * as on Gravitino's {@code main} branch after 1.3.0 (with {@code JobContext}, {@code
  * getJobExecutionInfo}, {@code ownsJob}, {@code isJobStateNodeLocal}, {@code getJobStdout}/{@code
  * getJobStderr}; commits in {@link org.apache.gravitino.connector.job}), and also every method of
- * Gravitino 1.3.0's smaller interface. Only {@code gravitino-api} is on Maven Central, so the three
- * {@code gravitino-core} types are stand-ins in {@link org.apache.gravitino.connector.job}: to run
- * it in a Gravitino server, import {@code org.apache.gravitino.connector.job.*} instead and compile
- * against {@code gravitino-core} (the README's "Gravitino" section gives the steps and the {@code
- * gravitino.conf} lines).
+ * Gravitino 1.3.0's smaller interface. It is compiled against stand-ins of the three {@code
+ * gravitino-core} types in their real package (module {@code gravitino-stubs}, never shipped), so a
+ * Gravitino server of the main line loads it by name from its {@code libs/}: put the {@code
+ * kubejobs-gravitino-<version>-shaded.jar} there and set the {@code gravitino.conf} lines of {@code
+ * docs/gravitino.md}.
  *
  * <p><b>Contract.</b>
  *
@@ -78,6 +78,11 @@ import org.slf4j.LoggerFactory;
  *       sees it being deleted with the cancel mark (CANCELLED), or sees it gone and Gravitino turns
  *       the {@code NoSuchJobException} of a job it recorded CANCELLING into CANCELLED.
  *   <li>{@link #cancelJob} of a job that has already ended changes nothing: it keeps its outcome.
+ *   <li>An execution id this executor cannot track — of another cluster than {@code
+ *       gravitino.jobExecutor.kubejobs.cluster}, or not a kubejobs id at all — is a {@link
+ *       NoSuchJobException} naming the cluster or the id, as Gravitino's own Kubernetes executor
+ *       does for another cluster's id: Gravitino fails the job once (CANCELLED if it was
+ *       CANCELLING) instead of pulling an error for it forever.
  * </ul>
  *
  * <p>Thread safe. Gravitino creates it with the no-argument constructor and calls {@link
@@ -237,10 +242,9 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    *
    * @param jobId the execution id {@link #submitJob(JobContext, JobTemplate)} returned
    * @return the snapshot
-   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone
-   * @throws IllegalArgumentException if {@code jobId} is not an execution id of this job kind
-   * @throws dev.kubejobs.core.ClusterMismatchException if the id is of another cluster (the status
-   *     is unknown here; never a reason to fail the job)
+   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone, or if
+   *     {@code jobId} is of another cluster or not a kubejobs execution id (this executor can never
+   *     track it)
    * @throws dev.kubejobs.core.ApiUnavailableException if the API server cannot be reached (the
    *     status is unknown, not failed; the next pull tries again)
    */
@@ -248,7 +252,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   public JobExecutionInfo getJobExecutionInfo(String jobId) throws NoSuchJobException {
     dev.kubejobs.core.JobExecutionInfo info;
     try {
-      info = jobs().statusReader().get(ExecutionId.parse(jobId));
+      info = jobs().statusReader().get(trackable(jobId));
     } catch (dev.kubejobs.core.NoSuchJobException e) {
       throw new NoSuchJobException(e, "%s", e.getMessage());
     }
@@ -285,7 +289,8 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    * is safe.
    *
    * @param jobId the execution id
-   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone
+   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone, or if
+   *     {@code jobId} is of another cluster or not a kubejobs execution id
    * @throws dev.kubejobs.core.ApiUnavailableException if the API server cannot be reached; the
    *     cancel may have been applied, cancelling again is safe
    * @throws dev.kubejobs.core.JobRejectedException if the service account may not patch or delete
@@ -295,7 +300,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   public void cancelJob(String jobId) throws NoSuchJobException {
     CancelResult result;
     try {
-      result = jobs().canceller().cancel(ExecutionId.parse(jobId));
+      result = jobs().canceller().cancel(trackable(jobId));
     } catch (dev.kubejobs.core.NoSuchJobException e) {
       throw new NoSuchJobException(e, "%s", e.getMessage());
     }
@@ -394,6 +399,37 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   ApiClient ownedClient() {
     return ownedClient;
+  }
+
+  /**
+   * Returns the execution id if this executor can track it; else a {@link NoSuchJobException} that
+   * says why, logged once at WARN (Gravitino ends the job on it and stops asking).
+   */
+  private ExecutionId trackable(String jobId) throws NoSuchJobException {
+    KubeJobs<SparkJobSpec> j = jobs();
+    ExecutionId id;
+    try {
+      id = ExecutionId.parse(jobId);
+    } catch (IllegalArgumentException e) {
+      NoSuchJobException gone =
+          new NoSuchJobException(
+              e,
+              "Job %s is not a kubejobs execution id (<cluster>/<plural>.<group>/<namespace>/<name>):"
+                  + " it was not submitted through the kubejobs executor, which cannot track it",
+              jobId);
+      LOG.warn("{}", gone.getMessage());
+      throw gone;
+    }
+    if (!id.cluster().equals(j.cluster())) {
+      NoSuchJobException gone =
+          new NoSuchJobException(
+              "Job %s runs in cluster '%s', but this kubejobs executor is connected to cluster '%s'"
+                  + " (%s%s): it cannot track the job; run it again on this cluster",
+              jobId, id.cluster(), j.cluster(), ExecutorSettings.PREFIX, ExecutorSettings.CLUSTER);
+      LOG.warn("{}", gone.getMessage());
+      throw gone;
+    }
+    return id;
   }
 
   private KubeJobs<SparkJobSpec> jobs() {

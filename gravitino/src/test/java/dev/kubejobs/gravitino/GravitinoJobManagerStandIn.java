@@ -96,6 +96,13 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
     return id;
   }
 
+  /** Records a job some other executor submitted under {@code executionId}, QUEUED. */
+  long recordJob(String templateName, String executionId) {
+    long id = ids.incrementAndGet();
+    jobs.put(id, new Job(id, templateName, executionId, JobHandle.Status.QUEUED, null, null));
+    return id;
+  }
+
   Job job(long id) {
     return jobs.get(id);
   }

@@ -230,6 +230,42 @@ class KubeJobsSparkExecutorTest {
     assertThat(executor.getJobStderr("not an id", 10, 1000)).isEmpty();
   }
 
+  /**
+   * Gravitino's own Kubernetes executor ({@code K8sJobExecutor.parseJobExecutionId} in
+   * apache/gravitino's {@code org.apache.gravitino.job.k8s} package) throws {@code
+   * NoSuchJobException} for an id of another cluster, which Gravitino's {@code
+   * JobManager.pullAndUpdateJobStatus} turns into FAILED once; an id it cannot track never becomes
+   * an error pulled again and again.
+   */
+  @Test
+  void anIdOfAnotherClusterOrNoKubeJobsIdFailsTheJobOnceWithAMessageNamingIt() throws IOException {
+    operator(FakeSparkOperator.Flavor.APACHE);
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+    String foreign = "staging/sparkapplications.spark.apache.org/gravitino-jobs/kj-job-8";
+    try (GravitinoJobManagerStandIn manager =
+        new GravitinoJobManagerStandIn("lake", dir.toFile())) {
+      long otherCluster = manager.recordJob("spark-pi", foreign);
+      long notOurs = manager.recordJob("spark-pi", "local-job-123");
+      KUBE.server().journal().clear();
+
+      manager.pull(executor);
+      manager.pull(executor);
+
+      assertThat(manager.job(otherCluster).status()).isEqualTo(JobHandle.Status.FAILED);
+      assertThat(manager.job(notOurs).status()).isEqualTo(JobHandle.Status.FAILED);
+      assertThat(manager.pullErrors()).isEmpty();
+      assertThat(KUBE.server().journal().requests()).as("nothing asked of the cluster").isEmpty();
+    }
+    assertThatThrownBy(() -> executor.getJobExecutionInfo(foreign))
+        .isInstanceOf(NoSuchJobException.class)
+        .hasMessageContaining("cluster 'staging'")
+        .hasMessageContaining("connected to cluster 'prod'")
+        .hasMessageContaining("gravitino.jobExecutor.kubejobs.cluster");
+    assertThatThrownBy(() -> executor.cancelJob("local-job-123"))
+        .isInstanceOf(NoSuchJobException.class)
+        .hasMessageContaining("local-job-123 is not a kubejobs execution id");
+  }
+
   @Test
   void aTemplateThatIsNotSparkIsRefused() throws IOException {
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
