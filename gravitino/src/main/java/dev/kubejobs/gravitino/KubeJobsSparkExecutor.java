@@ -19,7 +19,9 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
+import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -31,6 +33,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -96,6 +99,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
 
   private volatile KubeJobs<SparkJobSpec> jobs;
   private volatile GravitinoMapping.Defaults defaults;
+  private volatile String gonePodReason;
   private volatile ApiClient ownedClient;
   private volatile boolean closed;
 
@@ -116,6 +120,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     }
     this.jobs = jobs;
     this.defaults = defaults;
+    this.gonePodReason = "The Spark operator released it after the job ended.";
   }
 
   /**
@@ -150,7 +155,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
               client,
               s.operator().equals("kubeflow")
                   ? SparkOperators.kubeflow()
-                  : SparkOperators.apache());
+                  : SparkOperators.apache(apacheOptions(s.driverPodRetention())));
       set(() -> b.cluster(s.cluster()), ExecutorSettings.CLUSTER, s.cluster());
       set(() -> b.deployment(s.deployment()), ExecutorSettings.DEPLOYMENT, s.deployment());
       b.statusCacheTtl(s.statusCachePeriod())
@@ -165,6 +170,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
                   .waitDurationInOpenState(s.breakerOpen())
                   .build());
       this.defaults = s.defaults();
+      this.gonePodReason = gonePodReason(s);
       this.jobs = b.build();
       this.ownedClient = client;
     } catch (RuntimeException e) {
@@ -335,7 +341,12 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    * the container's whole output — Kubernetes' pod log API ({@code GET .../pods/{name}/log}) serves
    * a container's standard output and standard error as one interleaved stream (Spark's own log
    * lines go to standard error). Never throws: an unknown or malformed id, a job without a driver
-   * pod yet, a pod that is gone or an unreachable API server give an empty list (logged).
+   * pod yet, a job whose resource is gone or an unreachable API server give an empty list (logged).
+   *
+   * <p>A job that ended and whose driver pod is gone gets one line saying why instead of its log:
+   * the Apache operator keeps the pod for {@code driverPodRetentionMs} after the job ended (see
+   * {@link ExecutorSettings}), the Kubeflow operator as long as the SparkApplication. The line is
+   * cut to {@code maxBytes}.
    *
    * @param jobId the execution id
    * @param maxLines the most lines
@@ -348,11 +359,53 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
       return List.of();
     }
     try {
-      return jobs().driverLogs().tail(ExecutionId.parse(jobId), maxLines, maxBytes).lines();
+      KubeJobs<SparkJobSpec> j = jobs();
+      ExecutionId id = ExecutionId.parse(jobId);
+      DriverLog log = j.driverLogs().tail(id, maxLines, maxBytes);
+      if (!log.isEmpty() || log.pod().isPresent()) {
+        return log.lines();
+      }
+      JobStatus status = j.statusReader().get(id).status();
+      if (status != JobStatus.SUCCEEDED
+          && status != JobStatus.FAILED
+          && status != JobStatus.CANCELLED) {
+        return List.of(); // no driver pod yet
+      }
+      String why =
+          "[kubejobs] No output: the driver pod of job " + jobId + " is gone. " + gonePodReason;
+      return List.of(why.length() > maxBytes ? why.substring(0, maxBytes) : why);
     } catch (RuntimeException e) {
       LOG.debug("No driver log for '{}': {}", jobId, e.toString());
       return List.of();
     }
+  }
+
+  private static ApacheOptions apacheOptions(Duration retention) {
+    if (retention.isZero()) {
+      return ApacheOptions.ofDefaults(); // released as soon as the job ends
+    }
+    return ApacheOptions.builder()
+        .resourceRetainPolicy(ApacheOptions.ResourceRetainPolicy.ALWAYS)
+        .resourceRetainDuration(retention)
+        .build();
+  }
+
+  private static String gonePodReason(ExecutorSettings s) {
+    String key = ExecutorSettings.PREFIX + ExecutorSettings.DRIVER_POD_RETENTION_MS;
+    if (s.operator().equals("kubeflow")) {
+      return "The Kubeflow Spark operator keeps it as long as the SparkApplication, so it was"
+          + " deleted by someone else or by the cluster (node lost, eviction).";
+    }
+    if (s.driverPodRetention().isZero()) {
+      return "The Apache Spark operator released it when the job ended because "
+          + key
+          + " = 0; set it to keep the output readable for a while.";
+    }
+    return "The Apache Spark operator keeps it for "
+        + key
+        + " = "
+        + s.driverPodRetention().toMillis()
+        + " ms after the job ended, then releases it; raise the setting to keep output longer.";
   }
 
   /**

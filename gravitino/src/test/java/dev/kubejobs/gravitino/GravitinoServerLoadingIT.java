@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.fixtures.DriverLogs;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import java.io.IOException;
 import java.net.URLClassLoader;
@@ -131,6 +132,9 @@ class GravitinoServerLoadingIT {
                   assertThat(manager.job(gone).status()).isEqualTo(JobHandle.Status.FAILED);
                 });
         assertThat(manager.job(done).finishedAt()).isNotNull();
+        assertThat(nodeA.getJobStdout(manager.job(done).executionId(), 1000, 1 << 20))
+            .as("a finished job's output, its driver pod kept (a day by default on Apache)")
+            .contains(DriverLogs.PI_LINE);
         assertThat(manager.pullErrors()).isEmpty();
       }
       // and close released it: a later call says so

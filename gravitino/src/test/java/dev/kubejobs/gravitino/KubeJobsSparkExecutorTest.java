@@ -18,6 +18,7 @@ package dev.kubejobs.gravitino;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
@@ -25,6 +26,8 @@ import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.fixtures.DriverLogs;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Pod;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -215,6 +218,71 @@ class KubeJobsSparkExecutorTest {
     assertThat(executor.getJobStderr(id, 10, 1000)).isEmpty();
   }
 
+  /**
+   * The Apache operator releases the driver pod when the job ends unless {@code
+   * spec.applicationTolerations.resourceRetainPolicy} retains it, for {@code
+   * resourceRetainDurationMillis} (v1 CRD, /work/shared/reference/apache-spark-operator); the fake
+   * operator keeps a retained pod, and deleting it stands for the operator's release once the
+   * period passed. Gravitino's own Kubernetes executor keeps the pod a day the same way
+   * ("resourceRetainPolicy", "Always" in its SparkApplicationUtils).
+   */
+  @Test
+  void aFinishedApacheJobsOutputIsReadableWhileItsPodIsKeptAndSaysWhyOnceItIsGone()
+      throws Exception {
+    FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+    String id = executor.submitJob(context(11), Templates.sparkPi());
+    operator.runToEnd(NS, "kj-job-11");
+    assertThat(executor.getJobExecutionInfo(id).status()).isEqualTo(JobHandle.Status.SUCCEEDED);
+
+    List<String> kept = executor.getJobStdout(id, 1000, 1 << 20);
+    deleteDriverPods();
+    List<String> gone = executor.getJobStdout(id, 1000, 1 << 20);
+    List<String> goneCapped = executor.getJobStdout(id, 10, 40);
+
+    JsonObject tolerations =
+        KUBE.api(operator.resourceType())
+            .get(NS, "kj-job-11")
+            .getObject()
+            .getRaw()
+            .getAsJsonObject("spec")
+            .getAsJsonObject("applicationTolerations");
+    assertThat(tolerations.get("resourceRetainPolicy").getAsString()).isEqualTo("Always");
+    assertThat(tolerations.get("resourceRetainDurationMillis").getAsLong()).isEqualTo(86_400_000L);
+    assertThat(kept).contains(DriverLogs.PI_LINE);
+    assertThat(gone)
+        .singleElement()
+        .asString()
+        .contains("driver pod of job " + id + " is gone")
+        .contains("gravitino.jobExecutor.kubejobs.driverPodRetentionMs = 86400000 ms");
+    assertThat(goneCapped).singleElement().asString().hasSize(40);
+  }
+
+  @Test
+  void aRetentionOfZeroReleasesTheDriverPodWhenTheJobEndsAndTheOutputSaysSo() throws Exception {
+    FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
+    executor =
+        initialized(
+            FakeSparkOperator.Flavor.APACHE, Map.of(ExecutorSettings.DRIVER_POD_RETENTION_MS, "0"));
+    String id = executor.submitJob(context(12), Templates.sparkPi());
+    operator.runToEnd(NS, "kj-job-12");
+
+    assertThat(executor.getJobExecutionInfo(id).status()).isEqualTo(JobHandle.Status.SUCCEEDED);
+    assertThat(executor.getJobStdout(id, 1000, 1 << 20))
+        .singleElement()
+        .asString()
+        .contains("released it when the job ended because")
+        .contains("driverPodRetentionMs = 0");
+  }
+
+  private void deleteDriverPods() throws Exception {
+    CoreV1Api core = new CoreV1Api(KUBE.client());
+    for (V1Pod pod : core.listNamespacedPod(NS).execute().getItems()) {
+      core.deleteNamespacedPod(pod.getMetadata().getName(), NS).execute();
+    }
+    assertThat(core.listNamespacedPod(NS).execute().getItems()).isEmpty();
+  }
+
   @Test
   void outputOfAnUnknownGoneOrMalformedJobIsEmptyNeverAnError() throws IOException {
     operator(FakeSparkOperator.Flavor.APACHE);
@@ -322,6 +390,7 @@ class KubeJobsSparkExecutorTest {
         "requestTimeoutMs    | 0      | must be a whole number from 1 to 600000",
         "retry.maxAttempts   | 0      | must be a whole number from 1 to 10",
         "circuitBreaker.openMs | 1e3  | must be a whole number from 1 to 600000",
+        "driverPodRetentionMs | 2592000001 | must be a whole number from 0 to 2592000000",
         "operator            | spark  | must be apache or kubeflow",
         "cluster             | a b    | is refused",
         "deployment          | Prod!  | is refused",
