@@ -19,11 +19,13 @@ import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.spark.internal.Checks;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Settings of the Apache Spark Kubernetes Operator ({@code spark.apache.org}) job kind: the API
- * version written, the restart and resource retain policies, and how long a SparkApplication may go
- * without any status before kubejobs deletes it and fails the job.
+ * version written, the restart and resource retain policies with how long retained resources are
+ * kept, and how long a SparkApplication may go without any status before kubejobs deletes it and
+ * fails the job.
  *
  * <p>Instances are immutable and thread safe; start from {@link #ofDefaults()} or {@link
  * #builder()}.
@@ -110,6 +112,7 @@ public final class ApacheOptions {
   private final RestartPolicy restartPolicy;
   private final int maxRestartAttempts;
   private final ResourceRetainPolicy resourceRetainPolicy;
+  private final Duration resourceRetainDuration;
   private final Duration noStatusTimeout;
 
   private ApacheOptions(Builder b) {
@@ -117,12 +120,13 @@ public final class ApacheOptions {
     this.restartPolicy = b.restartPolicy;
     this.maxRestartAttempts = b.maxRestartAttempts;
     this.resourceRetainPolicy = b.resourceRetainPolicy;
+    this.resourceRetainDuration = b.resourceRetainDuration;
     this.noStatusTimeout = b.noStatusTimeout;
   }
 
   /**
    * Returns the defaults: API version {@code v1}, restart policy Never, resource retain policy
-   * Never, no-status timeout 10 minutes.
+   * Never, no resource retain duration written, no-status timeout 10 minutes.
    *
    * @return the shared default options
    */
@@ -150,6 +154,7 @@ public final class ApacheOptions {
     b.restartPolicy = restartPolicy;
     b.maxRestartAttempts = maxRestartAttempts;
     b.resourceRetainPolicy = resourceRetainPolicy;
+    b.resourceRetainDuration = resourceRetainDuration;
     b.noStatusTimeout = noStatusTimeout;
     return b;
   }
@@ -191,6 +196,18 @@ public final class ApacheOptions {
   }
 
   /**
+   * Returns how long the operator keeps what the {@linkplain #resourceRetainPolicy() retain policy}
+   * retains (the driver pod with its log, the executors) after the application ended, written as
+   * {@code spec.applicationTolerations.resourceRetainDurationMillis}; empty when not written (the
+   * operator then keeps them as long as the SparkApplication).
+   *
+   * @return the duration, if set
+   */
+  public Optional<Duration> resourceRetainDuration() {
+    return Optional.ofNullable(resourceRetainDuration);
+  }
+
+  /**
    * Returns how long a SparkApplication may have no status at all before kubejobs deletes it and
    * fails the job.
    *
@@ -209,6 +226,9 @@ public final class ApacheOptions {
         + (restartPolicy != RestartPolicy.NEVER ? ", maxRestartAttempts=" + maxRestartAttempts : "")
         + ", resourceRetainPolicy="
         + resourceRetainPolicy.text()
+        + (resourceRetainDuration != null
+            ? ", resourceRetainDuration=" + resourceRetainDuration
+            : "")
         + ", noStatusTimeout="
         + noStatusTimeout
         + "}";
@@ -220,6 +240,7 @@ public final class ApacheOptions {
     private RestartPolicy restartPolicy = RestartPolicy.NEVER;
     private int maxRestartAttempts = 3;
     private ResourceRetainPolicy resourceRetainPolicy = ResourceRetainPolicy.NEVER;
+    private Duration resourceRetainDuration;
     private Duration noStatusTimeout = Duration.ofMinutes(10);
 
     private Builder() {}
@@ -274,6 +295,25 @@ public final class ApacheOptions {
     }
 
     /**
+     * Sets how long the operator keeps retained resources after the application ended ({@code
+     * spec.applicationTolerations.resourceRetainDurationMillis} of the {@code v1} CRD): with retain
+     * policy {@link ResourceRetainPolicy#ALWAYS}, the driver pod and its log stay readable that
+     * long after the job ended, then the operator releases them. Not written by default.
+     *
+     * @param resourceRetainDuration zero or positive, whole milliseconds
+     * @return this builder
+     * @throws InvalidJobSpecException if null or negative
+     */
+    public Builder resourceRetainDuration(Duration resourceRetainDuration) {
+      if (resourceRetainDuration == null || resourceRetainDuration.isNegative()) {
+        throw Checks.invalid(
+            "resourceRetainDuration", "be zero or a positive duration", resourceRetainDuration);
+      }
+      this.resourceRetainDuration = resourceRetainDuration;
+      return this;
+    }
+
+    /**
      * Sets how long a SparkApplication may have no status before it is deleted and its job failed;
      * the default is 10 minutes.
      *
@@ -293,8 +333,17 @@ public final class ApacheOptions {
      * Builds the options.
      *
      * @return the options
+     * @throws InvalidJobSpecException if a resource retain duration is set with API version {@code
+     *     v1beta1}, whose CRD has no such field
      */
     public ApacheOptions build() {
+      if (resourceRetainDuration != null && apiVersion == ApiVersion.V1BETA1) {
+        throw Checks.invalid(
+            "resourceRetainDuration",
+            "not be set with apiVersion v1beta1 (its CRD has no resourceRetainDurationMillis; use"
+                + " v1)",
+            resourceRetainDuration);
+      }
       return new ApacheOptions(this);
     }
 

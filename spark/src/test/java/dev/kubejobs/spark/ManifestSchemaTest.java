@@ -23,6 +23,7 @@ import com.google.gson.JsonObject;
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -123,6 +124,20 @@ class ManifestSchemaTest {
       out.add(
           Arguments.of(
               "apache v1 #" + i, SparkOperators.apache(), CrdSchemas.APACHE, "v1", spec, jobId));
+      if (i % 2 == 0) {
+        out.add(
+            Arguments.of(
+                "apache v1 retained #" + i,
+                SparkOperators.apache(
+                    ApacheOptions.builder()
+                        .resourceRetainPolicy(ApacheOptions.ResourceRetainPolicy.ALWAYS)
+                        .resourceRetainDuration(Duration.ofDays(1))
+                        .build()),
+                CrdSchemas.APACHE,
+                "v1",
+                spec,
+                jobId));
+      }
       out.add(
           Arguments.of(
               "apache v1beta1 #" + i,
@@ -249,6 +264,45 @@ class ManifestSchemaTest {
     assertThat(tolerations.getAsJsonObject("restartConfig").get("restartPolicy").getAsString())
         .isEqualTo("Never");
     assertThat(tolerations.get("resourceRetainPolicy").getAsString()).isEqualTo("Never");
+  }
+
+  /**
+   * The field names are those of {@code spec.applicationTolerations} in the Apache operator's
+   * {@code v1} CRD
+   * (build-tools/helm/spark-kubernetes-operator/crds/sparkapplications.spark.apache.org-v1.yaml in
+   * /work/shared/reference): {@code resourceRetainPolicy} (Always, Never, OnFailure) and {@code
+   * resourceRetainDurationMillis} (integer, default -1), which the {@code v1beta1} schema lacks.
+   */
+  @Test
+  void aResourceRetainDurationIsWrittenInMillisForV1AndRefusedWithV1beta1() {
+    ApacheOptions day =
+        ApacheOptions.builder()
+            .resourceRetainPolicy(ApacheOptions.ResourceRetainPolicy.ALWAYS)
+            .resourceRetainDuration(Duration.ofDays(1))
+            .build();
+
+    JsonObject tolerations =
+        SparkOperators.apache(day)
+            .manifest(specs().get(0), identity("job-1"))
+            .getAsJsonObject("spec")
+            .getAsJsonObject("applicationTolerations");
+
+    assertThat(tolerations.get("resourceRetainPolicy").getAsString()).isEqualTo("Always");
+    assertThat(tolerations.get("resourceRetainDurationMillis").getAsLong()).isEqualTo(86_400_000L);
+    assertThat(
+            SparkOperators.apache()
+                .manifest(specs().get(0), identity("job-1"))
+                .getAsJsonObject("spec")
+                .getAsJsonObject("applicationTolerations")
+                .has("resourceRetainDurationMillis"))
+        .as("not written by default")
+        .isFalse();
+    assertThatThrownBy(() -> day.toBuilder().apiVersion(ApacheOptions.ApiVersion.V1BETA1).build())
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageStartingWith("resourceRetainDuration must not be set with apiVersion v1beta1");
+    assertThatThrownBy(() -> ApacheOptions.builder().resourceRetainDuration(Duration.ofMillis(-1)))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageStartingWith("resourceRetainDuration must be zero or a positive duration");
   }
 
   @Test

@@ -146,6 +146,9 @@ public final class ApacheJobKind implements JobKind<SparkJobSpec> {
     JsonObject tolerations = new JsonObject();
     tolerations.add("restartConfig", restart);
     tolerations.addProperty("resourceRetainPolicy", options.resourceRetainPolicy().text());
+    options
+        .resourceRetainDuration()
+        .ifPresent(d -> tolerations.addProperty("resourceRetainDurationMillis", d.toMillis()));
     s.add("applicationTolerations", tolerations);
     o.add("spec", s);
     return o;

@@ -13,11 +13,8 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino;
+package dev.kubejobs.gravitino;
 
-import dev.kubejobs.examples.gravitino.spi.JobContext;
-import dev.kubejobs.examples.gravitino.spi.JobExecutionInfo;
-import dev.kubejobs.examples.gravitino.spi.JobExecutor;
 import java.io.File;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +27,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.gravitino.connector.job.JobContext;
+import org.apache.gravitino.connector.job.JobExecutionInfo;
+import org.apache.gravitino.connector.job.JobExecutor;
 import org.apache.gravitino.exceptions.NoSuchJobException;
 import org.apache.gravitino.job.JobHandle;
 import org.apache.gravitino.job.JobTemplate;
@@ -92,6 +92,13 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
     long id = ids.incrementAndGet();
     String executionId =
         node.submitJob(new JobContext(id, metalake, stagingDir), templates.get(templateName));
+    jobs.put(id, new Job(id, templateName, executionId, JobHandle.Status.QUEUED, null, null));
+    return id;
+  }
+
+  /** Records a job some other executor submitted under {@code executionId}, QUEUED. */
+  long recordJob(String templateName, String executionId) {
+    long id = ids.incrementAndGet();
     jobs.put(id, new Job(id, templateName, executionId, JobHandle.Status.QUEUED, null, null));
     return id;
   }

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino;
+package dev.kubejobs.gravitino;
 
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobStatus;

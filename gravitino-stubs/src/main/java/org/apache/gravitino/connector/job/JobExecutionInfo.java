@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino.spi;
+package org.apache.gravitino.connector.job;
 
 import java.time.Instant;
 import java.util.Objects;
@@ -25,8 +25,8 @@ import org.apache.gravitino.job.JobHandle;
  * started and finished. The times belong to the job, not to a status: once a job has started, every
  * later snapshot, the terminal one included, carries its start time. Same factory, builder ({@code
  * withStatus}, {@code withStartedAt}, {@code withFinishedAt}) and accessors as the original (which
- * Lombok generates); see the {@linkplain dev.kubejobs.examples.gravitino.spi package} for the
- * commit it mirrors. Immutable.
+ * Lombok generates); see the {@linkplain org.apache.gravitino.connector.job package} for the commit
+ * it mirrors. Immutable.
  */
 public final class JobExecutionInfo {
   private final JobHandle.Status status;
@@ -65,6 +65,42 @@ public final class JobExecutionInfo {
    */
   public Builder toBuilder() {
     return builder().withStatus(status).withStartedAt(startedAt).withFinishedAt(finishedAt);
+  }
+
+  /**
+   * Returns a copy moved to STARTED with the given start time.
+   *
+   * @param startedAt when the job started, not null
+   * @return the snapshot of the started job
+   * @throws IllegalArgumentException if {@code startedAt} is null
+   */
+  public JobExecutionInfo started(Instant startedAt) {
+    if (startedAt == null) {
+      throw new IllegalArgumentException("The started time must not be null");
+    }
+    return toBuilder().withStatus(JobHandle.Status.STARTED).withStartedAt(startedAt).build();
+  }
+
+  /**
+   * Returns a copy moved to a terminal status with the given finish time; the start time is kept.
+   *
+   * @param terminalStatus SUCCEEDED, FAILED or CANCELLED
+   * @param finishedAt when the job finished, not null
+   * @return the snapshot of the finished job
+   * @throws IllegalArgumentException if the status is not terminal or the time is null
+   */
+  public JobExecutionInfo finished(JobHandle.Status terminalStatus, Instant finishedAt) {
+    if (terminalStatus != JobHandle.Status.SUCCEEDED
+        && terminalStatus != JobHandle.Status.FAILED
+        && terminalStatus != JobHandle.Status.CANCELLED) {
+      throw new IllegalArgumentException(
+          "The status of a finished job must be SUCCEEDED, FAILED or CANCELLED, but got: "
+              + terminalStatus);
+    }
+    if (finishedAt == null) {
+      throw new IllegalArgumentException("The finished time must not be null");
+    }
+    return toBuilder().withStatus(terminalStatus).withFinishedAt(finishedAt).build();
   }
 
   /**

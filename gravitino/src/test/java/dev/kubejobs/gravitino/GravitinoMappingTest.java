@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino;
+package dev.kubejobs.gravitino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,8 +21,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.spark.SparkJobSpec;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The Gravitino mapping of every template field and every status, and the Gravitino example. */
-class GravitinoTest {
+/** The Gravitino mapping of every template field and every status. */
+class GravitinoMappingTest {
   static final GravitinoMapping.Defaults DEFAULTS =
       new GravitinoMapping.Defaults("default-ns", "4.0.1", "apache/spark:4.0.1");
 
@@ -159,20 +157,6 @@ class GravitinoTest {
     assertThat(List.of(JobStatus.values()))
         .extracting(GravitinoMapping::toGravitino)
         .containsExactlyInAnyOrder(JobHandle.Status.values());
-  }
-
-  @Test
-  void theGravitinoExampleRunsSparkPiToSucceeded() {
-    StringWriter out = new StringWriter();
-
-    int exit = GravitinoExample.run(new PrintWriter(out, true));
-
-    assertThat(exit).as(out.toString()).isZero();
-    assertThat(out.toString())
-        .contains("SIMULATED")
-        .contains("handle:    simulated/sparkapplications.spark.apache.org/gravitino-jobs/kj-job-1")
-        .contains("status:    QUEUED", "status:    STARTED", "status:    SUCCEEDED")
-        .contains("log:       ");
   }
 
   private static SparkJobTemplate.Builder template() {

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino.spi;
+package org.apache.gravitino.connector.job;
 
 import java.io.File;
 import java.util.Objects;
@@ -22,7 +22,7 @@ import java.util.Objects;
  * Stand-in for Gravitino's {@code org.apache.gravitino.connector.job.JobContext}: the context of a
  * job run that Gravitino passes to {@link JobExecutor#submitJob(JobContext,
  * org.apache.gravitino.job.JobTemplate)} with the runtime template. Same constructor and accessors;
- * see the {@linkplain dev.kubejobs.examples.gravitino.spi package} for the commit it mirrors.
+ * see the {@linkplain org.apache.gravitino.connector.job package} for the commit it mirrors.
  * Immutable.
  */
 public final class JobContext {

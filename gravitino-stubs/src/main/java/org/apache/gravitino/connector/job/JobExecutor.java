@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino.spi;
+package org.apache.gravitino.connector.job;
 
 import java.io.Closeable;
 import java.util.List;
@@ -26,7 +26,7 @@ import org.apache.gravitino.job.JobTemplate;
  * Stand-in for Gravitino's {@code org.apache.gravitino.connector.job.JobExecutor}: the interface a
  * Gravitino server loads (by {@code gravitino.jobExecutor.<name>.class}) to submit, track and
  * cancel the jobs of its job system on an external runner. Same methods, parameters, return types,
- * exceptions and defaults as the original; see the {@linkplain dev.kubejobs.examples.gravitino.spi
+ * exceptions and defaults as the original; see the {@linkplain org.apache.gravitino.connector.job
  * package} for the commits it mirrors.
  *
  * <p>Gravitino calls {@link #initialize} once with every {@code gravitino.jobExecutor.<name>.*}

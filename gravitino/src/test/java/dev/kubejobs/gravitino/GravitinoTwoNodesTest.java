@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino;
+package dev.kubejobs.gravitino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -56,7 +56,7 @@ class GravitinoTwoNodesTest {
         KubeJobsSparkExecutor nodeB = node(flavor);
         GravitinoJobManagerStandIn manager = new GravitinoJobManagerStandIn("lake", dir.toFile())) {
       // given: a template, one job submitted on each node, both nodes pulling
-      manager.registerTemplate("spark-pi", GravitinoExample.sparkPiTemplate());
+      manager.registerTemplate("spark-pi", Templates.sparkPi());
       long fromA = manager.runJob(nodeA, "spark-pi");
       long fromB = manager.runJob(nodeB, "spark-pi");
       String nameA = "kj-job-" + fromA;

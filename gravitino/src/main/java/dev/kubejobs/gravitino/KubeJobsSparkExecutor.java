@@ -13,16 +13,15 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino;
+package dev.kubejobs.gravitino;
 
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
-import dev.kubejobs.examples.gravitino.spi.JobContext;
-import dev.kubejobs.examples.gravitino.spi.JobExecutionInfo;
-import dev.kubejobs.examples.gravitino.spi.JobExecutor;
+import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
@@ -34,11 +33,15 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import okhttp3.OkHttpClient;
+import org.apache.gravitino.connector.job.JobContext;
+import org.apache.gravitino.connector.job.JobExecutionInfo;
+import org.apache.gravitino.connector.job.JobExecutor;
 import org.apache.gravitino.exceptions.NoSuchJobException;
 import org.apache.gravitino.job.JobHandle;
 import org.apache.gravitino.job.JobTemplate;
@@ -54,12 +57,12 @@ import org.slf4j.LoggerFactory;
  * <p><b>SPI.</b> It implements Gravitino's {@code org.apache.gravitino.connector.job.JobExecutor}
  * as on Gravitino's {@code main} branch after 1.3.0 (with {@code JobContext}, {@code
  * getJobExecutionInfo}, {@code ownsJob}, {@code isJobStateNodeLocal}, {@code getJobStdout}/{@code
- * getJobStderr}; commits in {@link dev.kubejobs.examples.gravitino.spi}), and also every method of
- * Gravitino 1.3.0's smaller interface. Only {@code gravitino-api} is on Maven Central, so the three
- * {@code gravitino-core} types are stand-ins in {@link dev.kubejobs.examples.gravitino.spi}: to run
- * it in a Gravitino server, import {@code org.apache.gravitino.connector.job.*} instead and compile
- * against {@code gravitino-core} (the README's "Gravitino" section gives the steps and the {@code
- * gravitino.conf} lines).
+ * getJobStderr}; commits in {@link org.apache.gravitino.connector.job}), and also every method of
+ * Gravitino 1.3.0's smaller interface. It is compiled against stand-ins of the three {@code
+ * gravitino-core} types in their real package (module {@code gravitino-stubs}, never shipped), so a
+ * Gravitino server of the main line loads it by name from its {@code libs/}: put the {@code
+ * kubejobs-gravitino-<version>-shaded.jar} there and set the {@code gravitino.conf} lines of {@code
+ * docs/gravitino.md}.
  *
  * <p><b>Contract.</b>
  *
@@ -78,6 +81,11 @@ import org.slf4j.LoggerFactory;
  *       sees it being deleted with the cancel mark (CANCELLED), or sees it gone and Gravitino turns
  *       the {@code NoSuchJobException} of a job it recorded CANCELLING into CANCELLED.
  *   <li>{@link #cancelJob} of a job that has already ended changes nothing: it keeps its outcome.
+ *   <li>An execution id this executor cannot track — of another cluster than {@code
+ *       gravitino.jobExecutor.kubejobs.cluster}, or not a kubejobs id at all — is a {@link
+ *       NoSuchJobException} naming the cluster or the id, as Gravitino's own Kubernetes executor
+ *       does for another cluster's id: Gravitino fails the job once (CANCELLED if it was
+ *       CANCELLING) instead of pulling an error for it forever.
  * </ul>
  *
  * <p>Thread safe. Gravitino creates it with the no-argument constructor and calls {@link
@@ -91,6 +99,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
 
   private volatile KubeJobs<SparkJobSpec> jobs;
   private volatile GravitinoMapping.Defaults defaults;
+  private volatile String gonePodReason;
   private volatile ApiClient ownedClient;
   private volatile boolean closed;
 
@@ -111,6 +120,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     }
     this.jobs = jobs;
     this.defaults = defaults;
+    this.gonePodReason = "The Spark operator released it after the job ended.";
   }
 
   /**
@@ -145,7 +155,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
               client,
               s.operator().equals("kubeflow")
                   ? SparkOperators.kubeflow()
-                  : SparkOperators.apache());
+                  : SparkOperators.apache(apacheOptions(s.driverPodRetention())));
       set(() -> b.cluster(s.cluster()), ExecutorSettings.CLUSTER, s.cluster());
       set(() -> b.deployment(s.deployment()), ExecutorSettings.DEPLOYMENT, s.deployment());
       b.statusCacheTtl(s.statusCachePeriod())
@@ -160,6 +170,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
                   .waitDurationInOpenState(s.breakerOpen())
                   .build());
       this.defaults = s.defaults();
+      this.gonePodReason = gonePodReason(s);
       this.jobs = b.build();
       this.ownedClient = client;
     } catch (RuntimeException e) {
@@ -237,10 +248,9 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    *
    * @param jobId the execution id {@link #submitJob(JobContext, JobTemplate)} returned
    * @return the snapshot
-   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone
-   * @throws IllegalArgumentException if {@code jobId} is not an execution id of this job kind
-   * @throws dev.kubejobs.core.ClusterMismatchException if the id is of another cluster (the status
-   *     is unknown here; never a reason to fail the job)
+   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone, or if
+   *     {@code jobId} is of another cluster or not a kubejobs execution id (this executor can never
+   *     track it)
    * @throws dev.kubejobs.core.ApiUnavailableException if the API server cannot be reached (the
    *     status is unknown, not failed; the next pull tries again)
    */
@@ -248,7 +258,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   public JobExecutionInfo getJobExecutionInfo(String jobId) throws NoSuchJobException {
     dev.kubejobs.core.JobExecutionInfo info;
     try {
-      info = jobs().statusReader().get(ExecutionId.parse(jobId));
+      info = jobs().statusReader().get(trackable(jobId));
     } catch (dev.kubejobs.core.NoSuchJobException e) {
       throw new NoSuchJobException(e, "%s", e.getMessage());
     }
@@ -285,7 +295,8 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    * is safe.
    *
    * @param jobId the execution id
-   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone
+   * @throws NoSuchJobException if a fresh read confirms the job's SparkApplication is gone, or if
+   *     {@code jobId} is of another cluster or not a kubejobs execution id
    * @throws dev.kubejobs.core.ApiUnavailableException if the API server cannot be reached; the
    *     cancel may have been applied, cancelling again is safe
    * @throws dev.kubejobs.core.JobRejectedException if the service account may not patch or delete
@@ -295,7 +306,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   public void cancelJob(String jobId) throws NoSuchJobException {
     CancelResult result;
     try {
-      result = jobs().canceller().cancel(ExecutionId.parse(jobId));
+      result = jobs().canceller().cancel(trackable(jobId));
     } catch (dev.kubejobs.core.NoSuchJobException e) {
       throw new NoSuchJobException(e, "%s", e.getMessage());
     }
@@ -330,7 +341,12 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    * the container's whole output — Kubernetes' pod log API ({@code GET .../pods/{name}/log}) serves
    * a container's standard output and standard error as one interleaved stream (Spark's own log
    * lines go to standard error). Never throws: an unknown or malformed id, a job without a driver
-   * pod yet, a pod that is gone or an unreachable API server give an empty list (logged).
+   * pod yet, a job whose resource is gone or an unreachable API server give an empty list (logged).
+   *
+   * <p>A job that ended and whose driver pod is gone gets one line saying why instead of its log:
+   * the Apache operator keeps the pod for {@code driverPodRetentionMs} after the job ended (see
+   * {@link ExecutorSettings}), the Kubeflow operator as long as the SparkApplication. The line is
+   * cut to {@code maxBytes}.
    *
    * @param jobId the execution id
    * @param maxLines the most lines
@@ -343,11 +359,53 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
       return List.of();
     }
     try {
-      return jobs().driverLogs().tail(ExecutionId.parse(jobId), maxLines, maxBytes).lines();
+      KubeJobs<SparkJobSpec> j = jobs();
+      ExecutionId id = ExecutionId.parse(jobId);
+      DriverLog log = j.driverLogs().tail(id, maxLines, maxBytes);
+      if (!log.isEmpty() || log.pod().isPresent()) {
+        return log.lines();
+      }
+      JobStatus status = j.statusReader().get(id).status();
+      if (status != JobStatus.SUCCEEDED
+          && status != JobStatus.FAILED
+          && status != JobStatus.CANCELLED) {
+        return List.of(); // no driver pod yet
+      }
+      String why =
+          "[kubejobs] No output: the driver pod of job " + jobId + " is gone. " + gonePodReason;
+      return List.of(why.length() > maxBytes ? why.substring(0, maxBytes) : why);
     } catch (RuntimeException e) {
       LOG.debug("No driver log for '{}': {}", jobId, e.toString());
       return List.of();
     }
+  }
+
+  private static ApacheOptions apacheOptions(Duration retention) {
+    if (retention.isZero()) {
+      return ApacheOptions.ofDefaults(); // released as soon as the job ends
+    }
+    return ApacheOptions.builder()
+        .resourceRetainPolicy(ApacheOptions.ResourceRetainPolicy.ALWAYS)
+        .resourceRetainDuration(retention)
+        .build();
+  }
+
+  private static String gonePodReason(ExecutorSettings s) {
+    String key = ExecutorSettings.PREFIX + ExecutorSettings.DRIVER_POD_RETENTION_MS;
+    if (s.operator().equals("kubeflow")) {
+      return "The Kubeflow Spark operator keeps it as long as the SparkApplication, so it was"
+          + " deleted by someone else or by the cluster (node lost, eviction).";
+    }
+    if (s.driverPodRetention().isZero()) {
+      return "The Apache Spark operator released it when the job ended because "
+          + key
+          + " = 0; set it to keep the output readable for a while.";
+    }
+    return "The Apache Spark operator keeps it for "
+        + key
+        + " = "
+        + s.driverPodRetention().toMillis()
+        + " ms after the job ended, then releases it; raise the setting to keep output longer.";
   }
 
   /**
@@ -394,6 +452,37 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   ApiClient ownedClient() {
     return ownedClient;
+  }
+
+  /**
+   * Returns the execution id if this executor can track it; else a {@link NoSuchJobException} that
+   * says why, logged once at WARN (Gravitino ends the job on it and stops asking).
+   */
+  private ExecutionId trackable(String jobId) throws NoSuchJobException {
+    KubeJobs<SparkJobSpec> j = jobs();
+    ExecutionId id;
+    try {
+      id = ExecutionId.parse(jobId);
+    } catch (IllegalArgumentException e) {
+      NoSuchJobException gone =
+          new NoSuchJobException(
+              e,
+              "Job %s is not a kubejobs execution id (<cluster>/<plural>.<group>/<namespace>/<name>):"
+                  + " it was not submitted through the kubejobs executor, which cannot track it",
+              jobId);
+      LOG.warn("{}", gone.getMessage());
+      throw gone;
+    }
+    if (!id.cluster().equals(j.cluster())) {
+      NoSuchJobException gone =
+          new NoSuchJobException(
+              "Job %s runs in cluster '%s', but this kubejobs executor is connected to cluster '%s'"
+                  + " (%s%s): it cannot track the job; run it again on this cluster",
+              jobId, id.cluster(), j.cluster(), ExecutorSettings.PREFIX, ExecutorSettings.CLUSTER);
+      LOG.warn("{}", gone.getMessage());
+      throw gone;
+    }
+    return id;
   }
 
   private KubeJobs<SparkJobSpec> jobs() {

@@ -13,20 +13,21 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino;
+package dev.kubejobs.gravitino;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.examples.gravitino.spi.JobContext;
-import dev.kubejobs.examples.gravitino.spi.JobExecutionInfo;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.fixtures.DriverLogs;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Pod;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +35,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.gravitino.connector.job.JobContext;
+import org.apache.gravitino.connector.job.JobExecutionInfo;
 import org.apache.gravitino.exceptions.NoSuchJobException;
 import org.apache.gravitino.job.JobHandle;
 import org.apache.gravitino.job.ShellJobTemplate;
@@ -74,7 +77,7 @@ class KubeJobsSparkExecutorTest {
       FakeSparkOperator.Flavor flavor) throws IOException {
     FakeSparkOperator operator = operator(flavor);
     executor = initialized(flavor, Map.of());
-    String id = executor.submitJob(context(7), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(7), Templates.sparkPi());
 
     JobExecutionInfo queued = executor.getJobExecutionInfo(id);
     operator.moveTo(NS, "kj-job-7", running(flavor));
@@ -101,8 +104,8 @@ class KubeJobsSparkExecutorTest {
     operator(FakeSparkOperator.Flavor.APACHE);
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
 
-    String id = executor.submitJob(context(42), GravitinoExample.sparkPiTemplate());
-    String again = executor.submitJob(context(42), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(42), Templates.sparkPi());
+    String again = executor.submitJob(context(42), Templates.sparkPi());
 
     assertThat(id).isEqualTo("prod/sparkapplications.spark.apache.org/gravitino-jobs/kj-job-42");
     assertThat(again).isEqualTo(id);
@@ -118,9 +121,9 @@ class KubeJobsSparkExecutorTest {
         initialized(
             FakeSparkOperator.Flavor.KUBEFLOW,
             Map.of(ExecutorSettings.STATUS_CACHE_PERIOD_MS, "600000"));
-    String other = executor.submitJob(context(1), GravitinoExample.sparkPiTemplate());
+    String other = executor.submitJob(context(1), Templates.sparkPi());
     assertThat(executor.getJobStatus(other)).isEqualTo(JobHandle.Status.QUEUED); // LIST cached
-    String id = executor.submitJob(context(2), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(2), Templates.sparkPi());
     operator.moveTo(NS, "kj-job-2", "RUNNING");
 
     assertThat(executor.getJobStatus(id))
@@ -138,7 +141,7 @@ class KubeJobsSparkExecutorTest {
   void anUnreachableApiServerIsNotNoSuchJobTheStatusIsUnknown() throws IOException {
     operator(FakeSparkOperator.Flavor.APACHE);
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
-    String id = executor.submitJob(context(9), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(9), Templates.sparkPi());
     KUBE.server().faults().add(Fault.on("GET", ".*").forever().connectionReset());
 
     assertThatThrownBy(() -> executor.getJobExecutionInfo(id))
@@ -152,7 +155,7 @@ class KubeJobsSparkExecutorTest {
   void cancellingAnEndedJobKeepsItsOutcome(FakeSparkOperator.Flavor flavor) throws IOException {
     FakeSparkOperator operator = operator(flavor);
     executor = initialized(flavor, Map.of());
-    String id = executor.submitJob(context(3), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(3), Templates.sparkPi());
     operator.runToEnd(NS, "kj-job-3");
     JobExecutionInfo before = executor.getJobExecutionInfo(id);
 
@@ -169,7 +172,7 @@ class KubeJobsSparkExecutorTest {
       FakeSparkOperator.Flavor flavor) throws IOException {
     FakeSparkOperator operator = operator(flavor);
     executor = initialized(flavor, Map.of());
-    String id = executor.submitJob(context(4), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(4), Templates.sparkPi());
     operator.moveTo(NS, "kj-job-4", running(flavor));
 
     executor.cancelJob(id);
@@ -200,7 +203,7 @@ class KubeJobsSparkExecutorTest {
       throws IOException {
     FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
-    String id = executor.submitJob(context(5), GravitinoExample.sparkPiTemplate());
+    String id = executor.submitJob(context(5), Templates.sparkPi());
     operator.moveTo(
         NS, "kj-job-5", "Succeeded"); // the driver pod is kept until resources are released
 
@@ -213,6 +216,71 @@ class KubeJobsSparkExecutorTest {
         .isLessThanOrEqualTo(maxBytes);
     assertThat(all.get(all.size() - 1)).endsWith(out.get(out.size() - 1));
     assertThat(executor.getJobStderr(id, 10, 1000)).isEmpty();
+  }
+
+  /**
+   * The Apache operator releases the driver pod when the job ends unless {@code
+   * spec.applicationTolerations.resourceRetainPolicy} retains it, for {@code
+   * resourceRetainDurationMillis} (v1 CRD, /work/shared/reference/apache-spark-operator); the fake
+   * operator keeps a retained pod, and deleting it stands for the operator's release once the
+   * period passed. Gravitino's own Kubernetes executor keeps the pod a day the same way
+   * ("resourceRetainPolicy", "Always" in its SparkApplicationUtils).
+   */
+  @Test
+  void aFinishedApacheJobsOutputIsReadableWhileItsPodIsKeptAndSaysWhyOnceItIsGone()
+      throws Exception {
+    FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+    String id = executor.submitJob(context(11), Templates.sparkPi());
+    operator.runToEnd(NS, "kj-job-11");
+    assertThat(executor.getJobExecutionInfo(id).status()).isEqualTo(JobHandle.Status.SUCCEEDED);
+
+    List<String> kept = executor.getJobStdout(id, 1000, 1 << 20);
+    deleteDriverPods();
+    List<String> gone = executor.getJobStdout(id, 1000, 1 << 20);
+    List<String> goneCapped = executor.getJobStdout(id, 10, 40);
+
+    JsonObject tolerations =
+        KUBE.api(operator.resourceType())
+            .get(NS, "kj-job-11")
+            .getObject()
+            .getRaw()
+            .getAsJsonObject("spec")
+            .getAsJsonObject("applicationTolerations");
+    assertThat(tolerations.get("resourceRetainPolicy").getAsString()).isEqualTo("Always");
+    assertThat(tolerations.get("resourceRetainDurationMillis").getAsLong()).isEqualTo(86_400_000L);
+    assertThat(kept).contains(DriverLogs.PI_LINE);
+    assertThat(gone)
+        .singleElement()
+        .asString()
+        .contains("driver pod of job " + id + " is gone")
+        .contains("gravitino.jobExecutor.kubejobs.driverPodRetentionMs = 86400000 ms");
+    assertThat(goneCapped).singleElement().asString().hasSize(40);
+  }
+
+  @Test
+  void aRetentionOfZeroReleasesTheDriverPodWhenTheJobEndsAndTheOutputSaysSo() throws Exception {
+    FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
+    executor =
+        initialized(
+            FakeSparkOperator.Flavor.APACHE, Map.of(ExecutorSettings.DRIVER_POD_RETENTION_MS, "0"));
+    String id = executor.submitJob(context(12), Templates.sparkPi());
+    operator.runToEnd(NS, "kj-job-12");
+
+    assertThat(executor.getJobExecutionInfo(id).status()).isEqualTo(JobHandle.Status.SUCCEEDED);
+    assertThat(executor.getJobStdout(id, 1000, 1 << 20))
+        .singleElement()
+        .asString()
+        .contains("released it when the job ended because")
+        .contains("driverPodRetentionMs = 0");
+  }
+
+  private void deleteDriverPods() throws Exception {
+    CoreV1Api core = new CoreV1Api(KUBE.client());
+    for (V1Pod pod : core.listNamespacedPod(NS).execute().getItems()) {
+      core.deleteNamespacedPod(pod.getMetadata().getName(), NS).execute();
+    }
+    assertThat(core.listNamespacedPod(NS).execute().getItems()).isEmpty();
   }
 
   @Test
@@ -228,6 +296,42 @@ class KubeJobsSparkExecutorTest {
     assertThat(executor.getJobStdout("prod/sparkapplications.spark.apache.org/ns/x", -1, -1))
         .isEmpty();
     assertThat(executor.getJobStderr("not an id", 10, 1000)).isEmpty();
+  }
+
+  /**
+   * Gravitino's own Kubernetes executor ({@code K8sJobExecutor.parseJobExecutionId} in
+   * apache/gravitino's {@code org.apache.gravitino.job.k8s} package) throws {@code
+   * NoSuchJobException} for an id of another cluster, which Gravitino's {@code
+   * JobManager.pullAndUpdateJobStatus} turns into FAILED once; an id it cannot track never becomes
+   * an error pulled again and again.
+   */
+  @Test
+  void anIdOfAnotherClusterOrNoKubeJobsIdFailsTheJobOnceWithAMessageNamingIt() throws IOException {
+    operator(FakeSparkOperator.Flavor.APACHE);
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+    String foreign = "staging/sparkapplications.spark.apache.org/gravitino-jobs/kj-job-8";
+    try (GravitinoJobManagerStandIn manager =
+        new GravitinoJobManagerStandIn("lake", dir.toFile())) {
+      long otherCluster = manager.recordJob("spark-pi", foreign);
+      long notOurs = manager.recordJob("spark-pi", "local-job-123");
+      KUBE.server().journal().clear();
+
+      manager.pull(executor);
+      manager.pull(executor);
+
+      assertThat(manager.job(otherCluster).status()).isEqualTo(JobHandle.Status.FAILED);
+      assertThat(manager.job(notOurs).status()).isEqualTo(JobHandle.Status.FAILED);
+      assertThat(manager.pullErrors()).isEmpty();
+      assertThat(KUBE.server().journal().requests()).as("nothing asked of the cluster").isEmpty();
+    }
+    assertThatThrownBy(() -> executor.getJobExecutionInfo(foreign))
+        .isInstanceOf(NoSuchJobException.class)
+        .hasMessageContaining("cluster 'staging'")
+        .hasMessageContaining("connected to cluster 'prod'")
+        .hasMessageContaining("gravitino.jobExecutor.kubejobs.cluster");
+    assertThatThrownBy(() -> executor.cancelJob("local-job-123"))
+        .isInstanceOf(NoSuchJobException.class)
+        .hasMessageContaining("local-job-123 is not a kubejobs execution id");
   }
 
   @Test
@@ -286,6 +390,7 @@ class KubeJobsSparkExecutorTest {
         "requestTimeoutMs    | 0      | must be a whole number from 1 to 600000",
         "retry.maxAttempts   | 0      | must be a whole number from 1 to 10",
         "circuitBreaker.openMs | 1e3  | must be a whole number from 1 to 600000",
+        "driverPodRetentionMs | 2592000001 | must be a whole number from 0 to 2592000000",
         "operator            | spark  | must be apache or kubeflow",
         "cluster             | a b    | is refused",
         "deployment          | Prod!  | is refused",

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.examples.gravitino;
+package dev.kubejobs.gravitino;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +57,10 @@ import java.util.TreeSet;
  *       10</td><td>3</td></tr>
  *   <tr><td>{@value #BREAKER_OPEN_MS}</td><td>how long calls fail fast once the API server was
  *       unreachable, 1 to 600000</td><td>10000</td></tr>
+ *   <tr><td>{@value #DRIVER_POD_RETENTION_MS}</td><td>Apache operator: how long the driver pod (and
+ *       so the job's output) is kept after the job ended, 0 (released at once) to 2592000000 (30
+ *       days); the Kubeflow operator keeps it as long as the SparkApplication</td>
+ *       <td>86400000 (one day)</td></tr>
  * </table>
  *
  * <p>The {@code class} key (Gravitino's own) is ignored; any other key is logged at WARN as
@@ -71,6 +75,7 @@ import java.util.TreeSet;
  * @param requestTimeout the request timeout
  * @param retryMaxAttempts the retry attempts
  * @param breakerOpen the circuit breaker's open period
+ * @param driverPodRetention how long the Apache operator keeps the driver pod after the job ended
  * @param unknownKeys the keys that were not understood
  */
 public record ExecutorSettings(
@@ -83,6 +88,7 @@ public record ExecutorSettings(
     Duration requestTimeout,
     int retryMaxAttempts,
     Duration breakerOpen,
+    Duration driverPodRetention,
     Set<String> unknownKeys) {
 
   /** The {@code gravitino.conf} prefix of the keys, for executor name {@code kubejobs}. */
@@ -124,6 +130,9 @@ public record ExecutorSettings(
   /** Key: circuit breaker open period in milliseconds. */
   public static final String BREAKER_OPEN_MS = "circuitBreaker.openMs";
 
+  /** Key: how long the Apache operator keeps the driver pod after the job ended, milliseconds. */
+  public static final String DRIVER_POD_RETENTION_MS = "driverPodRetentionMs";
+
   /** Every key this executor reads. */
   public static final List<String> KEYS =
       List.of(
@@ -138,9 +147,11 @@ public record ExecutorSettings(
           STATUS_CACHE_PERIOD_MS,
           REQUEST_TIMEOUT_MS,
           RETRY_MAX_ATTEMPTS,
-          BREAKER_OPEN_MS);
+          BREAKER_OPEN_MS,
+          DRIVER_POD_RETENTION_MS);
 
   private static final long MAX_MS = 600_000;
+  private static final long MAX_RETENTION_MS = Duration.ofDays(30).toMillis();
 
   /** Copies the unknown keys. */
   public ExecutorSettings {
@@ -209,6 +220,8 @@ public record ExecutorSettings(
         Duration.ofMillis(number(c, REQUEST_TIMEOUT_MS, 30_000, 1, MAX_MS)),
         (int) number(c, RETRY_MAX_ATTEMPTS, 3, 1, 10),
         Duration.ofMillis(number(c, BREAKER_OPEN_MS, 10_000, 1, MAX_MS)),
+        Duration.ofMillis(
+            number(c, DRIVER_POD_RETENTION_MS, Duration.ofDays(1).toMillis(), 0, MAX_RETENTION_MS)),
         unknown);
   }
 

@@ -1,0 +1,115 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.gravitino;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the jars kubejobs-gravitino ships hold: the attached {@code shaded} jar (the one file for a
+ * Gravitino server's {@code libs/}) and the module's plain jar. The bar is Gravitino main's own
+ * Kubernetes executor: a shaded jar with its clashing libraries relocated, no SLF4J, and no server
+ * class bundled.
+ */
+class ShadedJarContentsIT {
+  static final Path SHADED = Path.of(System.getProperty("kubejobs.shadedJar"));
+  static final Path PLAIN =
+      Path.of(System.getProperty("kubejobs.shadedJar").replace("-shaded.jar", ".jar"));
+
+  @Test
+  void everyClassOfTheShadedJarIsKubeJobsOrRelocatedUnderIt() throws IOException {
+    List<String> foreign = new ArrayList<>();
+    for (String entry : entries(SHADED)) {
+      if (entry.endsWith(".class") && !entry.startsWith("dev/kubejobs/")) {
+        foreign.add(entry);
+      }
+    }
+
+    assertThat(foreign).as("classes outside dev/kubejobs (not relocated)").isEmpty();
+    assertThat(entries(SHADED))
+        .as("kubejobs, client-java and the relocated libraries are inside")
+        .contains(
+            "dev/kubejobs/gravitino/KubeJobsSparkExecutor.class",
+            "dev/kubejobs/core/KubeJobs.class",
+            "dev/kubejobs/spark/SparkOperators.class",
+            "dev/kubejobs/gravitino/shaded/io/kubernetes/client/util/ClientBuilder.class",
+            "dev/kubejobs/gravitino/shaded/com/fasterxml/jackson/databind/ObjectMapper.class",
+            "dev/kubejobs/gravitino/shaded/org/yaml/snakeyaml/Yaml.class",
+            "dev/kubejobs/gravitino/shaded/com/google/gson/Gson.class",
+            "dev/kubejobs/gravitino/shaded/okhttp3/OkHttpClient.class",
+            "dev/kubejobs/gravitino/shaded/org/apache/commons/lang3/StringUtils.class");
+  }
+
+  @Test
+  void noJarShipsAGravitinoClassSlf4jOrATestLibrary() throws IOException {
+    for (Path jar : List.of(SHADED, PLAIN)) {
+      assertThat(entries(jar))
+          .as("%s", jar.getFileName())
+          .noneMatch(e -> e.contains("org/apache/gravitino/"))
+          .noneMatch(e -> e.contains("org/slf4j/"))
+          .noneMatch(e -> e.contains("org.slf4j"))
+          .noneMatch(e -> e.startsWith("dev/kubejobs/testkit/"))
+          .noneMatch(e -> e.contains("/junit/") || e.contains("/assertj/"))
+          .noneMatch(e -> e.contains("wiremock"));
+    }
+  }
+
+  @Test
+  void everyServiceFileIsKubeJobsOwnAndNamesOnlyItsOwnClasses() throws IOException {
+    try (JarFile jar = new JarFile(SHADED.toFile())) {
+      List<String> services =
+          Collections.list(jar.entries()).stream()
+              .map(JarEntry::getName)
+              .filter(e -> e.startsWith("META-INF/services/") && !e.endsWith("/"))
+              .toList();
+      for (String service : services) {
+        assertThat(service).startsWith("META-INF/services/dev.kubejobs.");
+        try (InputStream in = jar.getInputStream(jar.getJarEntry(service))) {
+          assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8).lines())
+              .as(service)
+              .filteredOn(l -> !l.isBlank() && !l.startsWith("#"))
+              .allMatch(l -> l.trim().startsWith("dev.kubejobs."));
+        }
+      }
+    }
+  }
+
+  @Test
+  void theShadedJarIsNotMultiReleaseSoNoUnrelocatedVersionedCopyCanLoad() throws IOException {
+    try (JarFile jar = new JarFile(SHADED.toFile())) {
+      assertThat(jar.isMultiRelease()).isFalse();
+      assertThat(Collections.list(jar.entries()))
+          .extracting(JarEntry::getName)
+          .noneMatch(e -> e.startsWith("META-INF/versions/"));
+    }
+  }
+
+  static List<String> entries(Path jar) throws IOException {
+    try (JarFile file = new JarFile(jar.toFile())) {
+      return Collections.list(file.entries()).stream().map(JarEntry::getName).toList();
+    }
+  }
+}
