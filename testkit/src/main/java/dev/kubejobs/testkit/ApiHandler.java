@@ -116,6 +116,31 @@ final class ApiHandler {
   }
 
   /**
+   * A CRD's {@code spec.names} beyond plural and kind, served in discovery for every version of the
+   * resource.
+   *
+   * @param shortNames {@code spec.names.shortNames}, for example {@code sparkapp}
+   * @param categories {@code spec.names.categories}, for example {@code all}
+   */
+  record Names(List<String> shortNames, List<String> categories) {}
+
+  private final Map<String, Names> names = new java.util.concurrent.ConcurrentHashMap<>();
+
+  void names(ResourceType type, Names crdNames) {
+    names.put(InMemoryStore.storageKey(type), crdNames);
+  }
+
+  /** Pods' names as kube-apiserver serves them ({@code pkg/registry/core/pod/storage}). */
+  private static final Names POD_NAMES = new Names(List.of("po"), List.of("all"));
+
+  private Names namesOf(ResourceType type) {
+    if (type.equals(ResourceType.POD)) {
+      return POD_NAMES;
+    }
+    return names.getOrDefault(InMemoryStore.storageKey(type), new Names(List.of(), List.of()));
+  }
+
+  /**
    * Prunes and validates a written custom resource against its CRD's schema, if one was registered:
    * unknown fields become warnings, field errors a 422 {@code Invalid}.
    */
@@ -242,6 +267,19 @@ final class ApiHandler {
           KubeStatus.failure(
               500, "InternalError", "the fake API server failed: " + e, new JsonObject()));
     }
+  }
+
+  /**
+   * A boolean query parameter as kube-apiserver decodes it into its options ({@code
+   * Convert_Slice_string_To_bool} in k8s.io/apimachinery {@code pkg/runtime/conversion.go}, commit
+   * eed236ce): absent, {@code 0} or {@code false} in any case is false, any other value (also
+   * {@code True} or an empty value) is true.
+   *
+   * @param value the parameter's first value, null if absent
+   * @return whether it means true
+   */
+  static boolean isTrue(String value) {
+    return value != null && !value.equals("0") && !value.equalsIgnoreCase("false");
   }
 
   private static long longParam(Call call, String name) {
@@ -371,7 +409,7 @@ final class ApiHandler {
   }
 
   private static String verb(Call call, String name) {
-    boolean watch = "true".equals(call.param("watch")) || "1".equals(call.param("watch"));
+    boolean watch = isTrue(call.param("watch"));
     return switch (call.method()) {
       case "GET" -> name == null ? (watch ? "watch" : "list") : "get";
       case "POST" -> name == null ? "create" : null;
@@ -775,7 +813,7 @@ final class ApiHandler {
         fieldSelector(call, type),
         rv,
         Math.max(0, timeoutSeconds),
-        "true".equals(call.param("allowWatchBookmarks")));
+        isTrue(call.param("allowWatchBookmarks")));
   }
 
   private static boolean hasSelector(Call call) {
@@ -1102,6 +1140,9 @@ final class ApiHandler {
   }
 
   private boolean groupVersionKnown(String group, String version) {
+    if (group.equals(AUTHZ_GROUP) && version.equals("v1")) {
+      return true;
+    }
     for (ResourceType t : store.types()) {
       if (t.group().equals(group) && t.version().equals(version)) {
         return true;
@@ -1110,28 +1151,57 @@ final class ApiHandler {
     return false;
   }
 
+  /**
+   * A group version's {@code APIResourceList}, as apiextensions-apiserver's {@code
+   * DiscoveryController.sync} builds it for CRDs ({@code
+   * pkg/apiserver/customresource_discovery_controller.go}, commit 1aa2717a): every verb, the CRD's
+   * {@code shortNames} and {@code categories}, and {@code status} with get, patch and update.
+   */
   private JsonObject resourceList(String group, String version) {
     JsonObject list = new JsonObject();
     list.addProperty("kind", "APIResourceList");
     list.addProperty("apiVersion", "v1");
     list.addProperty("groupVersion", group.isEmpty() ? version : group + "/" + version);
     JsonArray resources = new JsonArray();
+    if (group.equals(AUTHZ_GROUP)) {
+      // The one authorization resource the fake serves; kube-apiserver lists the reviews it serves
+      // as create-only, cluster-scoped (pkg/registry/authorization/rest/storage_authorization.go).
+      JsonObject r = new JsonObject();
+      r.addProperty("name", "selfsubjectaccessreviews");
+      r.addProperty("singularName", "selfsubjectaccessreview");
+      r.addProperty("namespaced", false);
+      r.addProperty("kind", "SelfSubjectAccessReview");
+      r.add("verbs", strings(List.of("create")));
+      resources.add(r);
+    }
     for (ResourceType t : store.types()) {
       if (!t.group().equals(group) || !t.version().equals(version)) {
         continue;
       }
+      Names n = namesOf(t);
       JsonObject r = new JsonObject();
       r.addProperty("name", t.plural());
       r.addProperty("singularName", t.singular());
       r.addProperty("namespaced", true);
       r.addProperty("kind", t.kind());
-      JsonArray verbs = new JsonArray();
-      for (String v :
-          List.of(
-              "delete", "deletecollection", "get", "list", "patch", "create", "update", "watch")) {
-        verbs.add(v);
+      r.add(
+          "verbs",
+          strings(
+              List.of(
+                  "delete",
+                  "deletecollection",
+                  "get",
+                  "list",
+                  "patch",
+                  "create",
+                  "update",
+                  "watch")));
+      if (!n.shortNames().isEmpty()) {
+        r.add("shortNames", strings(n.shortNames()));
       }
-      r.add("verbs", verbs);
+      if (!n.categories().isEmpty()) {
+        r.add("categories", strings(n.categories()));
+      }
       resources.add(r);
       resources.add(subresource(t, "status", List.of("get", "patch", "update")));
       if (t.equals(ResourceType.POD)) {
@@ -1142,18 +1212,27 @@ final class ApiHandler {
     return list;
   }
 
+  private static JsonArray strings(List<String> values) {
+    JsonArray a = new JsonArray();
+    values.forEach(a::add);
+    return a;
+  }
+
   private static JsonObject subresource(ResourceType t, String sub, List<String> verbs) {
     JsonObject r = new JsonObject();
     r.addProperty("name", t.plural() + "/" + sub);
     r.addProperty("singularName", "");
     r.addProperty("namespaced", true);
     r.addProperty("kind", sub.equals("log") ? "Pod" : t.kind());
-    JsonArray v = new JsonArray();
-    verbs.forEach(v::add);
-    r.add("verbs", v);
+    r.add("verbs", strings(verbs));
     return r;
   }
 
+  /**
+   * A group's {@code APIGroup}: its served versions in Kubernetes' priority order and the first as
+   * {@code preferredVersion}, as the CRD discovery controller's {@code
+   * sortGroupDiscoveryByKubeAwareVersion} orders them.
+   */
   private Optional<JsonObject> apiGroup(String group) {
     if (group.equals(AUTHZ_GROUP)) {
       return Optional.of(groupJson(group, List.of("v1")));
@@ -1164,6 +1243,7 @@ final class ApiHandler {
         versions.add(t.version());
       }
     }
+    versions.sort(KubeVersions.PRIORITY);
     return versions.isEmpty() ? Optional.empty() : Optional.of(groupJson(group, versions));
   }
 

@@ -285,6 +285,9 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
                 text(names, "plural"),
                 text(names, "kind"));
         registerResource(type);
+        handler.names(
+            type,
+            new ApiHandler.Names(textList(names, "shortNames"), textList(names, "categories")));
         if (version.get("schema") instanceof com.google.gson.JsonObject schema
             && schema.get("openAPIV3Schema") instanceof com.google.gson.JsonObject openApi) {
           handler.schema(type, dev.kubejobs.testkit.internal.StructuralSchema.of(openApi));
@@ -303,6 +306,18 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
     options.setCodePointLimit(64 * 1024 * 1024);
     return options;
+  }
+
+  private static List<String> textList(com.google.gson.JsonObject o, String key) {
+    List<String> result = new ArrayList<>();
+    if (o.get(key) instanceof com.google.gson.JsonArray values) {
+      for (com.google.gson.JsonElement v : values) {
+        if (v.isJsonPrimitive()) {
+          result.add(v.getAsString());
+        }
+      }
+    }
+    return List.copyOf(result);
   }
 
   private static String text(com.google.gson.JsonObject o, String key) {

@@ -131,8 +131,8 @@ final class WatchFilter implements Filter {
     String query = request.getQueryString() == null ? "" : request.getQueryString();
     Map<String, String> params = ApiHandler.parseQuery(query);
     String watch = params.get("watch");
-    if (!"GET".equals(request.getMethod()) || !("true".equals(watch) || "1".equals(watch))) {
-      chain.doFilter(req, res);
+    if (!"GET".equals(request.getMethod()) || !ApiHandler.isTrue(watch)) {
+      chain.doFilter(req, new WithoutWireMockHeaders((HttpServletResponse) res));
       return;
     }
     try {
@@ -233,6 +233,35 @@ final class WatchFilter implements Filter {
       socket.setSoLinger(true, 0);
     }
     socket.close();
+  }
+
+  /**
+   * Keeps WireMock's own headers ({@code Matched-Stub-Id}, {@code Matched-Stub-Name}) out of the
+   * answers: no Kubernetes API server sends them.
+   */
+  static final class WithoutWireMockHeaders
+      extends wiremock.jakarta.servlet.http.HttpServletResponseWrapper {
+    WithoutWireMockHeaders(HttpServletResponse response) {
+      super(response);
+    }
+
+    private static boolean wireMocks(String name) {
+      return name != null && name.regionMatches(true, 0, "Matched-Stub-", 0, 13);
+    }
+
+    @Override
+    public void setHeader(String name, String value) {
+      if (!wireMocks(name)) {
+        super.setHeader(name, value);
+      }
+    }
+
+    @Override
+    public void addHeader(String name, String value) {
+      if (!wireMocks(name)) {
+        super.addHeader(name, value);
+      }
+    }
   }
 
   /** One watch's stream. Confined to the request's thread. */
@@ -401,16 +430,18 @@ final class WatchFilter implements Filter {
      * DELETED with the previous state carrying the change's resourceVersion.
      */
     private JsonObject event(WatchHub.Change change) {
-      if (!change.type().equals(watch.type())) {
+      // One store per resource: a change made at any served version shows at the watched one.
+      if (!InMemoryStore.storageKey(change.type()).equals(InMemoryStore.storageKey(watch.type()))) {
         return null;
       }
       boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(change.object());
       boolean before = change.previous() != null && watch.matches(change.previous());
       if (now) {
-        return eventJson(before ? "MODIFIED" : "ADDED", change.object());
+        return eventJson(
+            before ? "MODIFIED" : "ADDED", InMemoryStore.atVersion(change.object(), watch.type()));
       }
       if (before) {
-        JsonObject last = change.previous().deepCopy();
+        JsonObject last = InMemoryStore.atVersion(change.previous(), watch.type()).deepCopy();
         InMemoryStore.metadata(last).addProperty("resourceVersion", Long.toString(change.rv()));
         return eventJson("DELETED", last);
       }
