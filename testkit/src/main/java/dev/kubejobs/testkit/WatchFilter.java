@@ -195,9 +195,14 @@ final class WatchFilter implements Filter {
     hub.opened();
     try {
       LOG.debug("Watching {}?{}", path, query);
-      new Stream(outcome.watch(), response, dropAfter).run(hub);
-      // End the chunked body now (its last chunk), before close() may stop the server.
-      response.getOutputStream().close();
+      WebSocket webSocket = WebSocket.of(request, response);
+      new Stream(outcome.watch(), response, dropAfter, webSocket).run(hub);
+      if (webSocket != null) {
+        webSocket.close();
+      } else {
+        // End the chunked body now (its last chunk), before close() may stop the server.
+        response.getOutputStream().close();
+      }
     } catch (IOException e) {
       LOG.debug("Watch {} ended by its connection: {}", path, e.toString());
     } finally {
@@ -269,24 +274,38 @@ final class WatchFilter implements Filter {
     private final ApiHandler.WatchRequest watch;
     private final HttpServletResponse response;
     private final int dropAfter;
+    private final WebSocket webSocket;
     private OutputStream out;
     private int sent;
 
-    Stream(ApiHandler.WatchRequest watch, HttpServletResponse response, int dropAfter) {
+    /**
+     * @param webSocket the upgrade to answer (the stream is then WebSocket frames), or null for a
+     *     plain HTTP stream
+     */
+    Stream(
+        ApiHandler.WatchRequest watch,
+        HttpServletResponse response,
+        int dropAfter,
+        WebSocket webSocket) {
       this.watch = watch;
       this.response = response;
       this.dropAfter = dropAfter;
+      this.webSocket = webSocket;
     }
 
     void run(WatchHub hub) throws IOException, InterruptedException {
       long closings = hub.closings();
       long bookmarks = hub.bookmarks();
-      // Begin the stream as HandleHTTP does: status and headers, flushed at once.
-      response.setStatus(200);
-      response.setContentType("application/json");
-      response.setHeader("Cache-Control", "no-cache, private");
-      out = response.getOutputStream();
-      response.flushBuffer();
+      if (webSocket != null) {
+        out = webSocket.accept();
+      } else {
+        // Begin the stream as HandleHTTP does: status and headers, flushed at once.
+        response.setStatus(200);
+        response.setContentType("application/json");
+        response.setHeader("Cache-Control", "no-cache, private");
+        out = response.getOutputStream();
+        response.flushBuffer();
+      }
       if (dropped()) {
         return;
       }
@@ -384,7 +403,13 @@ final class WatchFilter implements Filter {
           return true;
         }
         // Jetty buffers are in flush mode: an empty one has limit 0, and fill appends after it.
-        return endPoint.fill(ByteBuffer.allocate(256).limit(0)) < 0;
+        ByteBuffer received = ByteBuffer.allocate(256).limit(0);
+        int n = endPoint.fill(received);
+        if (n > 0 && webSocket != null) {
+          // A WebSocket client sends nothing but control frames: a Close (opcode 8) ends it.
+          return (received.get(0) & 0x0F) == 0x8;
+        }
+        return n < 0;
       } catch (IOException | RuntimeException e) {
         LOG.debug("Watch connection check failed: {}", e.toString());
         return true;
