@@ -185,4 +185,35 @@ class DiscoveryTest {
     assertThat(core.getResources().get(0).getCategories()).containsExactly("all");
     assertThat(apache.getResources().get(0).getShortNames()).containsExactly("sparkapp");
   }
+
+  /**
+   * kubectl asks {@code /apis} for aggregated discovery first ({@code Accept:
+   * application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,...,application/json}).
+   * The fake does not serve that form; it answers the unaggregated {@code APIGroupList} as {@code
+   * application/json}, as a server without aggregated discovery does, and client-go's {@code
+   * downloadAPIs} (kubernetes/client-go {@code discovery/discovery_client.go}, commit 32ce75a7)
+   * decides by the answer's {@code Content-Type} and reads each group version instead.
+   */
+  @Test
+  void anAggregatedDiscoveryRequestGetsTheUnaggregatedListAsPlainJson() throws Exception {
+    okhttp3.Request request =
+        new okhttp3.Request.Builder()
+            .url(kube.server().url() + "/apis")
+            .header(
+                "Accept",
+                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+                    + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,"
+                    + "application/json")
+            .build();
+    try (okhttp3.Response r = new okhttp3.OkHttpClient().newCall(request).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+      assertThat(r.header("Content-Type")).isEqualTo("application/json");
+      assertThat(
+              com.google.gson.JsonParser.parseString(r.body().string())
+                  .getAsJsonObject()
+                  .get("kind")
+                  .getAsString())
+          .isEqualTo("APIGroupList");
+    }
+  }
 }
