@@ -166,24 +166,26 @@ class DiscoveryTest {
    */
   @Test
   void discoveryServesShortNamesAndCategoriesAndClientJavaFindsEveryResource() throws Exception {
-    kube.server()
-        .registerCrd(
-            java.nio.file.Files.readString(
-                ConformanceTest.CRDS.resolve("apache-sparkapplications.spark.apache.org.yaml")));
+    try (FakeKubernetesApiServer server = FakeKubernetesApiServer.start()) {
+      server.registerCrd(
+          java.nio.file.Files.readString(
+              ConformanceTest.CRDS.resolve("apache-sparkapplications.spark.apache.org.yaml")));
+      io.kubernetes.client.openapi.ApiClient client = server.newClient();
 
-    java.util.Set<io.kubernetes.client.Discovery.APIResource> all =
-        new io.kubernetes.client.Discovery(kube.client()).findAll();
-    V1APIResourceList core =
-        new io.kubernetes.client.openapi.apis.CoreV1Api(kube.client()).getAPIResources().execute();
-    V1APIResourceList apache =
-        new CustomObjectsApi(kube.client()).getAPIResources("spark.apache.org", "v1").execute();
+      java.util.Set<io.kubernetes.client.Discovery.APIResource> all =
+          new io.kubernetes.client.Discovery(client).findAll();
+      V1APIResourceList core =
+          new io.kubernetes.client.openapi.apis.CoreV1Api(client).getAPIResources().execute();
+      V1APIResourceList apache =
+          new CustomObjectsApi(client).getAPIResources("spark.apache.org", "v1").execute();
 
-    assertThat(all)
-        .extracting(io.kubernetes.client.Discovery.APIResource::getResourcePlural)
-        .contains("pods", "sparkapplications", "selfsubjectaccessreviews");
-    assertThat(core.getResources().get(0).getShortNames()).containsExactly("po");
-    assertThat(core.getResources().get(0).getCategories()).containsExactly("all");
-    assertThat(apache.getResources().get(0).getShortNames()).containsExactly("sparkapp");
+      assertThat(all)
+          .extracting(io.kubernetes.client.Discovery.APIResource::getResourcePlural)
+          .contains("pods", "sparkapplications", "selfsubjectaccessreviews");
+      assertThat(core.getResources().get(0).getShortNames()).containsExactly("po");
+      assertThat(core.getResources().get(0).getCategories()).containsExactly("all");
+      assertThat(apache.getResources().get(0).getShortNames()).containsExactly("sparkapp");
+    }
   }
 
   /**
