@@ -92,7 +92,16 @@ final class ApiHandler {
 
   /** An incoming request. */
   record Call(
-      String method, String path, Map<String, String> query, String contentType, String body) {
+      String method,
+      String path,
+      Map<String, String> query,
+      String contentType,
+      String body,
+      String accept) {
+    Call(String method, String path, Map<String, String> query, String contentType, String body) {
+      this(method, path, query, contentType, body, "");
+    }
+
     String param(String name) {
       return query.get(name);
     }
@@ -106,9 +115,17 @@ final class ApiHandler {
   private final Map<ResourceType, StructuralSchema> schemas =
       new java.util.concurrent.ConcurrentHashMap<>();
 
+  private final Tables tables;
+
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
+    this.tables = new Tables(store.clock());
+  }
+
+  /** The server-side printing of each type, from its CRD's {@code additionalPrinterColumns}. */
+  Tables tables() {
+    return tables;
   }
 
   void schema(ResourceType type, StructuralSchema schema) {
@@ -426,7 +443,7 @@ final class ApiHandler {
     }
     if (name == null) {
       return switch (call.method()) {
-        case "GET" -> list(call, type, ns);
+        case "GET" -> tables.answer(call, type, list(call, type, ns));
         case "POST" -> ns == null ? methodNotAllowed() : create(call, type, ns);
         case "DELETE" -> ns == null ? methodNotAllowed() : deleteCollection(call, type, ns);
         default -> methodNotAllowed();
@@ -438,8 +455,16 @@ final class ApiHandler {
     InMemoryStore.Mode mode = sub == null ? InMemoryStore.Mode.MAIN : InMemoryStore.Mode.STATUS;
     return switch (call.method()) {
       case "GET" ->
-          Answer.json(
-              200, store.get(type, ns, name).orElseThrow(() -> KubeStatus.notFound(type, name)));
+          sub == null
+              ? tables.answer(
+                  call,
+                  type,
+                  Answer.json(
+                      200,
+                      store.get(type, ns, name).orElseThrow(() -> KubeStatus.notFound(type, name))))
+              : Answer.json(
+                  200,
+                  store.get(type, ns, name).orElseThrow(() -> KubeStatus.notFound(type, name)));
       case "PUT" -> replace(call, type, ns, name, mode);
       case "PATCH" -> patch(call, type, ns, name, mode);
       case "DELETE" -> sub == null ? delete(call, type, ns, name) : methodNotAllowed();

@@ -41,7 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
 class KubectlTest {
 
   @RegisterExtension
-  static final FakeKubernetesExtension kube = FakeKubernetesExtension.builder().build();
+  static final FakeKubernetesExtension kube =
+      FakeKubernetesExtension.builder()
+          .clock(MutableClock.at(java.time.Instant.parse("2026-03-01T10:00:00Z")))
+          .build();
 
   static Path kubectl;
 
@@ -192,5 +195,33 @@ class KubectlTest {
 
     assertThat(run.err()).isEmpty();
     assertThat(run.out()).isEqualTo("pi");
+  }
+
+  /**
+   * {@code kubectl get} asks for a server-side {@code Table} and prints the CRD's {@code
+   * additionalPrinterColumns}: the Kubeflow operator's SUSPEND, STATUS, ATTEMPTS, START, FINISH, as
+   * against a real cluster.
+   */
+  @Test
+  void getPrintsTheCrdsPrinterColumns() throws Exception {
+    kube.server()
+        .store()
+        .create(
+            ResourceType.KUBEFLOW_SPARK_APPLICATION,
+            NS,
+            Kube.json(
+                "{'apiVersion':'sparkoperator.k8s.io/v1beta2','kind':'SparkApplication',"
+                    + "'metadata':{'name':'pi'},'spec':{'type':'Scala','mode':'cluster'},"
+                    + "'status':{'applicationState':{'state':'RUNNING'},'executionAttempts':1}}"));
+
+    Run run = kubectl("get", "sparkapplications.sparkoperator.k8s.io");
+
+    // Empty cells (no suspend, start or finish yet) print as blanks; the age is 0s by the server's
+    // fixed clock.
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out().lines().toList().get(0))
+        .matches("NAME +SUSPEND +STATUS +ATTEMPTS +START +FINISH +AGE");
+    assertThat(run.out().lines().toList().get(1)).matches("pi +RUNNING +1 +0s");
   }
 }
