@@ -150,9 +150,15 @@ final class ApiHandler {
   /** Pods' names as kube-apiserver serves them ({@code pkg/registry/core/pod/storage}). */
   private static final Names POD_NAMES = new Names(List.of("po"), List.of("all"));
 
+  /** Core events' short name ({@code pkg/registry/core/event/storage}); events.k8s.io has none. */
+  private static final Names EVENT_NAMES = new Names(List.of("ev"), List.of());
+
   private Names namesOf(ResourceType type) {
     if (type.equals(ResourceType.POD)) {
       return POD_NAMES;
+    }
+    if (type.equals(ResourceType.EVENT)) {
+      return EVENT_NAMES;
     }
     return names.getOrDefault(InMemoryStore.storageKey(type), new Names(List.of(), List.of()));
   }
@@ -387,7 +393,8 @@ final class ApiHandler {
     }
     ResourceType type = found.get();
     if (sub != null
-        && !(sub.equals("status") || (sub.equals("log") && type.equals(ResourceType.POD)))) {
+        && !((sub.equals("status") && !isEvent(type))
+            || (sub.equals("log") && type.equals(ResourceType.POD)))) {
       return notFoundPath(call);
     }
     String verb = verb(call, name);
@@ -498,7 +505,7 @@ final class ApiHandler {
 
   /** A custom resource's body is decoded as unstructured: kind and apiVersion are required. */
   private static void checkKindPresent(ResourceType type, JsonObject body) {
-    if (type.isCore()) {
+    if (type.isBuiltIn()) {
       return;
     }
     for (String field : List.of("kind", "apiVersion")) {
@@ -537,7 +544,8 @@ final class ApiHandler {
     if (store.get(type, ns, name).isEmpty()) {
       throw KubeStatus.notFound(type, name);
     }
-    if ((rv == null || rv.isEmpty()) && !type.equals(ResourceType.POD)) {
+    // Pods and events allow an unconditional update (their strategies' AllowUnconditionalUpdate).
+    if ((rv == null || rv.isEmpty()) && !type.equals(ResourceType.POD) && !isEvent(type)) {
       throw KubeStatus.invalid(
           type,
           name,
@@ -797,7 +805,7 @@ final class ApiHandler {
     JsonArray items = new JsonArray();
     for (JsonObject o : selected) {
       JsonObject item = o.deepCopy();
-      if (type.equals(ResourceType.POD)) {
+      if (type.isBuiltIn()) {
         // Built-in types' list items carry no kind or apiVersion; custom resources' do.
         item.remove("kind");
         item.remove("apiVersion");
@@ -981,11 +989,37 @@ final class ApiHandler {
   private static final Set<String> CUSTOM_RESOURCE_FIELDS =
       Set.of("metadata.name", "metadata.namespace");
 
+  /**
+   * Core events' field labels, as the event strategy's {@code ToSelectableFields} lists them
+   * (kubernetes/kubernetes {@code pkg/registry/core/event/strategy.go}); {@code source} is not
+   * supported here.
+   */
+  private static final Set<String> EVENT_FIELDS =
+      Set.of(
+          "metadata.name",
+          "metadata.namespace",
+          "involvedObject.kind",
+          "involvedObject.namespace",
+          "involvedObject.name",
+          "involvedObject.uid",
+          "involvedObject.apiVersion",
+          "involvedObject.resourceVersion",
+          "involvedObject.fieldPath",
+          "reason",
+          "reportingComponent",
+          "type");
+
+  static boolean isEvent(ResourceType type) {
+    return type.equals(ResourceType.EVENT) || type.equals(ResourceType.EVENTS_K8S_IO_EVENT);
+  }
+
   private static FieldSelector fieldSelector(Call call, ResourceType type) {
     try {
       return FieldSelector.parse(
           call.param("fieldSelector"),
-          type.equals(ResourceType.POD) ? POD_FIELDS : CUSTOM_RESOURCE_FIELDS);
+          type.equals(ResourceType.POD)
+              ? POD_FIELDS
+              : type.equals(ResourceType.EVENT) ? EVENT_FIELDS : CUSTOM_RESOURCE_FIELDS);
     } catch (IllegalArgumentException e) {
       throw KubeStatus.badRequest(e.getMessage());
     }
@@ -1228,7 +1262,9 @@ final class ApiHandler {
         r.add("categories", strings(n.categories()));
       }
       resources.add(r);
-      resources.add(subresource(t, "status", List.of("get", "patch", "update")));
+      if (!isEvent(t)) {
+        resources.add(subresource(t, "status", List.of("get", "patch", "update")));
+      }
       if (t.equals(ResourceType.POD)) {
         resources.add(subresource(t, "log", List.of("get")));
       }

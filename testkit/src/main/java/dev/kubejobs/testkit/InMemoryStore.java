@@ -97,6 +97,8 @@ final class InMemoryStore implements ResourceStore {
     this.clock = clock;
     this.watchHub = new WatchHub(clock);
     register(ResourceType.POD);
+    register(ResourceType.EVENT);
+    register(ResourceType.EVENTS_K8S_IO_EVENT);
   }
 
   /** The history of changes that watches read, appended in resourceVersion order. */
@@ -156,8 +158,9 @@ final class InMemoryStore implements ResourceStore {
   }
 
   void unregister(ResourceType type) {
-    if (type.equals(ResourceType.POD)) {
-      throw new IllegalArgumentException("pods are always served and cannot be unregistered");
+    if (type.isBuiltIn()) {
+      throw new IllegalArgumentException(
+          type.qualifiedPlural() + " are always served and cannot be unregistered");
     }
     synchronized (lock) {
       types.remove(type.group() + "/" + type.version() + "/" + type.plural(), type);
@@ -202,6 +205,10 @@ final class InMemoryStore implements ResourceStore {
 
   /** The key of a resource's objects, shared by all its versions: group and plural. */
   static String storageKey(ResourceType type) {
+    if (type.equals(ResourceType.EVENTS_K8S_IO_EVENT)) {
+      // kube-apiserver serves events.k8s.io/v1 events from the core events' storage.
+      return "/events";
+    }
     return type.group() + "/" + type.plural();
   }
 
@@ -219,6 +226,9 @@ final class InMemoryStore implements ResourceStore {
         && apiVersion.isJsonPrimitive()
         && apiVersion.getAsString().equals(type.apiVersion())) {
       return o;
+    }
+    if (type.equals(ResourceType.EVENT) || type.equals(ResourceType.EVENTS_K8S_IO_EVENT)) {
+      return EventShapes.convert(o, type);
     }
     JsonObject view = new JsonObject();
     for (Map.Entry<String, JsonElement> e : o.entrySet()) {

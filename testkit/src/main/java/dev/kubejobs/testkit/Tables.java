@@ -76,8 +76,8 @@ final class Tables {
    */
   ApiHandler.Answer answer(ApiHandler.Call call, ResourceType type, ApiHandler.Answer answer) {
     String tableVersion = tableVersion(call.accept());
-    if (tableVersion == null || answer.status() != 200 || type.equals(ResourceType.POD)) {
-      // Pods: kube-apiserver prints READY, STATUS, RESTARTS from the pod printer, which the fake
+    if (tableVersion == null || answer.status() != 200 || type.isBuiltIn()) {
+      // Pods and events: kube-apiserver prints them with its built-in printers, which the fake
       // does not model; a plain list lets kubectl print NAME and AGE.
       return answer;
     }

@@ -459,14 +459,19 @@ final class WatchFilter implements Filter {
       if (!InMemoryStore.storageKey(change.type()).equals(InMemoryStore.storageKey(watch.type()))) {
         return null;
       }
-      boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(change.object());
-      boolean before = change.previous() != null && watch.matches(change.previous());
+      // Selectors see the object as served at the watched version (an event's shape differs).
+      JsonObject object = InMemoryStore.atVersion(change.object(), watch.type());
+      JsonObject previous =
+          change.previous() == null
+              ? null
+              : InMemoryStore.atVersion(change.previous(), watch.type());
+      boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(object);
+      boolean before = previous != null && watch.matches(previous);
       if (now) {
-        return eventJson(
-            before ? "MODIFIED" : "ADDED", InMemoryStore.atVersion(change.object(), watch.type()));
+        return eventJson(before ? "MODIFIED" : "ADDED", object);
       }
       if (before) {
-        JsonObject last = InMemoryStore.atVersion(change.previous(), watch.type()).deepCopy();
+        JsonObject last = previous.deepCopy();
         InMemoryStore.metadata(last).addProperty("resourceVersion", Long.toString(change.rv()));
         return eventJson("DELETED", last);
       }

@@ -224,4 +224,40 @@ class KubectlTest {
         .matches("NAME +SUSPEND +STATUS +ATTEMPTS +START +FINISH +AGE");
     assertThat(run.out().lines().toList().get(1)).matches("pi +RUNNING +1 +0s");
   }
+
+  /**
+   * {@code kubectl describe pod} lists the pod's events, which it finds with a field selector on
+   * {@code involvedObject}, as on a real cluster.
+   */
+  @Test
+  void describeShowsThePodsEvents() throws Exception {
+    JsonObject pod =
+        kube.server()
+            .store()
+            .create(
+                ResourceType.POD,
+                NS,
+                Kube.json(
+                    "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'pi-driver'},"
+                        + "'spec':{'containers':[{'name':'spark-kubernetes-driver','image':'spark'}]}}"));
+    kube.server()
+        .store()
+        .create(
+            ResourceType.EVENT,
+            NS,
+            dev.kubejobs.testkit.fixtures.EventBuilder.about(pod)
+                .warning("FailedScheduling", "0/3 nodes are available: 3 Insufficient cpu.")
+                .reportedBy("default-scheduler")
+                .at(java.time.Instant.parse("2026-03-01T10:00:00Z"))
+                .build());
+
+    Run run = kubectl("describe", "pod", "pi-driver");
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
+        .containsPattern(
+            "(?m)^  Warning +FailedScheduling +\\S+ +default-scheduler +0/3 nodes are available: 3"
+                + " Insufficient cpu\\.$");
+  }
 }
