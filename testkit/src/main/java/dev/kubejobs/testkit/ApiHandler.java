@@ -92,7 +92,16 @@ final class ApiHandler {
 
   /** An incoming request. */
   record Call(
-      String method, String path, Map<String, String> query, String contentType, String body) {
+      String method,
+      String path,
+      Map<String, String> query,
+      String contentType,
+      String body,
+      String accept) {
+    Call(String method, String path, Map<String, String> query, String contentType, String body) {
+      this(method, path, query, contentType, body, "");
+    }
+
     String param(String name) {
       return query.get(name);
     }
@@ -106,13 +115,52 @@ final class ApiHandler {
   private final Map<ResourceType, StructuralSchema> schemas =
       new java.util.concurrent.ConcurrentHashMap<>();
 
+  private final Tables tables;
+
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
+    this.tables = new Tables(store.clock());
+  }
+
+  /** The server-side printing of each type, from its CRD's {@code additionalPrinterColumns}. */
+  Tables tables() {
+    return tables;
   }
 
   void schema(ResourceType type, StructuralSchema schema) {
     schemas.put(type, schema);
+  }
+
+  /**
+   * A CRD's {@code spec.names} beyond plural and kind, served in discovery for every version of the
+   * resource.
+   *
+   * @param shortNames {@code spec.names.shortNames}, for example {@code sparkapp}
+   * @param categories {@code spec.names.categories}, for example {@code all}
+   */
+  record Names(List<String> shortNames, List<String> categories) {}
+
+  private final Map<String, Names> names = new java.util.concurrent.ConcurrentHashMap<>();
+
+  void names(ResourceType type, Names crdNames) {
+    names.put(InMemoryStore.storageKey(type), crdNames);
+  }
+
+  /** Pods' names as kube-apiserver serves them ({@code pkg/registry/core/pod/storage}). */
+  private static final Names POD_NAMES = new Names(List.of("po"), List.of("all"));
+
+  /** Core events' short name ({@code pkg/registry/core/event/storage}); events.k8s.io has none. */
+  private static final Names EVENT_NAMES = new Names(List.of("ev"), List.of());
+
+  private Names namesOf(ResourceType type) {
+    if (type.equals(ResourceType.POD)) {
+      return POD_NAMES;
+    }
+    if (type.equals(ResourceType.EVENT)) {
+      return EVENT_NAMES;
+    }
+    return names.getOrDefault(InMemoryStore.storageKey(type), new Names(List.of(), List.of()));
   }
 
   /**
@@ -244,6 +292,19 @@ final class ApiHandler {
     }
   }
 
+  /**
+   * A boolean query parameter as kube-apiserver decodes it into its options ({@code
+   * Convert_Slice_string_To_bool} in k8s.io/apimachinery {@code pkg/runtime/conversion.go}, commit
+   * eed236ce): absent, {@code 0} or {@code false} in any case is false, any other value (also
+   * {@code True} or an empty value) is true.
+   *
+   * @param value the parameter's first value, null if absent
+   * @return whether it means true
+   */
+  static boolean isTrue(String value) {
+    return value != null && !value.equals("0") && !value.equalsIgnoreCase("false");
+  }
+
   private static long longParam(Call call, String name) {
     try {
       return Long.parseLong(call.param(name));
@@ -332,7 +393,8 @@ final class ApiHandler {
     }
     ResourceType type = found.get();
     if (sub != null
-        && !(sub.equals("status") || (sub.equals("log") && type.equals(ResourceType.POD)))) {
+        && !((sub.equals("status") && !isEvent(type))
+            || (sub.equals("log") && type.equals(ResourceType.POD)))) {
       return notFoundPath(call);
     }
     String verb = verb(call, name);
@@ -371,7 +433,7 @@ final class ApiHandler {
   }
 
   private static String verb(Call call, String name) {
-    boolean watch = "true".equals(call.param("watch")) || "1".equals(call.param("watch"));
+    boolean watch = isTrue(call.param("watch"));
     return switch (call.method()) {
       case "GET" -> name == null ? (watch ? "watch" : "list") : "get";
       case "POST" -> name == null ? "create" : null;
@@ -388,7 +450,7 @@ final class ApiHandler {
     }
     if (name == null) {
       return switch (call.method()) {
-        case "GET" -> list(call, type, ns);
+        case "GET" -> tables.answer(call, type, list(call, type, ns));
         case "POST" -> ns == null ? methodNotAllowed() : create(call, type, ns);
         case "DELETE" -> ns == null ? methodNotAllowed() : deleteCollection(call, type, ns);
         default -> methodNotAllowed();
@@ -400,8 +462,16 @@ final class ApiHandler {
     InMemoryStore.Mode mode = sub == null ? InMemoryStore.Mode.MAIN : InMemoryStore.Mode.STATUS;
     return switch (call.method()) {
       case "GET" ->
-          Answer.json(
-              200, store.get(type, ns, name).orElseThrow(() -> KubeStatus.notFound(type, name)));
+          sub == null
+              ? tables.answer(
+                  call,
+                  type,
+                  Answer.json(
+                      200,
+                      store.get(type, ns, name).orElseThrow(() -> KubeStatus.notFound(type, name))))
+              : Answer.json(
+                  200,
+                  store.get(type, ns, name).orElseThrow(() -> KubeStatus.notFound(type, name)));
       case "PUT" -> replace(call, type, ns, name, mode);
       case "PATCH" -> patch(call, type, ns, name, mode);
       case "DELETE" -> sub == null ? delete(call, type, ns, name) : methodNotAllowed();
@@ -435,7 +505,7 @@ final class ApiHandler {
 
   /** A custom resource's body is decoded as unstructured: kind and apiVersion are required. */
   private static void checkKindPresent(ResourceType type, JsonObject body) {
-    if (type.isCore()) {
+    if (type.isBuiltIn()) {
       return;
     }
     for (String field : List.of("kind", "apiVersion")) {
@@ -474,7 +544,8 @@ final class ApiHandler {
     if (store.get(type, ns, name).isEmpty()) {
       throw KubeStatus.notFound(type, name);
     }
-    if ((rv == null || rv.isEmpty()) && !type.equals(ResourceType.POD)) {
+    // Pods and events allow an unconditional update (their strategies' AllowUnconditionalUpdate).
+    if ((rv == null || rv.isEmpty()) && !type.equals(ResourceType.POD) && !isEvent(type)) {
       throw KubeStatus.invalid(
           type,
           name,
@@ -734,7 +805,7 @@ final class ApiHandler {
     JsonArray items = new JsonArray();
     for (JsonObject o : selected) {
       JsonObject item = o.deepCopy();
-      if (type.equals(ResourceType.POD)) {
+      if (type.isBuiltIn()) {
         // Built-in types' list items carry no kind or apiVersion; custom resources' do.
         item.remove("kind");
         item.remove("apiVersion");
@@ -775,7 +846,7 @@ final class ApiHandler {
         fieldSelector(call, type),
         rv,
         Math.max(0, timeoutSeconds),
-        "true".equals(call.param("allowWatchBookmarks")));
+        isTrue(call.param("allowWatchBookmarks")));
   }
 
   private static boolean hasSelector(Call call) {
@@ -918,11 +989,37 @@ final class ApiHandler {
   private static final Set<String> CUSTOM_RESOURCE_FIELDS =
       Set.of("metadata.name", "metadata.namespace");
 
+  /**
+   * Core events' field labels, as the event strategy's {@code ToSelectableFields} lists them
+   * (kubernetes/kubernetes {@code pkg/registry/core/event/strategy.go}); {@code source} is not
+   * supported here.
+   */
+  private static final Set<String> EVENT_FIELDS =
+      Set.of(
+          "metadata.name",
+          "metadata.namespace",
+          "involvedObject.kind",
+          "involvedObject.namespace",
+          "involvedObject.name",
+          "involvedObject.uid",
+          "involvedObject.apiVersion",
+          "involvedObject.resourceVersion",
+          "involvedObject.fieldPath",
+          "reason",
+          "reportingComponent",
+          "type");
+
+  static boolean isEvent(ResourceType type) {
+    return type.equals(ResourceType.EVENT) || type.equals(ResourceType.EVENTS_K8S_IO_EVENT);
+  }
+
   private static FieldSelector fieldSelector(Call call, ResourceType type) {
     try {
       return FieldSelector.parse(
           call.param("fieldSelector"),
-          type.equals(ResourceType.POD) ? POD_FIELDS : CUSTOM_RESOURCE_FIELDS);
+          type.equals(ResourceType.POD)
+              ? POD_FIELDS
+              : type.equals(ResourceType.EVENT) ? EVENT_FIELDS : CUSTOM_RESOURCE_FIELDS);
     } catch (IllegalArgumentException e) {
       throw KubeStatus.badRequest(e.getMessage());
     }
@@ -1102,6 +1199,9 @@ final class ApiHandler {
   }
 
   private boolean groupVersionKnown(String group, String version) {
+    if (group.equals(AUTHZ_GROUP) && version.equals("v1")) {
+      return true;
+    }
     for (ResourceType t : store.types()) {
       if (t.group().equals(group) && t.version().equals(version)) {
         return true;
@@ -1110,30 +1210,61 @@ final class ApiHandler {
     return false;
   }
 
+  /**
+   * A group version's {@code APIResourceList}, as apiextensions-apiserver's {@code
+   * DiscoveryController.sync} builds it for CRDs ({@code
+   * pkg/apiserver/customresource_discovery_controller.go}, commit 1aa2717a): every verb, the CRD's
+   * {@code shortNames} and {@code categories}, and {@code status} with get, patch and update.
+   */
   private JsonObject resourceList(String group, String version) {
     JsonObject list = new JsonObject();
     list.addProperty("kind", "APIResourceList");
     list.addProperty("apiVersion", "v1");
     list.addProperty("groupVersion", group.isEmpty() ? version : group + "/" + version);
     JsonArray resources = new JsonArray();
+    if (group.equals(AUTHZ_GROUP)) {
+      // The one authorization resource the fake serves; kube-apiserver lists the reviews it serves
+      // as create-only, cluster-scoped (pkg/registry/authorization/rest/storage_authorization.go).
+      JsonObject r = new JsonObject();
+      r.addProperty("name", "selfsubjectaccessreviews");
+      r.addProperty("singularName", "selfsubjectaccessreview");
+      r.addProperty("namespaced", false);
+      r.addProperty("kind", "SelfSubjectAccessReview");
+      r.add("verbs", strings(List.of("create")));
+      resources.add(r);
+    }
     for (ResourceType t : store.types()) {
       if (!t.group().equals(group) || !t.version().equals(version)) {
         continue;
       }
+      Names n = namesOf(t);
       JsonObject r = new JsonObject();
       r.addProperty("name", t.plural());
       r.addProperty("singularName", t.singular());
       r.addProperty("namespaced", true);
       r.addProperty("kind", t.kind());
-      JsonArray verbs = new JsonArray();
-      for (String v :
-          List.of(
-              "delete", "deletecollection", "get", "list", "patch", "create", "update", "watch")) {
-        verbs.add(v);
+      r.add(
+          "verbs",
+          strings(
+              List.of(
+                  "delete",
+                  "deletecollection",
+                  "get",
+                  "list",
+                  "patch",
+                  "create",
+                  "update",
+                  "watch")));
+      if (!n.shortNames().isEmpty()) {
+        r.add("shortNames", strings(n.shortNames()));
       }
-      r.add("verbs", verbs);
+      if (!n.categories().isEmpty()) {
+        r.add("categories", strings(n.categories()));
+      }
       resources.add(r);
-      resources.add(subresource(t, "status", List.of("get", "patch", "update")));
+      if (!isEvent(t)) {
+        resources.add(subresource(t, "status", List.of("get", "patch", "update")));
+      }
       if (t.equals(ResourceType.POD)) {
         resources.add(subresource(t, "log", List.of("get")));
       }
@@ -1142,18 +1273,27 @@ final class ApiHandler {
     return list;
   }
 
+  private static JsonArray strings(List<String> values) {
+    JsonArray a = new JsonArray();
+    values.forEach(a::add);
+    return a;
+  }
+
   private static JsonObject subresource(ResourceType t, String sub, List<String> verbs) {
     JsonObject r = new JsonObject();
     r.addProperty("name", t.plural() + "/" + sub);
     r.addProperty("singularName", "");
     r.addProperty("namespaced", true);
     r.addProperty("kind", sub.equals("log") ? "Pod" : t.kind());
-    JsonArray v = new JsonArray();
-    verbs.forEach(v::add);
-    r.add("verbs", v);
+    r.add("verbs", strings(verbs));
     return r;
   }
 
+  /**
+   * A group's {@code APIGroup}: its served versions in Kubernetes' priority order and the first as
+   * {@code preferredVersion}, as the CRD discovery controller's {@code
+   * sortGroupDiscoveryByKubeAwareVersion} orders them.
+   */
   private Optional<JsonObject> apiGroup(String group) {
     if (group.equals(AUTHZ_GROUP)) {
       return Optional.of(groupJson(group, List.of("v1")));
@@ -1164,6 +1304,7 @@ final class ApiHandler {
         versions.add(t.version());
       }
     }
+    versions.sort(KubeVersions.PRIORITY);
     return versions.isEmpty() ? Optional.empty() : Optional.of(groupJson(group, versions));
   }
 

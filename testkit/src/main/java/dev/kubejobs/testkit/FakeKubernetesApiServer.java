@@ -285,6 +285,10 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
                 text(names, "plural"),
                 text(names, "kind"));
         registerResource(type);
+        handler.names(
+            type,
+            new ApiHandler.Names(textList(names, "shortNames"), textList(names, "categories")));
+        handler.tables().columns(type, printerColumns(version));
         if (version.get("schema") instanceof com.google.gson.JsonObject schema
             && schema.get("openAPIV3Schema") instanceof com.google.gson.JsonObject openApi) {
           handler.schema(type, dev.kubejobs.testkit.internal.StructuralSchema.of(openApi));
@@ -303,6 +307,40 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
     options.setCodePointLimit(64 * 1024 * 1024);
     return options;
+  }
+
+  /** A CRD version's {@code additionalPrinterColumns}. */
+  private static List<Tables.Column> printerColumns(com.google.gson.JsonObject version) {
+    List<Tables.Column> columns = new ArrayList<>();
+    if (version.get("additionalPrinterColumns") instanceof com.google.gson.JsonArray defs) {
+      for (com.google.gson.JsonElement e : defs) {
+        com.google.gson.JsonObject c = e.getAsJsonObject();
+        String path = text(c, "jsonPath");
+        columns.add(
+            new Tables.Column(
+                text(c, "name"),
+                text(c, "type"),
+                text(c, "format") == null ? "" : text(c, "format"),
+                text(c, "description") == null
+                    ? "Custom resource definition column (in JSONPath format): " + path
+                    : text(c, "description"),
+                c.has("priority") ? c.get("priority").getAsInt() : 0,
+                path));
+      }
+    }
+    return columns;
+  }
+
+  private static List<String> textList(com.google.gson.JsonObject o, String key) {
+    List<String> result = new ArrayList<>();
+    if (o.get(key) instanceof com.google.gson.JsonArray values) {
+      for (com.google.gson.JsonElement v : values) {
+        if (v.isJsonPrimitive()) {
+          result.add(v.getAsString());
+        }
+      }
+    }
+    return List.copyOf(result);
   }
 
   private static String text(com.google.gson.JsonObject o, String key) {

@@ -78,7 +78,14 @@ final class InMemoryStore implements ResourceStore {
   private final Object lock = new Object();
   private final Clock clock;
   private final Map<String, ResourceType> types = new LinkedHashMap<>();
-  private final Map<ResourceType, TreeMap<Key, JsonObject>> objects = new HashMap<>();
+
+  /**
+   * The objects of each resource, one map per group and plural whatever the versions served (as
+   * kube-apiserver keeps one etcd key per object of a CRD); each object keeps the {@code
+   * apiVersion} it was last written at, and reads at another served version rewrite it.
+   */
+  private final Map<String, TreeMap<Key, JsonObject>> objects = new HashMap<>();
+
   private final Map<String, String> logs = new HashMap<>();
   private final List<ResourceListener> listeners = new CopyOnWriteArrayList<>();
   private final java.util.Set<String> namespaces = new java.util.TreeSet<>();
@@ -90,6 +97,8 @@ final class InMemoryStore implements ResourceStore {
     this.clock = clock;
     this.watchHub = new WatchHub(clock);
     register(ResourceType.POD);
+    register(ResourceType.EVENT);
+    register(ResourceType.EVENTS_K8S_IO_EVENT);
   }
 
   /** The history of changes that watches read, appended in resourceVersion order. */
@@ -129,18 +138,35 @@ final class InMemoryStore implements ResourceStore {
         throw new IllegalArgumentException(
             "resource " + key + " is already registered as " + existing + ", not " + type);
       }
+      for (ResourceType other : types.values()) {
+        if (storageKey(other).equals(storageKey(type)) && !other.kind().equals(type.kind())) {
+          throw new IllegalArgumentException(
+              "resource "
+                  + type.qualifiedPlural()
+                  + " is already registered with kind "
+                  + other.kind()
+                  + " (at "
+                  + other.apiVersion()
+                  + "), not "
+                  + type.kind()
+                  + "; every version of a resource has one kind");
+        }
+      }
       types.put(key, type);
-      objects.computeIfAbsent(type, t -> new TreeMap<>());
+      objects.computeIfAbsent(storageKey(type), t -> new TreeMap<>());
     }
   }
 
   void unregister(ResourceType type) {
-    if (type.equals(ResourceType.POD)) {
-      throw new IllegalArgumentException("pods are always served and cannot be unregistered");
+    if (type.isBuiltIn()) {
+      throw new IllegalArgumentException(
+          type.qualifiedPlural() + " are always served and cannot be unregistered");
     }
     synchronized (lock) {
       types.remove(type.group() + "/" + type.version() + "/" + type.plural(), type);
-      objects.remove(type);
+      if (servedVersionsLocked(type.group(), type.plural()).isEmpty()) {
+        objects.remove(storageKey(type));
+      }
     }
   }
 
@@ -156,8 +182,82 @@ final class InMemoryStore implements ResourceStore {
     }
   }
 
+  /**
+   * The served versions of a resource, highest priority first, as apiextensions-apiserver's
+   * discovery orders them ({@link KubeVersions#PRIORITY}).
+   */
+  List<ResourceType> servedVersions(String group, String plural) {
+    synchronized (lock) {
+      return servedVersionsLocked(group, plural);
+    }
+  }
+
+  private List<ResourceType> servedVersionsLocked(String group, String plural) {
+    List<ResourceType> result = new ArrayList<>();
+    for (ResourceType t : types.values()) {
+      if (t.group().equals(group) && t.plural().equals(plural)) {
+        result.add(t);
+      }
+    }
+    result.sort(java.util.Comparator.comparing(ResourceType::version, KubeVersions.PRIORITY));
+    return result;
+  }
+
+  /** The key of a resource's objects, shared by all its versions: group and plural. */
+  static String storageKey(ResourceType type) {
+    if (type.equals(ResourceType.EVENTS_K8S_IO_EVENT)) {
+      // kube-apiserver serves events.k8s.io/v1 events from the core events' storage.
+      return "/events";
+    }
+    return type.group() + "/" + type.plural();
+  }
+
+  /**
+   * The object as served at a type's version: itself when it carries that {@code apiVersion},
+   * otherwise a shallow copy with the {@code apiVersion} rewritten (without a conversion webhook,
+   * kube-apiserver's CRD handler converts between versions by changing {@code apiVersion} only:
+   * {@code nopConverter} in apiextensions-apiserver's {@code
+   * pkg/apiserver/conversion/converter.go}). The copy shares the members, so it is to be read,
+   * never changed.
+   */
+  static JsonObject atVersion(JsonObject o, ResourceType type) {
+    JsonElement apiVersion = o.get("apiVersion");
+    if (apiVersion != null
+        && apiVersion.isJsonPrimitive()
+        && apiVersion.getAsString().equals(type.apiVersion())) {
+      return o;
+    }
+    if (type.equals(ResourceType.EVENT) || type.equals(ResourceType.EVENTS_K8S_IO_EVENT)) {
+      return EventShapes.convert(o, type);
+    }
+    JsonObject view = new JsonObject();
+    for (Map.Entry<String, JsonElement> e : o.entrySet()) {
+      view.add(e.getKey(), e.getValue());
+    }
+    view.addProperty("apiVersion", type.apiVersion());
+    return view;
+  }
+
+  /** A registered type of the objects under this storage key, at the object's own version. */
+  private ResourceType typeOfLocked(String storage, JsonObject o) {
+    String apiVersion = string(o, "apiVersion");
+    ResourceType any = null;
+    for (ResourceType t : types.values()) {
+      if (storageKey(t).equals(storage)) {
+        if (t.apiVersion().equals(apiVersion)) {
+          return t;
+        }
+        any = any == null ? t : any;
+      }
+    }
+    return any;
+  }
+
   private TreeMap<Key, JsonObject> objectsOf(ResourceType type) {
-    TreeMap<Key, JsonObject> map = objects.get(type);
+    TreeMap<Key, JsonObject> map =
+        type.equals(types.get(type.group() + "/" + type.version() + "/" + type.plural()))
+            ? objects.get(storageKey(type))
+            : null;
     if (map == null) {
       throw new IllegalArgumentException(
           "resource type "
@@ -190,14 +290,15 @@ final class InMemoryStore implements ResourceStore {
     List<ResourceEvent> events = new ArrayList<>();
     synchronized (lock) {
       namespaces.remove(namespace);
-      for (Map.Entry<ResourceType, TreeMap<Key, JsonObject>> e : objects.entrySet()) {
+      for (Map.Entry<String, TreeMap<Key, JsonObject>> e : objects.entrySet()) {
         var it = e.getValue().entrySet().iterator();
         while (it.hasNext()) {
           Map.Entry<Key, JsonObject> o = it.next();
           if (o.getKey().namespace().equals(namespace)) {
             it.remove();
-            events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, e.getKey(), o.getValue()));
-            recordChange(ResourceEvent.Kind.DELETED, e.getKey(), o.getValue(), o.getValue(), true);
+            ResourceType type = typeOfLocked(e.getKey(), o.getValue());
+            events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, type, o.getValue()));
+            recordChange(ResourceEvent.Kind.DELETED, type, o.getValue(), o.getValue(), true);
           }
         }
       }
@@ -229,7 +330,7 @@ final class InMemoryStore implements ResourceStore {
   public Optional<JsonObject> get(ResourceType type, String namespace, String name) {
     synchronized (lock) {
       JsonObject o = objectsOf(type).get(new Key(namespace, name));
-      return Optional.ofNullable(o == null ? null : o.deepCopy());
+      return Optional.ofNullable(o == null ? null : atVersion(o, type).deepCopy());
     }
   }
 
@@ -258,7 +359,7 @@ final class InMemoryStore implements ResourceStore {
       List<JsonObject> result = new ArrayList<>();
       for (Map.Entry<Key, JsonObject> e : objectsOf(type).entrySet()) {
         if (namespace == null || namespace.equals(e.getKey().namespace())) {
-          result.add(e.getValue());
+          result.add(atVersion(e.getValue(), type));
         }
       }
       return new Snapshot(result, Long.toString(resourceVersion));
@@ -352,10 +453,11 @@ final class InMemoryStore implements ResourceStore {
     synchronized (lock) {
       TreeMap<Key, JsonObject> map = objectsOf(type);
       Key key = new Key(namespace, name);
-      JsonObject old = map.get(key);
-      if (old == null) {
+      JsonObject stored = map.get(key);
+      if (stored == null) {
         throw KubeStatus.notFound(type, name);
       }
+      JsonObject old = atVersion(stored, type);
       JsonObject changed = change.apply(old.deepCopy());
       if (changed == null) {
         throw new IllegalArgumentException("the change must return the new object, not null");
@@ -442,7 +544,7 @@ final class InMemoryStore implements ResourceStore {
   private Deleted deleteLocked(
       ResourceType type, Key key, String propagationPolicy, List<ResourceEvent> events) {
     TreeMap<Key, JsonObject> map = objectsOf(type);
-    JsonObject current = map.get(key);
+    JsonObject current = atVersion(map.get(key), type);
     if (!finalizers(current).isEmpty()) {
       if (!metadata(current).has("deletionTimestamp")) {
         JsonObject next = current.deepCopy();
@@ -471,12 +573,13 @@ final class InMemoryStore implements ResourceStore {
     if (ownerUid == null) {
       return;
     }
-    for (Map.Entry<ResourceType, TreeMap<Key, JsonObject>> e : objects.entrySet()) {
+    for (Map.Entry<String, TreeMap<Key, JsonObject>> e : objects.entrySet()) {
       for (Key key : new ArrayList<>(e.getValue().keySet())) {
         JsonObject dependent = e.getValue().get(key);
         if (dependent == null || !ownedBy(dependent, ownerUid)) {
           continue;
         }
+        ResourceType type = typeOfLocked(e.getKey(), dependent);
         if ("Orphan".equals(propagationPolicy)) {
           JsonObject next = dependent.deepCopy();
           JsonArray refs = new JsonArray();
@@ -488,10 +591,10 @@ final class InMemoryStore implements ResourceStore {
           metadata(next).add("ownerReferences", refs);
           metadata(next).addProperty("resourceVersion", nextResourceVersion());
           e.getValue().put(key, next);
-          out.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, e.getKey(), next.deepCopy()));
-          recordChange(ResourceEvent.Kind.MODIFIED, e.getKey(), next, dependent, false);
+          out.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
+          recordChange(ResourceEvent.Kind.MODIFIED, type, next, dependent, false);
         } else if (!metadata(dependent).has("deletionTimestamp")) {
-          deleteLocked(e.getKey(), key, "Background", out);
+          deleteLocked(type, key, "Background", out);
         }
       }
     }

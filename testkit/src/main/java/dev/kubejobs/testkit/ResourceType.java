@@ -39,6 +39,31 @@ public record ResourceType(String group, String version, String plural, String k
   public static final ResourceType POD = new ResourceType("", "v1", "pods", "Pod");
 
   /**
+   * Core events, {@code v1} {@code events} (kind {@code Event}): always served, with the field
+   * selectors {@code involvedObject.*}, {@code reason}, {@code type} and {@code
+   * reportingComponent}. The same objects are served as {@link #EVENTS_K8S_IO_EVENT}.
+   */
+  public static final ResourceType EVENT = new ResourceType("", "v1", "events", "Event");
+
+  /**
+   * Events in the {@code events.k8s.io/v1} shape ({@code regarding}, {@code note}, {@code
+   * reportingController}, {@code deprecated*}): always served, the same objects as {@link #EVENT}
+   * converted as kube-apiserver converts them.
+   */
+  public static final ResourceType EVENTS_K8S_IO_EVENT =
+      new ResourceType("events.k8s.io", "v1", "events", "Event");
+
+  /**
+   * Returns whether this is one of the built-in kinds the server always serves (pods and events),
+   * whose list items carry no {@code kind} and whose body needs none.
+   *
+   * @return true for {@link #POD}, {@link #EVENT} and {@link #EVENTS_K8S_IO_EVENT}
+   */
+  public boolean isBuiltIn() {
+    return equals(POD) || equals(EVENT) || equals(EVENTS_K8S_IO_EVENT);
+  }
+
+  /**
    * The Apache Spark Kubernetes Operator's SparkApplication, {@code spark.apache.org/v1} (operator
    * 0.5 and later), served by {@code FakeSparkOperator.apache(server)}.
    */

@@ -131,8 +131,8 @@ final class WatchFilter implements Filter {
     String query = request.getQueryString() == null ? "" : request.getQueryString();
     Map<String, String> params = ApiHandler.parseQuery(query);
     String watch = params.get("watch");
-    if (!"GET".equals(request.getMethod()) || !("true".equals(watch) || "1".equals(watch))) {
-      chain.doFilter(req, res);
+    if (!"GET".equals(request.getMethod()) || !ApiHandler.isTrue(watch)) {
+      chain.doFilter(req, new WithoutWireMockHeaders((HttpServletResponse) res));
       return;
     }
     try {
@@ -195,9 +195,14 @@ final class WatchFilter implements Filter {
     hub.opened();
     try {
       LOG.debug("Watching {}?{}", path, query);
-      new Stream(outcome.watch(), response, dropAfter).run(hub);
-      // End the chunked body now (its last chunk), before close() may stop the server.
-      response.getOutputStream().close();
+      WebSocket webSocket = WebSocket.of(request, response);
+      new Stream(outcome.watch(), response, dropAfter, webSocket).run(hub);
+      if (webSocket != null) {
+        webSocket.close();
+      } else {
+        // End the chunked body now (its last chunk), before close() may stop the server.
+        response.getOutputStream().close();
+      }
     } catch (IOException e) {
       LOG.debug("Watch {} ended by its connection: {}", path, e.toString());
     } finally {
@@ -235,29 +240,72 @@ final class WatchFilter implements Filter {
     socket.close();
   }
 
+  /**
+   * Keeps WireMock's own headers ({@code Matched-Stub-Id}, {@code Matched-Stub-Name}) out of the
+   * answers: no Kubernetes API server sends them.
+   */
+  static final class WithoutWireMockHeaders
+      extends wiremock.jakarta.servlet.http.HttpServletResponseWrapper {
+    WithoutWireMockHeaders(HttpServletResponse response) {
+      super(response);
+    }
+
+    private static boolean wireMocks(String name) {
+      return name != null && name.regionMatches(true, 0, "Matched-Stub-", 0, 13);
+    }
+
+    @Override
+    public void setHeader(String name, String value) {
+      if (!wireMocks(name)) {
+        super.setHeader(name, value);
+      }
+    }
+
+    @Override
+    public void addHeader(String name, String value) {
+      if (!wireMocks(name)) {
+        super.addHeader(name, value);
+      }
+    }
+  }
+
   /** One watch's stream. Confined to the request's thread. */
   private final class Stream {
     private final ApiHandler.WatchRequest watch;
     private final HttpServletResponse response;
     private final int dropAfter;
+    private final WebSocket webSocket;
     private OutputStream out;
     private int sent;
 
-    Stream(ApiHandler.WatchRequest watch, HttpServletResponse response, int dropAfter) {
+    /**
+     * @param webSocket the upgrade to answer (the stream is then WebSocket frames), or null for a
+     *     plain HTTP stream
+     */
+    Stream(
+        ApiHandler.WatchRequest watch,
+        HttpServletResponse response,
+        int dropAfter,
+        WebSocket webSocket) {
       this.watch = watch;
       this.response = response;
       this.dropAfter = dropAfter;
+      this.webSocket = webSocket;
     }
 
     void run(WatchHub hub) throws IOException, InterruptedException {
       long closings = hub.closings();
       long bookmarks = hub.bookmarks();
-      // Begin the stream as HandleHTTP does: status and headers, flushed at once.
-      response.setStatus(200);
-      response.setContentType("application/json");
-      response.setHeader("Cache-Control", "no-cache, private");
-      out = response.getOutputStream();
-      response.flushBuffer();
+      if (webSocket != null) {
+        out = webSocket.accept();
+      } else {
+        // Begin the stream as HandleHTTP does: status and headers, flushed at once.
+        response.setStatus(200);
+        response.setContentType("application/json");
+        response.setHeader("Cache-Control", "no-cache, private");
+        out = response.getOutputStream();
+        response.flushBuffer();
+      }
       if (dropped()) {
         return;
       }
@@ -355,7 +403,13 @@ final class WatchFilter implements Filter {
           return true;
         }
         // Jetty buffers are in flush mode: an empty one has limit 0, and fill appends after it.
-        return endPoint.fill(ByteBuffer.allocate(256).limit(0)) < 0;
+        ByteBuffer received = ByteBuffer.allocate(256).limit(0);
+        int n = endPoint.fill(received);
+        if (n > 0 && webSocket != null) {
+          // A WebSocket client sends nothing but control frames: a Close (opcode 8) ends it.
+          return (received.get(0) & 0x0F) == 0x8;
+        }
+        return n < 0;
       } catch (IOException | RuntimeException e) {
         LOG.debug("Watch connection check failed: {}", e.toString());
         return true;
@@ -401,16 +455,23 @@ final class WatchFilter implements Filter {
      * DELETED with the previous state carrying the change's resourceVersion.
      */
     private JsonObject event(WatchHub.Change change) {
-      if (!change.type().equals(watch.type())) {
+      // One store per resource: a change made at any served version shows at the watched one.
+      if (!InMemoryStore.storageKey(change.type()).equals(InMemoryStore.storageKey(watch.type()))) {
         return null;
       }
-      boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(change.object());
-      boolean before = change.previous() != null && watch.matches(change.previous());
+      // Selectors see the object as served at the watched version (an event's shape differs).
+      JsonObject object = InMemoryStore.atVersion(change.object(), watch.type());
+      JsonObject previous =
+          change.previous() == null
+              ? null
+              : InMemoryStore.atVersion(change.previous(), watch.type());
+      boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(object);
+      boolean before = previous != null && watch.matches(previous);
       if (now) {
-        return eventJson(before ? "MODIFIED" : "ADDED", change.object());
+        return eventJson(before ? "MODIFIED" : "ADDED", object);
       }
       if (before) {
-        JsonObject last = change.previous().deepCopy();
+        JsonObject last = previous.deepCopy();
         InMemoryStore.metadata(last).addProperty("resourceVersion", Long.toString(change.rv()));
         return eventJson("DELETED", last);
       }

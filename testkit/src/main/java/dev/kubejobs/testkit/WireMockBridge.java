@@ -67,6 +67,8 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
     String body = request.getBodyAsString();
     String clientHeader = request.getHeader(FakeKubernetesApiServer.CLIENT_ID_HEADER);
     String clientId = clientHeader == null ? "" : clientHeader;
+    String acceptHeader = request.getHeader("Accept");
+    String accept = acceptHeader == null ? "" : acceptHeader;
     RecordedRequest recorded =
         new RecordedRequest(
             method,
@@ -79,14 +81,15 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
     journal.record(recorded);
     Hold hold = holds.take(method, path, clientId);
     if (hold == null) {
-      return answer(method, path, query, url, contentType, body, clientId);
+      return answer(method, path, query, url, contentType, body, clientId, accept);
     }
     LOG.debug("Holding {} {} for {}", method, path, hold);
     try {
       if (hold.stage() == Hold.Stage.BEFORE_APPLYING) {
         hold.block(recorded);
       }
-      ResponseDefinition answer = answer(method, path, query, url, contentType, body, clientId);
+      ResponseDefinition answer =
+          answer(method, path, query, url, contentType, body, clientId, accept);
       if (hold.stage() == Hold.Stage.AFTER_APPLYING) {
         hold.block(recorded);
       }
@@ -104,7 +107,8 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
       String url,
       String contentType,
       String body,
-      String clientId) {
+      String clientId,
+      String accept) {
     Optional<Fault> fault = faults.take(method, path, clientId);
     if (fault.isPresent()) {
       LOG.debug("Answering {} {} with {}", method, path, fault.get());
@@ -126,7 +130,12 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
     ApiHandler.Answer answer =
         handler.handle(
             new ApiHandler.Call(
-                method, path, ApiHandler.parseQuery(query), contentType, body == null ? "" : body));
+                method,
+                path,
+                ApiHandler.parseQuery(query),
+                contentType,
+                body == null ? "" : body,
+                accept));
     LOG.debug("{} {} -> {}", method, url, answer.status());
     if (fault.isPresent() && fault.get().kind() == Fault.Kind.APPLIED_THEN_LOST) {
       return fault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER);

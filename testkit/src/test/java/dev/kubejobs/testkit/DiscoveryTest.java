@@ -25,6 +25,8 @@ import io.kubernetes.client.openapi.models.V1APIResource;
 import io.kubernetes.client.openapi.models.V1APIResourceList;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -117,6 +119,103 @@ class DiscoveryTest {
           .contains("sparkoperator.k8s.io/v1beta2", "spark.apache.org/v1");
       assertThat(Http.send(server, "GET", "/api/v1", null, null).body())
           .contains("\"name\":\"pods/log\"");
+    }
+  }
+
+  /**
+   * Every group version that {@code /api} and {@code /apis} list serves its {@code
+   * APIResourceList}, as kube-apiserver installs a discovery handler per group version it lists
+   * (kubernetes/apiserver {@code pkg/endpoints/discovery/version.go}, {@code APIVersionHandler},
+   * commit 24a394e5): kubectl's {@code api-resources} fails and every kubectl command warns
+   * "couldn't get resource list" when one of them answers 404.
+   */
+  @Test
+  void everyListedGroupVersionServesItsResourceList() throws Exception {
+    List<String> paths = new ArrayList<>();
+    Http.send(kube.server(), "GET", "/api", null, null)
+        .json()
+        .getAsJsonArray("versions")
+        .forEach(v -> paths.add("/api/" + v.getAsString()));
+    Http.send(kube.server(), "GET", "/apis", null, null)
+        .json()
+        .getAsJsonArray("groups")
+        .forEach(
+            g ->
+                g.getAsJsonObject()
+                    .getAsJsonArray("versions")
+                    .forEach(
+                        v ->
+                            paths.add(
+                                "/apis/" + v.getAsJsonObject().get("groupVersion").getAsString())));
+
+    assertThat(paths)
+        .contains("/api/v1", "/apis/authorization.k8s.io/v1", "/apis/spark.apache.org/v1");
+    for (String path : paths) {
+      Http.Answer answer = Http.send(kube.server(), "GET", path, null, null);
+      assertThat(answer.code()).as(path).isEqualTo(200);
+      assertThat(answer.json().get("kind").getAsString()).as(path).isEqualTo("APIResourceList");
+    }
+  }
+
+  /**
+   * The CRD's {@code shortNames} and {@code categories} and the pods' {@code po}/{@code all}, as
+   * apiextensions-apiserver's {@code DiscoveryController.sync} (kubernetes/apiextensions-apiserver
+   * {@code pkg/apiserver/customresource_discovery_controller.go}, commit 1aa2717a) and the pod
+   * storage's {@code ShortNames()}/{@code Categories()} serve them; client-java's {@code
+   * Discovery.findAll()} reads every group version without failing.
+   */
+  @Test
+  void discoveryServesShortNamesAndCategoriesAndClientJavaFindsEveryResource() throws Exception {
+    try (FakeKubernetesApiServer server = FakeKubernetesApiServer.start()) {
+      server.registerCrd(
+          java.nio.file.Files.readString(
+              ConformanceTest.CRDS.resolve("apache-sparkapplications.spark.apache.org.yaml")));
+      io.kubernetes.client.openapi.ApiClient client = server.newClient();
+
+      java.util.Set<io.kubernetes.client.Discovery.APIResource> all =
+          new io.kubernetes.client.Discovery(client).findAll();
+      V1APIResourceList core =
+          new io.kubernetes.client.openapi.apis.CoreV1Api(client).getAPIResources().execute();
+      V1APIResourceList apache =
+          new CustomObjectsApi(client).getAPIResources("spark.apache.org", "v1").execute();
+
+      assertThat(all)
+          .extracting(io.kubernetes.client.Discovery.APIResource::getResourcePlural)
+          .contains("pods", "sparkapplications", "selfsubjectaccessreviews");
+      assertThat(core.getResources().get(0).getShortNames()).containsExactly("po");
+      assertThat(core.getResources().get(0).getCategories()).containsExactly("all");
+      assertThat(apache.getResources().get(0).getShortNames()).containsExactly("sparkapp");
+    }
+  }
+
+  /**
+   * kubectl asks {@code /apis} for aggregated discovery first ({@code Accept:
+   * application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,...,application/json}).
+   * The fake does not serve that form; it answers the unaggregated {@code APIGroupList} as {@code
+   * application/json}, as a server without aggregated discovery does, and client-go's {@code
+   * downloadAPIs} (kubernetes/client-go {@code discovery/discovery_client.go}, commit 32ce75a7)
+   * decides by the answer's {@code Content-Type} and reads each group version instead.
+   */
+  @Test
+  void anAggregatedDiscoveryRequestGetsTheUnaggregatedListAsPlainJson() throws Exception {
+    okhttp3.Request request =
+        new okhttp3.Request.Builder()
+            .url(kube.server().url() + "/apis")
+            .header(
+                "Accept",
+                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+                    + "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,"
+                    + "application/json")
+            .build();
+    try (okhttp3.Response r = new okhttp3.OkHttpClient().newCall(request).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+      assertThat(r.header("Content-Type")).isEqualTo("application/json");
+      assertThat(
+              com.google.gson.JsonParser.parseString(r.body().string())
+                  .getAsJsonObject()
+                  .get("kind")
+                  .getAsString())
+          .isEqualTo("APIGroupList");
     }
   }
 }

@@ -1,0 +1,263 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.testkit;
+
+import static dev.kubejobs.testkit.Kube.NS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real {@code kubectl} against the fake, with both operators' real CRDs registered. Skipped,
+ * with a message saying so, where no {@code kubectl} is found on the {@code PATH} or in {@code
+ * /usr/bin}. Each test names the command and what kube-apiserver answers to it.
+ */
+class KubectlTest {
+
+  @RegisterExtension
+  static final FakeKubernetesExtension kube =
+      FakeKubernetesExtension.builder()
+          .clock(MutableClock.at(java.time.Instant.parse("2026-03-01T10:00:00Z")))
+          .build();
+
+  static Path kubectl;
+
+  @TempDir static Path home;
+
+  @BeforeAll
+  static void findKubectlAndRegisterTheCrds() throws IOException {
+    kubectl = find();
+    Assumptions.assumeTrue(
+        kubectl != null,
+        "kubectl not found on the PATH or in /usr/bin: the kubectl tests are skipped");
+    kube.server()
+        .registerCrd(
+            Files.readString(
+                ConformanceTest.CRDS.resolve("apache-sparkapplications.spark.apache.org.yaml")));
+    kube.server()
+        .registerCrd(
+            Files.readString(
+                ConformanceTest.CRDS.resolve(
+                    "kubeflow-sparkoperator.k8s.io_sparkapplications.yaml")));
+  }
+
+  private static Path find() {
+    List<Path> candidates = new ArrayList<>();
+    String path = System.getenv("PATH");
+    if (path != null) {
+      for (String dir : path.split(java.io.File.pathSeparator)) {
+        if (!dir.isEmpty()) {
+          candidates.add(Path.of(dir, "kubectl"));
+        }
+      }
+    }
+    candidates.add(Path.of("/usr/bin/kubectl"));
+    return candidates.stream().filter(Files::isExecutable).findFirst().orElse(null);
+  }
+
+  @BeforeEach
+  void writeTheKubeconfig() throws IOException {
+    Files.writeString(
+        home.resolve("config"),
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: fake",
+            "  cluster:",
+            "    server: " + kube.server().url(),
+            "contexts:",
+            "- name: fake",
+            "  context:",
+            "    cluster: fake",
+            "    namespace: " + NS,
+            "    user: tester",
+            "current-context: fake",
+            "users:",
+            "- name: tester",
+            "  user: {}",
+            ""));
+  }
+
+  /** A finished kubectl run. */
+  record Run(int exit, String out, String err) {}
+
+  /** Runs kubectl with its own kubeconfig and discovery cache, at most 60 seconds. */
+  static Run kubectl(String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(kubectl.toString());
+    command.add("--kubeconfig=" + home.resolve("config"));
+    command.add("--cache-dir=" + home.resolve("cache"));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("HOME", home.toString());
+    builder.redirectOutput(home.resolve("out.txt").toFile());
+    builder.redirectError(home.resolve("err.txt").toFile());
+    Process process = builder.start();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("kubectl " + String.join(" ", args) + " ran for over 60 s");
+    }
+    return new Run(
+        process.exitValue(),
+        Files.readString(home.resolve("out.txt"), StandardCharsets.UTF_8),
+        Files.readString(home.resolve("err.txt"), StandardCharsets.UTF_8));
+  }
+
+  private static JsonObject apacheApp(String apiVersion, String name) {
+    return Kube.json(
+        "{'apiVersion':'"
+            + apiVersion
+            + "','kind':'SparkApplication','metadata':{'name':'"
+            + name
+            + "'},'spec':{'mainClass':'org.example.Pi','runtimeVersions':{'sparkVersion':'4.0.0'}}}");
+  }
+
+  /**
+   * {@code kubectl get sparkapplications.spark.apache.org} reads at the group's preferred version
+   * ({@code v1}, though the CRD lists {@code v1beta1} first) and sees an application created at
+   * {@code v1}; a real server answers the same object at every served version.
+   */
+  @Test
+  void getAtThePreferredVersionSeesAnApplicationCreatedAtV1() throws Exception {
+    kube.server()
+        .store()
+        .create(ResourceType.APACHE_SPARK_APPLICATION, NS, apacheApp("spark.apache.org/v1", "pi"));
+
+    Run run = kubectl("get", "sparkapplications.spark.apache.org", "-o", "name");
+    Run beta =
+        kubectl(
+            "get",
+            "sparkapplications.v1beta1.spark.apache.org",
+            "pi",
+            "-o",
+            "jsonpath={.apiVersion}");
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).isEqualTo("sparkapplication.spark.apache.org/pi\n");
+    assertThat(beta.out()).isEqualTo("spark.apache.org/v1beta1");
+  }
+
+  /**
+   * {@code kubectl api-resources} exits 0 with every group version's resources, short names
+   * included, and no "couldn't get resource list" warning, as against a real server.
+   */
+  @Test
+  void apiResourcesListsEveryResourceWithItsShortNames() throws Exception {
+    Run run = kubectl("api-resources", "--no-headers");
+
+    assertThat(run.err()).doesNotContain("couldn't get resource list");
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
+        .containsPattern("(?m)^pods +po +v1 +true +Pod$")
+        .containsPattern(
+            "(?m)^sparkapplications +sparkapp +spark.apache.org/v1 +true +SparkApplication$")
+        .containsPattern(
+            "(?m)^selfsubjectaccessreviews +authorization.k8s.io/v1 +false +SelfSubjectAccessReview$");
+  }
+
+  /** A short name resolves through discovery: {@code kubectl get sparkapp}. */
+  @Test
+  void aShortNameResolvesThroughDiscovery() throws Exception {
+    kube.server()
+        .store()
+        .create(ResourceType.APACHE_SPARK_APPLICATION, NS, apacheApp("spark.apache.org/v1", "pi"));
+
+    Run run = kubectl("get", "sparkapp.spark.apache.org", "pi", "-o", "jsonpath={.metadata.name}");
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out()).isEqualTo("pi");
+  }
+
+  /**
+   * {@code kubectl get} asks for a server-side {@code Table} and prints the CRD's {@code
+   * additionalPrinterColumns}: the Kubeflow operator's SUSPEND, STATUS, ATTEMPTS, START, FINISH, as
+   * against a real cluster.
+   */
+  @Test
+  void getPrintsTheCrdsPrinterColumns() throws Exception {
+    kube.server()
+        .store()
+        .create(
+            ResourceType.KUBEFLOW_SPARK_APPLICATION,
+            NS,
+            Kube.json(
+                "{'apiVersion':'sparkoperator.k8s.io/v1beta2','kind':'SparkApplication',"
+                    + "'metadata':{'name':'pi'},'spec':{'type':'Scala','mode':'cluster'},"
+                    + "'status':{'applicationState':{'state':'RUNNING'},'executionAttempts':1}}"));
+
+    Run run = kubectl("get", "sparkapplications.sparkoperator.k8s.io");
+
+    // Empty cells (no suspend, start or finish yet) print as blanks; the age is 0s by the server's
+    // fixed clock.
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out().lines().toList().get(0))
+        .matches("NAME +SUSPEND +STATUS +ATTEMPTS +START +FINISH +AGE");
+    assertThat(run.out().lines().toList().get(1)).matches("pi +RUNNING +1 +0s");
+  }
+
+  /**
+   * {@code kubectl describe pod} lists the pod's events, which it finds with a field selector on
+   * {@code involvedObject}, as on a real cluster.
+   */
+  @Test
+  void describeShowsThePodsEvents() throws Exception {
+    JsonObject pod =
+        kube.server()
+            .store()
+            .create(
+                ResourceType.POD,
+                NS,
+                Kube.json(
+                    "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'pi-driver'},"
+                        + "'spec':{'containers':[{'name':'spark-kubernetes-driver','image':'spark'}]}}"));
+    kube.server()
+        .store()
+        .create(
+            ResourceType.EVENT,
+            NS,
+            dev.kubejobs.testkit.fixtures.EventBuilder.about(pod)
+                .warning("FailedScheduling", "0/3 nodes are available: 3 Insufficient cpu.")
+                .reportedBy("default-scheduler")
+                .at(java.time.Instant.parse("2026-03-01T10:00:00Z"))
+                .build());
+
+    Run run = kubectl("describe", "pod", "pi-driver");
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
+        .containsPattern(
+            "(?m)^  Warning +FailedScheduling +\\S+ +default-scheduler +0/3 nodes are available: 3"
+                + " Insufficient cpu\\.$");
+  }
+}
