@@ -413,7 +413,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     StatusCache.Listing listing = watch == null ? null : watch.live(ns);
     if (listing == null && !ttl.isZero()) {
       try {
-        listing = cache.listing(ns, ids, ids.get(0));
+        listing = cache.listing(ns, ids.get(0));
       } catch (KubeJobsException e) {
         Arrays.fill(out, e);
         return out;
@@ -451,7 +451,7 @@ public final class StatusOperation<S> implements JobStatusReader {
       StatusCache.Listing again = watch == null ? null : watch.live(ns);
       try {
         if (again == null) {
-          again = cache.fresh(ns, ids(stale), asked, stale.get(0).id);
+          again = cache.fresh(ns, asked, stale.get(0).id);
         }
       } catch (KubeJobsException e) {
         for (Candidate c : stale) {
@@ -621,12 +621,6 @@ public final class StatusOperation<S> implements JobStatusReader {
       }
     }
     return StatusResolver.newest(matching);
-  }
-
-  private static List<ExecutionId> ids(List<Candidate> candidates) {
-    List<ExecutionId> out = new ArrayList<>(candidates.size());
-    candidates.forEach(c -> out.add(c.id));
-    return out;
   }
 
   /** A hash map capacity that holds {@code n} entries without growing. */
