@@ -166,6 +166,42 @@ class GetPerJobTest {
     assertThat(ids.subList(10, JOBS)).allMatch(id -> second.get(id) == JobStatus.QUEUED);
   }
 
+  /**
+   * The next pull, a cache period later, lists each namespace again; the jobs it returns unchanged
+   * keep their entries and are not mapped again, although the pull reads the namespaces one job at
+   * a time (a namespace's list is kept past its period until then).
+   */
+  @Test
+  void aPullOneJobAtATimeMapsAgainOnlyTheJobsThatChanged() {
+    java.util.concurrent.atomic.AtomicInteger maps =
+        new java.util.concurrent.atomic.AtomicInteger();
+    dev.kubejobs.core.testing.TestJobKindVariant counting =
+        dev.kubejobs.core.testing.TestJobKindVariant.withMapper(
+            (app, pod, now) -> {
+              maps.incrementAndGet();
+              return new TestJobKind().statusMapper().map(app, pod, now);
+            });
+    List<ExecutionId> ids = create("RUNNING");
+    List<ExecutionId> loop = ordered(ids, "shuffled");
+    try (KubeJobs<TestJobSpec> node =
+        Fixture.builder(server, CLOCK, "gravitino", counting)
+            .statusCacheTtl(Duration.ofSeconds(5))
+            .build()) {
+      loop.forEach(node.statusReader()::get);
+      assertThat(maps.get()).isEqualTo(JOBS);
+      for (ExecutionId id : ids.subList(0, 10)) {
+        Fixture.touch(server, id.namespace(), id.name());
+      }
+      CLOCK.advance(Duration.ofSeconds(6));
+      server.journal().clear();
+
+      loop.forEach(node.statusReader()::get);
+
+      assertThat(maps.get()).isEqualTo(JOBS + 10);
+      assertThat(lists(null)).isEqualTo(NAMESPACES);
+    }
+  }
+
   @Test
   void getsFromSeveralThreadsShareOneListPerNamespace() throws Exception {
     List<ExecutionId> ids = ordered(create("RUNNING"), "shuffled");
@@ -222,6 +258,41 @@ class GetPerJobTest {
     assertThat(late.status()).isEqualTo(JobStatus.QUEUED);
     assertThat(server.journal().count("GET", GETS)).isEqualTo(1);
     assertThat(lists(null)).isZero();
+  }
+
+  /**
+   * A copy listed before the question is not believed when it would end the job (it is re-read
+   * first); in a loop of gets, that re-read is the job's own GET, not the namespace's LIST again
+   * for every job that ended.
+   */
+  @Test
+  void inAPullJobsThatEndedAreEachConfirmedWithTheirOwnGetNotAnotherList() {
+    List<ExecutionId> ids = create("RUNNING");
+    List<ExecutionId> loop = ordered(ids, "shuffled");
+    loop.forEach(jobs.statusReader()::get);
+    List<ExecutionId> ended = loop.subList(100, 110);
+    for (ExecutionId id : ended) {
+      Fixture.setStatus(server, id.namespace(), id.name(), "{\"state\":\"SUCCEEDED\"}");
+    }
+    server.store().delete(TestJobKind.TYPE, ended.get(0).namespace(), ended.get(0).name());
+    CLOCK.advance(Duration.ofSeconds(6));
+    server.journal().clear();
+
+    Map<ExecutionId, Object> second = new java.util.HashMap<>();
+    for (ExecutionId id : loop) {
+      try {
+        second.put(id, jobs.statusReader().get(id).status());
+      } catch (dev.kubejobs.core.NoSuchJobException e) {
+        second.put(id, e);
+      }
+    }
+
+    assertThat(second.get(ended.get(0))).isInstanceOf(dev.kubejobs.core.NoSuchJobException.class);
+    assertThat(ended.subList(1, 10)).allMatch(id -> second.get(id) == JobStatus.SUCCEEDED);
+    assertThat(second.values().stream().filter(s -> s == JobStatus.STARTED)).hasSize(JOBS - 10);
+    assertThat(lists(null)).isEqualTo(NAMESPACES);
+    // At most one GET per job that ended (a job whose LIST was sent after it was asked needs none).
+    assertThat(server.journal().count("GET", GETS)).isBetween(8, 10);
   }
 
   /**

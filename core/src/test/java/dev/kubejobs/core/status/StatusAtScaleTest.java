@@ -187,8 +187,8 @@ class StatusAtScaleTest {
 
   @Test
   void aStaleCopyNeverEndsAJobEvenWhenTheListAgainFails() {
-    List<ExecutionId> ids = create(2, 1, "RUNNING");
-    List<ExecutionId> ending = ids.subList(0, 1);
+    List<ExecutionId> ids = create(3, 1, "RUNNING");
+    List<ExecutionId> ending = ids.subList(0, 2);
     cacheChangedCopies(ids, ending, () -> setAll(ending, "SUCCEEDED"));
     server
         .faults()
@@ -197,10 +197,28 @@ class StatusAtScaleTest {
                 .forever()
                 .status(503, "ServiceUnavailable", "down"));
 
+    Map<ExecutionId, JobStatusResult> results = jobs.statusReader().getAll(ending);
+
+    assertThat(results.values()).allMatch(r -> r.info().isEmpty() && r.error().isPresent());
+  }
+
+  @Test
+  void aStaleCopyOfOneJobNeverEndsItEvenWhenItsGetFails() {
+    List<ExecutionId> ids = create(2, 1, "RUNNING");
+    List<ExecutionId> ending = ids.subList(0, 1);
+    cacheChangedCopies(ids, ending, () -> setAll(ending, "SUCCEEDED"));
+    server
+        .faults()
+        .add(
+            dev.kubejobs.testkit.Fault.on("GET", GETS)
+                .forever()
+                .status(503, "ServiceUnavailable", "down"));
+
     JobStatusResult result = jobs.statusReader().getAll(ending).get(ids.get(0));
 
     assertThat(result.info()).isEmpty();
     assertThat(result.error()).isPresent();
+    assertThat(server.journal().count("GET", GETS)).isPositive();
   }
 
   @Test

@@ -69,6 +69,10 @@ final class StatusCache {
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
   private final BiConsumer<ExecutionId, Entry> listed;
   private final FieldProjection projection;
+  private volatile Instant lastSweep;
+
+  /** How long the list of a namespace nobody reads is kept (unless the cache period is longer). */
+  static final Duration KEPT_UNREAD = Duration.ofMinutes(10);
 
   /**
    * Creates the cache.
@@ -356,17 +360,29 @@ final class StatusCache {
   }
 
   /**
-   * Drops the lists of namespaces nobody read for a cache period, so they are not kept forever;
-   * called after each read with the namespaces it read.
+   * Drops the lists of namespaces nobody listed for {@link #KEPT_UNREAD} (or the cache period, when
+   * longer), so they are not kept forever; called after each read with the namespaces it read, and
+   * looks at the others at most once a cache period. A list is kept past its cache period so that
+   * the next LIST of its namespace, one pull interval later, finds the jobs it returns unchanged
+   * and skips them: a scheduler that pulls one job at a time reads the other namespaces after it.
    */
   void evictExpired(Collection<String> keep) {
+    Instant now = ctx.clock().instant();
+    Instant last = lastSweep;
+    if (last != null && now.isBefore(last.plus(ttl))) {
+      return;
+    }
+    lastSweep = now;
+    Duration kept = ttl.compareTo(KEPT_UNREAD) > 0 ? ttl : KEPT_UNREAD;
     for (Map.Entry<String, Slot> e : slots.entrySet()) {
       if (keep.contains(e.getKey())) {
         continue;
       }
       Slot slot = e.getValue();
       synchronized (slot) {
-        if (slot.inFlight == null && slot.listing != null && isExpired(slot.listing)) {
+        if (slot.inFlight == null
+            && slot.listing != null
+            && !now.isBefore(slot.listing.at.plus(kept))) {
           slots.remove(e.getKey(), slot);
         }
       }

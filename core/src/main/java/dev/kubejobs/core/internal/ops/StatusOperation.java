@@ -64,8 +64,9 @@ import org.slf4j.LoggerFactory;
  *   <li>the namespace's list (cached for the cache period, shared with concurrent callers), or a
  *       GET for a job not in it;
  *   <li>when a copy from a list sent before the question was asked would end a job (or needs its
- *       driver pod), the namespace is listed again — one LIST, not one GET per job; a job gone from
- *       that list is confirmed with a GET ({@link NoSuchJobException} when it is gone);
+ *       driver pod), the job is read again: with its own GET when it is the only one, else with one
+ *       LIST of the namespace, not one GET per job; a job gone from that list is confirmed with a
+ *       GET ({@link NoSuchJobException} when it is gone);
  *   <li>the driver pods of the jobs that need them, with one labelled pod LIST (per 200 jobs) when
  *       the job kind can select several jobs' pods at once ({@link JobKind#driverPodsSelector});
  *   <li>each job's follow-up (a delete), one job at a time.
@@ -477,13 +478,24 @@ public final class StatusOperation<S> implements JobStatusReader {
         out[i] = fail(id, e);
       }
     }
-    // 2. What a copy read before the question would end is read again: one LIST.
-    if (!stale.isEmpty()) {
+    // 2. What a copy read before the question would end is read again: one LIST, or the job's own
+    // GET when it is the only one (a get(id) per job: the namespace's LIST would be sent again for
+    // every job that ended since the last list, and it costs the API server the whole namespace).
+    StatusCache.Listing again = stale.isEmpty() || watch == null ? null : watch.live(ns);
+    if (stale.size() == 1 && again == null) {
+      Candidate c = stale.get(0);
+      LOG.debug("Reading job '{}' again before ending it on a copy read before the question", c.id);
+      try {
+        readDirectly(c);
+      } catch (KubeJobsException e) {
+        out[c.index] = fail(c.id, e);
+        candidates.remove(c);
+      }
+    } else if (!stale.isEmpty()) {
       LOG.debug(
           "Listing namespace {} again before ending {} job(s) on copies read before the question",
           ns,
           stale.size());
-      StatusCache.Listing again = watch == null ? null : watch.live(ns);
       try {
         if (again == null) {
           again = cache.fresh(ns, asked, stale.get(0).id);
