@@ -164,8 +164,8 @@ public final class ScaleBenchmark {
   /** The status sources measured; each adds a column to every figure. */
   public enum Mode {
     /**
-     * Polling with the defaults: the status cache lists each namespace once per cache period, up
-     * to 4 namespaces of one getAll at once.
+     * Polling with the defaults: the status cache lists each namespace once per cache period, up to
+     * 4 namespaces of one getAll at once.
      */
     POLLING(b -> b),
     /** Polling, the namespaces of one getAll listed in parallel on up to 10 threads. */
