@@ -497,23 +497,34 @@ class StatusAtScaleTest {
 
   /**
    * {@code close()} returns once every thread the instance started has ended: the status threads,
-   * the watches' threads, the thread reading jobs after watch events and the listener's thread.
+   * the watches' threads, the thread reading jobs after watch events and the listener's thread,
+   * which is still telling the listener of a change when {@code close()} is called (it is let go
+   * only once {@code close()} waits for threads to end).
    */
   @Test
-  void closeReturnsOnlyOnceEveryThreadTheInstanceStartedHasEnded() {
+  void closeReturnsOnlyOnceEveryThreadTheInstanceStartedHasEnded() throws Exception {
     List<ExecutionId> ids = create(12, 3, "RUNNING");
     Set<Thread> before = kubejobsThreads();
-    List<String> told = new CopyOnWriteArrayList<>();
+    CountDownLatch telling = new CountDownLatch(1);
+    CountDownLatch letGo = new CountDownLatch(1);
     KubeJobs<TestJobSpec> busy =
         builder()
             .statusSource(StatusSource.watch())
-            .statusListener((id, info) -> told.add(id.name() + " " + info.status()))
+            .statusListener(
+                (id, info) -> {
+                  if (info.status() == JobStatus.SUCCEEDED) {
+                    telling.countDown();
+                    try {
+                      letGo.await();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }
+                })
             .build();
     busy.statusReader().getAllInfos(ids);
     Fixture.setStatus(server, "ns-0", "kj-job-0", "{\"state\":\"SUCCEEDED\"}");
-    org.awaitility.Awaitility.await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> told.contains("kj-job-0 SUCCEEDED"));
+    assertThat(telling.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     Set<Thread> started = kubejobsThreads();
     started.removeAll(before);
     assertThat(started)
@@ -522,10 +533,34 @@ class StatusAtScaleTest {
         .anyMatch(n -> n.startsWith("kubejobs-status-listener-"))
         .anyMatch(n -> n.startsWith("kubejobs-status-refresh-"))
         .anyMatch(n -> n.matches("kubejobs-status-test-\\d+"));
+    Thread closing = Thread.currentThread();
+    Thread releaser =
+        new Thread(
+            () -> {
+              org.awaitility.Awaitility.await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(() -> isAwaitingTermination(closing));
+              letGo.countDown();
+            });
+    releaser.start();
 
-    busy.close();
+    try {
+      busy.close();
 
-    assertThat(started).noneMatch(Thread::isAlive);
+      assertThat(started).noneMatch(Thread::isAlive);
+    } finally {
+      letGo.countDown();
+      releaser.join();
+    }
+  }
+
+  private static boolean isAwaitingTermination(Thread t) {
+    for (StackTraceElement frame : t.getStackTrace()) {
+      if (frame.getMethodName().equals("awaitTermination")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Set<Thread> kubejobsThreads() {
