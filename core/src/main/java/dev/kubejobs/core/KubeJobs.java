@@ -45,7 +45,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
 
 /**
  * The entry point of kubejobs: submits, tells the status of and cancels jobs of one kind (for
@@ -87,6 +86,12 @@ public final class KubeJobs<S> implements AutoCloseable {
   private static final Duration MAX_REQUEST_TIMEOUT = Duration.ofMinutes(10);
   private static final int MAX_STATUS_PARALLELISM = 64;
 
+  /**
+   * The default {@link Builder#statusParallelism(int)}: up to 4 namespaces of one {@code getAll}
+   * read at once.
+   */
+  public static final int DEFAULT_STATUS_PARALLELISM = 4;
+
   private final KubeJobsContext<S> context;
   private final ResiliencePolicy policy;
   private final Duration statusCacheTtl;
@@ -94,7 +99,7 @@ public final class KubeJobs<S> implements AutoCloseable {
   private final SubmitOperation<S> submitter;
   private final StatusOperation<S> statusReader;
   private final CancelOperation<S> canceller;
-  private final ExecutorService ownExecutor;
+  private final DaemonThreads.Pool ownExecutor;
 
   private KubeJobs(Builder<S> b) {
     this.policy = policyOf(b);
@@ -113,9 +118,10 @@ public final class KubeJobs<S> implements AutoCloseable {
             WriterId.random());
     this.submitter = new SubmitOperation<>(context);
     this.ownExecutor =
-        b.statusParallelism > 1
+        b.statusExecutor == null && b.statusParallelism > 1
+            // The calling thread reads one namespace itself: the pool reads the others.
             ? DaemonThreads.pool(
-                "kubejobs-status-" + b.cluster, b.statusParallelism, Duration.ofSeconds(30))
+                "kubejobs-status-" + b.cluster, b.statusParallelism - 1, Duration.ofSeconds(30))
             : null;
     this.statusReader =
         new StatusOperation<>(
@@ -129,18 +135,20 @@ public final class KubeJobs<S> implements AutoCloseable {
   }
 
   /**
-   * Releases what this instance started: the watches of {@link StatusSource#watch()}, the status
-   * threads of {@link Builder#statusParallelism(int)} and the thread of the {@link
-   * Builder#statusListener} (after it delivered what was queued). An executor passed to {@link
-   * Builder#statusExecutor} is the caller's and left alone. Operations used after close still work,
-   * reading namespaces one after another. Idempotent.
+   * Releases what this instance started and waits for it to end: the watches of {@link
+   * StatusSource#watch()} and their threads, the status threads of {@link
+   * Builder#statusParallelism(int)} and the thread of the {@link Builder#statusListener} (after it
+   * delivered what was queued). Each thread gets up to 10 seconds to finish what it was given (a
+   * read in flight, a listener being told) before it is interrupted; when this returns, no thread
+   * this instance started runs, except one still in a request after that (it ends with the request
+   * timeout) or the listener's own thread when the listener called this. An executor passed to
+   * {@link Builder#statusExecutor} is the caller's and left alone. Operations used after close
+   * still work, reading namespaces one after another on the calling thread. Idempotent.
    */
   @Override
   public void close() {
     statusReader.close();
-    if (ownExecutor != null) {
-      ownExecutor.shutdown();
-    }
+    DaemonThreads.shutdownAndAwait(StatusOperation.CLOSE_WAIT, ownExecutor);
   }
 
   private static ResiliencePolicy policyOf(Builder<?> b) {
@@ -343,7 +351,7 @@ public final class KubeJobs<S> implements AutoCloseable {
     private CircuitBreakerConfig circuitBreakerConfig;
     private ResiliencePolicy policy;
     private Executor statusExecutor;
-    private int statusParallelism = 1;
+    private int statusParallelism = DEFAULT_STATUS_PARALLELISM;
     private JobStatusListener statusListener;
     private StatusSource statusSource = StatusSource.polling();
 
@@ -444,10 +452,16 @@ public final class KubeJobs<S> implements AutoCloseable {
     }
 
     /**
-     * Reads the namespaces of one {@link JobStatusReader#getAll} in parallel on up to {@code
-     * threads} threads this instance starts when first needed and ends after 30 s without work and
-     * on {@link KubeJobs#close()}; default 1: one namespace after another on the calling thread.
-     * Each namespace is still read by one LIST at a time.
+     * Reads up to {@code threads} namespaces of one {@link JobStatusReader#getAll} at once: the
+     * calling thread reads one, and up to {@code threads - 1} threads this instance starts when
+     * first needed (and ends after 30 s without work and on {@link KubeJobs#close()}) read the
+     * others. Default {@value KubeJobs#DEFAULT_STATUS_PARALLELISM}: a read of 4 or more namespaces
+     * takes about the time of its slowest quarter instead of the sum, which matters when each
+     * request waits on a remote API server. The cost: up to 3 more threads and as many more LISTs
+     * (and connections) in flight at once against the API server, and the list pages of that many
+     * namespaces in memory at once (up to 500 objects each). A read of one namespace, and {@link
+     * JobStatusReader#get}, stay on the calling thread; 1 reads namespaces one after another on the
+     * calling thread and starts no thread. Each namespace is still read by one LIST at a time.
      *
      * @param threads from 1 to 64
      * @return this builder

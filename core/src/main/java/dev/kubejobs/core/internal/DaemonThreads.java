@@ -20,12 +20,17 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The thread pools kubejobs starts itself: daemon threads, none started before the first task, each
- * ended after an idle period and by {@link ThreadPoolExecutor#shutdown()}. Not a published API.
+ * ended after an idle period, by {@link ThreadPoolExecutor#shutdown()}, and waited for by {@link
+ * #shutdownAndAwait}. Not a published API.
  */
 public final class DaemonThreads {
+  private static final Logger LOG = LoggerFactory.getLogger(DaemonThreads.class);
+
   private DaemonThreads() {}
 
   /**
@@ -36,21 +41,101 @@ public final class DaemonThreads {
    * @param idle how long a thread waits for work before it ends
    * @return the pool, with an unbounded queue
    */
-  public static ThreadPoolExecutor pool(String name, int threads, Duration idle) {
-    AtomicInteger count = new AtomicInteger();
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            threads,
-            threads,
-            idle.toMillis(),
-            TimeUnit.MILLISECONDS,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t = new Thread(r, threads > 1 ? name + "-" + count.incrementAndGet() : name);
-              t.setDaemon(true);
-              return t;
-            });
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
+  public static Pool pool(String name, int threads, Duration idle) {
+    return new Pool(name, threads, idle);
+  }
+
+  /**
+   * Shuts the pools down (each runs what it queued), waits until their threads ended or {@code
+   * timeout} passed, and then interrupts the threads still running and waits as long again. A pool
+   * whose thread is the calling one (a listener that closes the instance) is shut down without
+   * waiting for it.
+   *
+   * @param timeout the longest wait for the queued tasks to end
+   * @param pools the pools, null ones ignored
+   * @return whether every thread of the pools ended (or is the calling one)
+   */
+  public static boolean shutdownAndAwait(Duration timeout, Pool... pools) {
+    for (Pool pool : pools) {
+      if (pool != null) {
+        pool.shutdown();
+      }
+    }
+    long deadline = System.nanoTime() + timeout.toNanos();
+    boolean ended = awaitUntil(deadline, pools);
+    if (!ended) {
+      for (Pool pool : pools) {
+        if (pool != null && !pool.isTerminated() && !pool.runsCurrentThread()) {
+          LOG.warn(
+              "Thread(s) '{}' still ran {} after close; interrupting them", pool.name, timeout);
+          pool.shutdownNow();
+        }
+      }
+      ended = awaitUntil(System.nanoTime() + timeout.toNanos(), pools);
+    }
+    return ended;
+  }
+
+  private static boolean awaitUntil(long deadline, Pool... pools) {
+    boolean ended = true;
+    for (Pool pool : pools) {
+      if (pool == null || pool.runsCurrentThread()) {
+        continue;
+      }
+      try {
+        long left = Math.max(0, deadline - System.nanoTime());
+        ended &= pool.awaitTermination(left, TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return ended;
+  }
+
+  /** A pool of daemon threads that knows its own threads. */
+  public static final class Pool extends ThreadPoolExecutor {
+    private final String name;
+    private final ThreadLocal<Pool> owner = new ThreadLocal<>();
+
+    private Pool(String name, int threads, Duration idle) {
+      super(
+          threads,
+          threads,
+          idle.toMillis(),
+          TimeUnit.MILLISECONDS,
+          new LinkedBlockingQueue<>(),
+          new Factory(name, threads));
+      this.name = name;
+      allowCoreThreadTimeOut(true);
+    }
+
+    @Override
+    protected void beforeExecute(Thread t, Runnable r) {
+      owner.set(this);
+    }
+
+    /** Whether the calling thread is one of this pool's. */
+    boolean runsCurrentThread() {
+      return owner.get() == this;
+    }
+  }
+
+  private static final class Factory implements java.util.concurrent.ThreadFactory {
+    private final String name;
+    private final int threads;
+    private final AtomicInteger count = new AtomicInteger();
+
+    Factory(String name, int threads) {
+      this.name = name;
+      this.threads = threads;
+    }
+
+    @Override
+    public Thread newThread(Runnable r) {
+      Thread t = new Thread(r, threads > 1 ? name + "-" + count.incrementAndGet() : name);
+      t.setDaemon(true);
+      return t;
+    }
   }
 }

@@ -187,8 +187,8 @@ class StatusAtScaleTest {
 
   @Test
   void aStaleCopyNeverEndsAJobEvenWhenTheListAgainFails() {
-    List<ExecutionId> ids = create(2, 1, "RUNNING");
-    List<ExecutionId> ending = ids.subList(0, 1);
+    List<ExecutionId> ids = create(3, 1, "RUNNING");
+    List<ExecutionId> ending = ids.subList(0, 2);
     cacheChangedCopies(ids, ending, () -> setAll(ending, "SUCCEEDED"));
     server
         .faults()
@@ -197,10 +197,28 @@ class StatusAtScaleTest {
                 .forever()
                 .status(503, "ServiceUnavailable", "down"));
 
+    Map<ExecutionId, JobStatusResult> results = jobs.statusReader().getAll(ending);
+
+    assertThat(results.values()).allMatch(r -> r.info().isEmpty() && r.error().isPresent());
+  }
+
+  @Test
+  void aStaleCopyOfOneJobNeverEndsItEvenWhenItsGetFails() {
+    List<ExecutionId> ids = create(2, 1, "RUNNING");
+    List<ExecutionId> ending = ids.subList(0, 1);
+    cacheChangedCopies(ids, ending, () -> setAll(ending, "SUCCEEDED"));
+    server
+        .faults()
+        .add(
+            dev.kubejobs.testkit.Fault.on("GET", GETS)
+                .forever()
+                .status(503, "ServiceUnavailable", "down"));
+
     JobStatusResult result = jobs.statusReader().getAll(ending).get(ids.get(0));
 
     assertThat(result.info()).isEmpty();
     assertThat(result.error()).isPresent();
+    assertThat(server.journal().count("GET", GETS)).isPositive();
   }
 
   @Test
@@ -384,11 +402,7 @@ class StatusAtScaleTest {
     List<ExecutionId> ids = create(40, 4, "RUNNING");
     ExecutorService executor = Executors.newFixedThreadPool(4);
     try (KubeJobs<TestJobSpec> parallel = builder().statusExecutor(executor).build()) {
-      List<Hold> holds = new ArrayList<>();
-      for (int i = 0; i < 4; i++) {
-        holds.add(
-            server.hold(Hold.on("GET", "/apis/kubejobs.dev/v1/namespaces/ns-" + i + "/testjobs")));
-      }
+      List<Hold> holds = holdLists(4);
       Future<Map<ExecutionId, JobExecutionInfo>> read =
           Executors.newSingleThreadExecutor()
               .submit(() -> parallel.statusReader().getAllInfos(ids));
@@ -403,6 +417,160 @@ class StatusAtScaleTest {
     } finally {
       executor.shutdownNow();
     }
+  }
+
+  /** Holds the first page of each namespace's LIST, so none is answered until released. */
+  private List<Hold> holdLists(int namespaces) {
+    List<Hold> holds = new ArrayList<>();
+    for (int i = 0; i < namespaces; i++) {
+      holds.add(
+          server.hold(Hold.on("GET", "/apis/kubejobs.dev/v1/namespaces/ns-" + i + "/testjobs")));
+    }
+    return holds;
+  }
+
+  @Test
+  void namespacesAreReadInParallelByDefaultUpToFourAtOnce() throws Exception {
+    List<ExecutionId> ids = create(50, 5, "RUNNING");
+    List<Hold> holds = holdLists(5);
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try {
+      Future<Map<ExecutionId, JobExecutionInfo>> read =
+          caller.submit(() -> jobs.statusReader().getAllInfos(ids));
+
+      // Four LISTs (the calling thread's and three of the instance's threads) reach the server
+      // while none has been answered; the fifth namespace waits for a thread to be free.
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> holds.stream().filter(Hold::hasArrived).count() == 4);
+      assertThat(holds.stream().filter(Hold::hasArrived).count()).isEqualTo(4);
+      holds.forEach(Hold::release);
+
+      assertThat(read.get().values()).hasSize(50).allMatch(i -> i.status() == JobStatus.STARTED);
+    } finally {
+      caller.shutdownNow();
+    }
+  }
+
+  @Test
+  void aStatusParallelismOfOneReadsNamespacesOneAfterAnotherOnTheCallingThread() throws Exception {
+    List<ExecutionId> ids = create(20, 2, "RUNNING");
+    List<Hold> holds = holdLists(2);
+    Set<Thread> before = kubejobsThreads();
+    ExecutorService caller = Executors.newSingleThreadExecutor();
+    try (KubeJobs<TestJobSpec> serial = builder().statusParallelism(1).build()) {
+      Future<Map<ExecutionId, JobExecutionInfo>> read =
+          caller.submit(() -> serial.statusReader().getAllInfos(ids));
+
+      holds.get(0).awaitArrived(Duration.ofSeconds(30));
+      assertThat(holds.get(1).hasArrived()).isFalse();
+      holds.get(0).release();
+      holds.get(1).awaitArrived(Duration.ofSeconds(30));
+      holds.get(1).release();
+
+      assertThat(read.get().values()).hasSize(20).allMatch(i -> i.status() == JobStatus.STARTED);
+      assertThat(kubejobsThreads()).isSubsetOf(before);
+    } finally {
+      caller.shutdownNow();
+    }
+  }
+
+  /**
+   * A read called on the status executor's only thread cannot hand namespaces to that thread and
+   * wait for them: the calling thread reads those the executor has not started.
+   */
+  @Test
+  void aReadCalledOnTheStatusExecutorsOwnThreadDoesNotWaitForItself() throws Exception {
+    List<ExecutionId> ids = create(30, 3, "RUNNING");
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try (KubeJobs<TestJobSpec> onIt = builder().statusExecutor(executor).build()) {
+      Future<Map<ExecutionId, JobExecutionInfo>> read =
+          executor.submit(() -> onIt.statusReader().getAllInfos(ids));
+
+      assertThat(read.get(30, java.util.concurrent.TimeUnit.SECONDS).values())
+          .hasSize(30)
+          .allMatch(i -> i.status() == JobStatus.STARTED);
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  /**
+   * {@code close()} returns once every thread the instance started has ended: the status threads,
+   * the watches' threads, the thread reading jobs after watch events and the listener's thread,
+   * which is still telling the listener of a change when {@code close()} is called (it is let go
+   * only once {@code close()} waits for threads to end).
+   */
+  @Test
+  void closeReturnsOnlyOnceEveryThreadTheInstanceStartedHasEnded() throws Exception {
+    List<ExecutionId> ids = create(12, 3, "RUNNING");
+    Set<Thread> before = kubejobsThreads();
+    CountDownLatch telling = new CountDownLatch(1);
+    CountDownLatch letGo = new CountDownLatch(1);
+    KubeJobs<TestJobSpec> busy =
+        builder()
+            .statusSource(StatusSource.watch())
+            .statusListener(
+                (id, info) -> {
+                  if (info.status() == JobStatus.SUCCEEDED) {
+                    telling.countDown();
+                    try {
+                      letGo.await();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }
+                })
+            .build();
+    busy.statusReader().getAllInfos(ids);
+    Fixture.setStatus(server, "ns-0", "kj-job-0", "{\"state\":\"SUCCEEDED\"}");
+    assertThat(telling.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    Set<Thread> started = kubejobsThreads();
+    started.removeAll(before);
+    assertThat(started)
+        .extracting(Thread::getName)
+        .anyMatch(n -> n.startsWith("kubejobs-watch-ns-"))
+        .anyMatch(n -> n.startsWith("kubejobs-status-listener-"))
+        .anyMatch(n -> n.startsWith("kubejobs-status-refresh-"))
+        .anyMatch(n -> n.matches("kubejobs-status-test-\\d+"));
+    Thread closing = Thread.currentThread();
+    Thread releaser =
+        new Thread(
+            () -> {
+              org.awaitility.Awaitility.await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(() -> isAwaitingTermination(closing));
+              letGo.countDown();
+            });
+    releaser.start();
+
+    try {
+      busy.close();
+
+      assertThat(started).noneMatch(Thread::isAlive);
+    } finally {
+      letGo.countDown();
+      releaser.join();
+    }
+  }
+
+  private static boolean isAwaitingTermination(Thread t) {
+    for (StackTraceElement frame : t.getStackTrace()) {
+      if (frame.getMethodName().equals("awaitTermination")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Set<Thread> kubejobsThreads() {
+    Set<Thread> out = new java.util.HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive() && t.getName().startsWith("kubejobs-")) {
+        out.add(t);
+      }
+    }
+    return out;
   }
 
   @Test

@@ -163,7 +163,10 @@ public final class ScaleBenchmark {
 
   /** The status sources measured; each adds a column to every figure. */
   public enum Mode {
-    /** Polling: the status cache lists each namespace once per cache period (the default). */
+    /**
+     * Polling with the defaults: the status cache lists each namespace once per cache period, up to
+     * 4 namespaces of one getAll at once.
+     */
     POLLING(b -> b),
     /** Polling, the namespaces of one getAll listed in parallel on up to 10 threads. */
     PARALLEL(b -> b.statusParallelism(10)),
@@ -1044,7 +1047,7 @@ public final class ScaleBenchmark {
   }
 
   /** The floor: the same LIST requests sent raw with OkHttp, each page parsed with Gson. */
-  private static final class Floor implements AutoCloseable {
+  static final class Floor implements AutoCloseable {
     private final OkHttpClient http = new OkHttpClient();
     private final HttpUrl base;
 
@@ -1141,7 +1144,7 @@ public final class ScaleBenchmark {
    * CPU time and allocation of the client's threads: every live thread but the fake server's HTTP
    * workers (Jetty's {@code qtp} threads) and the JVM's service threads.
    */
-  private static final class ClientThreads {
+  static final class ClientThreads {
     private static final com.sun.management.ThreadMXBean MX =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static final List<String> NOT_CLIENT =
@@ -1230,7 +1233,7 @@ public final class ScaleBenchmark {
     }
   }
 
-  private static final class Heap {
+  static final class Heap {
     static long settledUsed() {
       try {
         String histogram =

@@ -20,7 +20,6 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.internal.DaemonThreads;
 import dev.kubejobs.core.status.JobStatusListener;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +32,7 @@ final class ListenerDispatch {
   private static final Logger LOG = LoggerFactory.getLogger(ListenerDispatch.class);
 
   private final JobStatusListener listener;
-  private final ExecutorService thread;
+  private final DaemonThreads.Pool thread;
 
   ListenerDispatch(String cluster, JobStatusListener listener) {
     this.listener = listener;
@@ -58,8 +57,8 @@ final class ListenerDispatch {
     }
   }
 
-  /** Delivers what is queued, then ends the thread. */
-  void close() {
-    thread.shutdown();
+  /** The listener's thread, for {@link StatusOperation#close()} to shut down and wait for. */
+  DaemonThreads.Pool thread() {
+    return thread;
   }
 }

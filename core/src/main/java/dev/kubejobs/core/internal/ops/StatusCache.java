@@ -44,11 +44,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The status reader's per-namespace list cache: one labelled LIST per namespace per cache period,
- * shared by concurrent callers, keeping only the jobs someone asked for, each as the mapping made
- * from it (and the copy itself only while a driver pod or a follow-up still needs it). A job the
- * next LIST returns unchanged (the same uid and resourceVersion) keeps its entry: the rest of its
- * copy is skipped unparsed and it is not mapped again, as {@link dev.kubejobs.core.JobStatusMapper}
- * promises.
+ * shared by concurrent callers (single flight per namespace), keeping every job it listed, each as
+ * a compact entry: its uid, resourceVersion and the mapping made from it as it was parsed (the copy
+ * itself only while a driver pod, a follow-up or a time-dependent answer still needs it). So a
+ * listing made for one job's {@code get} answers the next job's {@code get} too, whatever order
+ * they are asked in. A job the next LIST returns unchanged (the same uid and resourceVersion) keeps
+ * its entry: the rest of its copy is skipped unparsed and it is not mapped again, as {@link
+ * dev.kubejobs.core.JobStatusMapper} promises.
  *
  * <p>Every LIST is stamped, when it is sent, with a tick of the operation's logical clock, and
  * every question with a tick when it is asked: a listing is fresh for a question when its tick is
@@ -60,9 +62,6 @@ import org.slf4j.LoggerFactory;
 final class StatusCache {
   private static final Logger LOG = LoggerFactory.getLogger(StatusCache.class);
 
-  /** How many lists a name stays wanted without being asked for again. */
-  static final int WANTED_FOR_LISTS = 3;
-
   private final KubeJobsContext<?> ctx;
   private final ResourceKind resourceKind;
   private final Duration ttl;
@@ -70,11 +69,15 @@ final class StatusCache {
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
   private final BiConsumer<ExecutionId, Entry> listed;
   private final FieldProjection projection;
+  private volatile Instant lastSweep;
+
+  /** How long the list of a namespace nobody reads is kept (unless the cache period is longer). */
+  static final Duration KEPT_UNREAD = Duration.ofMinutes(10);
 
   /**
    * Creates the cache.
    *
-   * @param listed told of each wanted job's entry as soon as its copy is parsed from a list (on the
+   * @param listed told of each listed job's entry as soon as its copy is parsed from a list (on the
    *     listing thread), to map it while the copy is still in the processor's cache; it must not
    *     throw
    * @throws IllegalArgumentException if the job kind's {@code statusFields()} are malformed
@@ -213,7 +216,7 @@ final class StatusCache {
      *
      * @param tick when the LIST was sent, on the operation's logical clock
      * @param at when the LIST was sent, by the instance's clock (for the cache period)
-     * @param byName the wanted jobs that were listed
+     * @param byName the jobs that were listed
      * @param forbidden true when the caller may not list: jobs are read one GET each
      */
     static Listing listed(long tick, Instant at, Map<String, Entry> byName, boolean forbidden) {
@@ -250,31 +253,23 @@ final class StatusCache {
    * Returns a namespace's listing for a question: the cached one while its period lasts, else a new
    * LIST (shared with concurrent callers).
    *
-   * @param ids the jobs the caller asks for; they are kept from this and the next lists
+   * @param about the job the LIST is sent for, named in its errors
    */
-  Listing listing(String namespace, Collection<ExecutionId> ids, ExecutionId about) {
-    return listing(namespace, ids, about, Long.MIN_VALUE);
+  Listing listing(String namespace, ExecutionId about) {
+    return listing(namespace, about, Long.MIN_VALUE);
   }
 
   /**
    * Returns a namespace's listing sent after the question asked at {@code asked}: the cached one if
    * it is, else a LIST in flight that is, else a new LIST.
    */
-  Listing fresh(String namespace, Collection<ExecutionId> ids, long asked, ExecutionId about) {
-    return listing(namespace, ids, about, asked);
+  Listing fresh(String namespace, long asked, ExecutionId about) {
+    return listing(namespace, about, asked);
   }
 
-  private Listing listing(
-      String namespace, Collection<ExecutionId> ids, ExecutionId about, long askedOrMin) {
+  private Listing listing(String namespace, ExecutionId about, long askedOrMin) {
     Slot slot = slots.computeIfAbsent(namespace, ns -> new Slot());
     boolean fresh = askedOrMin != Long.MIN_VALUE;
-    long generation = slot.generation;
-    for (ExecutionId id : ids) {
-      Wanted w = slot.wanted.get(id.name());
-      if (w == null || w.generation != generation) {
-        slot.wanted.put(id.name(), new Wanted(id, generation));
-      }
-    }
     CompletableFuture<Listing> future;
     boolean mine = false;
     long tick = 0;
@@ -365,17 +360,29 @@ final class StatusCache {
   }
 
   /**
-   * Drops the lists (and wanted names) of namespaces nobody read for a cache period, so they are
-   * not kept forever; called after each read with the namespaces it read.
+   * Drops the lists of namespaces nobody listed for {@link #KEPT_UNREAD} (or the cache period, when
+   * longer), so they are not kept forever; called after each read with the namespaces it read, and
+   * looks at the others at most once a cache period. A list is kept past its cache period so that
+   * the next LIST of its namespace, one pull interval later, finds the jobs it returns unchanged
+   * and skips them: a scheduler that pulls one job at a time reads the other namespaces after it.
    */
   void evictExpired(Collection<String> keep) {
+    Instant now = ctx.clock().instant();
+    Instant last = lastSweep;
+    if (last != null && now.isBefore(last.plus(ttl))) {
+      return;
+    }
+    lastSweep = now;
+    Duration kept = ttl.compareTo(KEPT_UNREAD) > 0 ? ttl : KEPT_UNREAD;
     for (Map.Entry<String, Slot> e : slots.entrySet()) {
       if (keep.contains(e.getKey())) {
         continue;
       }
       Slot slot = e.getValue();
       synchronized (slot) {
-        if (slot.inFlight == null && slot.listing != null && isExpired(slot.listing)) {
+        if (slot.inFlight == null
+            && slot.listing != null
+            && !now.isBefore(slot.listing.at.plus(kept))) {
           slots.remove(e.getKey(), slot);
         }
       }
@@ -388,17 +395,11 @@ final class StatusCache {
 
   private Listing list(Slot slot, String namespace, ExecutionId about, long tick) {
     Instant at = ctx.clock().instant();
-    long generation;
-    synchronized (slot) {
-      generation = ++slot.generation;
-    }
-    // Names nobody asked for in the last lists are no longer kept.
-    slot.wanted.values().removeIf(w -> w.generation < generation - WANTED_FOR_LISTS);
     // The copies of the list before: one listed again unchanged is taken over, not read again.
     Listing before = slot.listing;
     Map<String, Entry> held = before == null ? Map.of() : before.byName;
     try {
-      Map<String, Entry> byName = new ConcurrentHashMap<>(Math.max(16, slot.wanted.size() * 2));
+      Map<String, Entry> byName = new ConcurrentHashMap<>(Math.max(16, held.size() * 4 / 3 + 1));
       int[] items = {0};
       ctx.gateway()
           .listEach(
@@ -414,32 +415,24 @@ final class StatusCache {
                   if (name == null) {
                     return true; // read it whole: the gateway tells what is wrong with it
                   }
-                  Wanted w = slot.wanted.get(name);
-                  Entry same = w == null ? null : held.get(name);
-                  if (same != null && !same.isCopyOf(metadata)) {
-                    same = null;
-                  }
-                  if (w != null && same == null) {
+                  Entry same = held.get(name);
+                  if (same == null || !same.isCopyOf(metadata)) {
                     return true;
                   }
+                  // The same uid and resourceVersion: the very copy held, and its mapping too. A
+                  // QUEUED or CANCELLING one is mapped again at the new time when it is read.
                   items[0]++;
-                  if (same != null) {
-                    // The same uid and resourceVersion: the very copy held, and its mapping too.
-                    byName.put(name, same);
-                    listed.accept(w.id, same);
-                  }
+                  byName.put(name, same);
                   return false;
                 }
 
                 @Override
                 public void item(ResourceSnapshot item) {
                   items[0]++;
-                  Wanted w = slot.wanted.get(item.name());
-                  if (w != null) {
-                    Entry entry = new Entry(item);
-                    byName.put(item.name(), entry);
-                    listed.accept(w.id, entry);
-                  }
+                  Entry entry = new Entry(item);
+                  byName.put(item.name(), entry);
+                  listed.accept(
+                      ExecutionId.of(ctx.cluster(), resourceKind, namespace, item.name()), entry);
                 }
 
                 @Override
@@ -449,7 +442,7 @@ final class StatusCache {
                 }
               });
       LOG.debug(
-          "Listed {} {} in namespace {}, keeping the {} asked for",
+          "Listed {} {} in namespace {}, keeping {}",
           items[0],
           resourceKind.plural(),
           namespace,
@@ -472,15 +465,10 @@ final class StatusCache {
     }
   }
 
-  /** The cache slot of one namespace: the last list, the list in flight and the wanted names. */
+  /** The cache slot of one namespace: the last list and the list in flight. */
   private static final class Slot {
     private volatile Listing listing;
     private CompletableFuture<Listing> inFlight;
     private long inFlightTick;
-    private volatile long generation;
-    private final Map<String, Wanted> wanted = new ConcurrentHashMap<>();
   }
-
-  /** A job someone asked for, and the generation of the slot's lists when they last did. */
-  private record Wanted(ExecutionId id, long generation) {}
 }

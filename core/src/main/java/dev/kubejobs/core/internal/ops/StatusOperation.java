@@ -47,7 +47,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -64,15 +64,17 @@ import org.slf4j.LoggerFactory;
  *   <li>the namespace's list (cached for the cache period, shared with concurrent callers), or a
  *       GET for a job not in it;
  *   <li>when a copy from a list sent before the question was asked would end a job (or needs its
- *       driver pod), the namespace is listed again — one LIST, not one GET per job; a job gone from
- *       that list is confirmed with a GET ({@link NoSuchJobException} when it is gone);
+ *       driver pod), the job is read again: with its own GET when it is the only one, else with one
+ *       LIST of the namespace, not one GET per job; a job gone from that list is confirmed with a
+ *       GET ({@link NoSuchJobException} when it is gone);
  *   <li>the driver pods of the jobs that need them, with one labelled pod LIST (per 200 jobs) when
  *       the job kind can select several jobs' pods at once ({@link JobKind#driverPodsSelector});
  *   <li>each job's follow-up (a delete), one job at a time.
  * </ol>
  *
- * <p>Namespaces are read one after another on the calling thread, or in parallel on the executor
- * given.
+ * <p>Namespaces are read one after another on the calling thread, or in parallel: the executor
+ * given reads the second and later namespaces while the calling thread reads the first, then any
+ * the executor has not started yet.
  *
  * @param <S> the job spec type
  */
@@ -81,6 +83,12 @@ public final class StatusOperation<S> implements JobStatusReader {
 
   /** How many jobs' driver pods one pod LIST selects at most (keeps the URL short). */
   static final int PODS_PER_LIST = 200;
+
+  /**
+   * How long {@link #close()} waits for each of its threads to finish what it was given before it
+   * interrupts it (a read in flight, a listener still being told).
+   */
+  public static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   /** The label selector of the status LIST. */
   public static final String SELECTOR =
@@ -95,7 +103,7 @@ public final class StatusOperation<S> implements JobStatusReader {
   private final ListenerDispatch dispatch;
   private final ReportedStatuses reported;
   private final WatchSource watch;
-  private final ThreadPoolExecutor refresher;
+  private final DaemonThreads.Pool refresher;
   private final Set<ExecutionId> toRefresh = ConcurrentHashMap.newKeySet();
 
   /**
@@ -256,9 +264,20 @@ public final class StatusOperation<S> implements JobStatusReader {
       byNamespace.forEach(
           (ns, group) -> place(group, readNamespace(ns, group.ids, asked), results));
     } else {
-      Map<Group, CompletableFuture<Object[]>> running = new LinkedHashMap<>();
-      byNamespace.forEach((ns, group) -> running.put(group, submit(ns, group.ids, asked)));
-      running.forEach((group, f) -> place(group, join(f), results));
+      List<NamespaceRead> reads = new ArrayList<>(byNamespace.size());
+      byNamespace.forEach((ns, group) -> reads.add(new NamespaceRead(ns, group, asked)));
+      // The executor's threads take namespaces from the second on; the calling thread reads the
+      // first and then every one no thread took yet, so a busy or closed executor (or a call from
+      // one of its own threads) only makes the read less parallel, never stuck.
+      for (NamespaceRead read : reads.subList(1, reads.size())) {
+        try {
+          executor.execute(read::runUnlessTaken);
+        } catch (RejectedExecutionException e) {
+          LOG.debug("The status executor refused namespace {}; reading it on the caller", read.ns);
+        }
+      }
+      reads.forEach(NamespaceRead::runUnlessTaken);
+      reads.forEach(read -> place(read.group, join(read.result), results));
     }
     cache.evictExpired(byNamespace.keySet());
     position = 0;
@@ -280,12 +299,29 @@ public final class StatusOperation<S> implements JobStatusReader {
     }
   }
 
-  private CompletableFuture<Object[]> submit(String ns, List<ExecutionId> ids, long asked) {
-    try {
-      return CompletableFuture.supplyAsync(() -> readNamespace(ns, ids, asked), executor);
-    } catch (RejectedExecutionException e) {
-      LOG.debug("The status executor refused namespace {}; reading it on the caller", ns);
-      return CompletableFuture.completedFuture(readNamespace(ns, ids, asked));
+  /** One namespace of a parallel {@code getAll}, read by whichever thread takes it first. */
+  private final class NamespaceRead {
+    final String ns;
+    final Group group;
+    final long asked;
+    final AtomicBoolean taken = new AtomicBoolean();
+    final CompletableFuture<Object[]> result = new CompletableFuture<>();
+
+    NamespaceRead(String ns, Group group, long asked) {
+      this.ns = ns;
+      this.group = group;
+      this.asked = asked;
+    }
+
+    void runUnlessTaken() {
+      if (!taken.compareAndSet(false, true)) {
+        return;
+      }
+      try {
+        result.complete(readNamespace(ns, group.ids, asked));
+      } catch (RuntimeException | Error e) {
+        result.completeExceptionally(e);
+      }
     }
   }
 
@@ -354,17 +390,17 @@ public final class StatusOperation<S> implements JobStatusReader {
   }
 
   /**
-   * Ends the watches and stops the listener's thread once it delivered what was queued. Idempotent.
+   * Ends the watches (waiting for their threads), then the thread that reads jobs after watch
+   * events and the listener's thread once it delivered what was queued, waiting up to {@link
+   * #CLOSE_WAIT} for each before interrupting it. Idempotent.
    */
   public void close() {
     if (watch != null) {
       watch.close();
     }
-    if (refresher != null) {
-      refresher.shutdown();
-    }
+    DaemonThreads.shutdownAndAwait(CLOSE_WAIT, refresher);
     if (dispatch != null) {
-      dispatch.close();
+      DaemonThreads.shutdownAndAwait(CLOSE_WAIT, dispatch.thread());
     }
   }
 
@@ -413,7 +449,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     StatusCache.Listing listing = watch == null ? null : watch.live(ns);
     if (listing == null && !ttl.isZero()) {
       try {
-        listing = cache.listing(ns, ids, ids.get(0));
+        listing = cache.listing(ns, ids.get(0));
       } catch (KubeJobsException e) {
         Arrays.fill(out, e);
         return out;
@@ -442,16 +478,27 @@ public final class StatusOperation<S> implements JobStatusReader {
         out[i] = fail(id, e);
       }
     }
-    // 2. What a copy read before the question would end is read again: one LIST.
-    if (!stale.isEmpty()) {
+    // 2. What a copy read before the question would end is read again: one LIST, or the job's own
+    // GET when it is the only one (a get(id) per job: the namespace's LIST would be sent again for
+    // every job that ended since the last list, and it costs the API server the whole namespace).
+    StatusCache.Listing again = stale.isEmpty() || watch == null ? null : watch.live(ns);
+    if (stale.size() == 1 && again == null) {
+      Candidate c = stale.get(0);
+      LOG.debug("Reading job '{}' again before ending it on a copy read before the question", c.id);
+      try {
+        readDirectly(c);
+      } catch (KubeJobsException e) {
+        out[c.index] = fail(c.id, e);
+        candidates.remove(c);
+      }
+    } else if (!stale.isEmpty()) {
       LOG.debug(
           "Listing namespace {} again before ending {} job(s) on copies read before the question",
           ns,
           stale.size());
-      StatusCache.Listing again = watch == null ? null : watch.live(ns);
       try {
         if (again == null) {
-          again = cache.fresh(ns, ids(stale), asked, stale.get(0).id);
+          again = cache.fresh(ns, asked, stale.get(0).id);
         }
       } catch (KubeJobsException e) {
         for (Candidate c : stale) {
@@ -621,12 +668,6 @@ public final class StatusOperation<S> implements JobStatusReader {
       }
     }
     return StatusResolver.newest(matching);
-  }
-
-  private static List<ExecutionId> ids(List<Candidate> candidates) {
-    List<ExecutionId> out = new ArrayList<>(candidates.size());
-    candidates.forEach(c -> out.add(c.id));
-    return out;
   }
 
   /** A hash map capacity that holds {@code n} entries without growing. */
