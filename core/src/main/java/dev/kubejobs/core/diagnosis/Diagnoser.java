@@ -38,9 +38,10 @@ import java.util.Optional;
  *   <li>For a STARTED job, only executor pods pending longer than that: {@link
  *       Cause#EXECUTORS_PENDING}.
  *   <li>The driver pod: evicted, OOMKilled, a container waiting on its image, configuration or in
- *       CrashLoopBackOff, a volume that cannot be mounted, not schedulable or held by scheduling
- *       gates, the driver container exited with an error. For a failed job whose driver merely
- *       exited with an error, an OOMKilled executor is named instead.
+ *       CrashLoopBackOff, a volume that cannot be mounted, not schedulable, held by scheduling
+ *       gates or skipped by YuniKorn for its queue's quota, the driver container exited with an
+ *       error. For a failed job whose driver merely exited with an error, an OOMKilled executor is
+ *       named instead.
  *   <li>The operator's rules ({@link Builder#rule(DiagnosisRule)}), in the order added.
  *   <li>A queueing system's events about the job (Kueue Workload, Volcano PodGroup, YuniKorn),
  *       Normal events included.

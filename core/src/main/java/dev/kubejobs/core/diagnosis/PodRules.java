@@ -335,6 +335,22 @@ final class PodRules {
                   + " quota.",
               evidence));
     }
+    if (reason.equals("SchedulingSkipped")) {
+      // YuniKorn marks a pod it skips for its queue's quota this way, with a Normal
+      // PodUnschedulable event (apache/yunikorn-k8shim pkg/cache/context.go).
+      ClusterEvent skipped = lastWith("PodUnschedulable");
+      if (skipped != null) {
+        evidence.add(skipped.toEvidence());
+      }
+      return Optional.of(
+          Diagnosis.of(
+              Cause.WAITING_FOR_ADMISSION,
+              subject()
+                  + " is skipped by YuniKorn because its queue's quota is exceeded"
+                  + (message.isEmpty() ? "." : ": " + firstSentence(message))
+                  + " It starts when the queue has room; free quota or raise the queue's limit.",
+              evidence));
+    }
     ClusterEvent failed = lastWith("FailedScheduling");
     if (failed != null) {
       evidence.add(failed.toEvidence());

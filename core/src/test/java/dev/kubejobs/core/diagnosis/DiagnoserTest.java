@@ -169,6 +169,27 @@ class DiagnoserTest {
       assertThat(DIAGNOSER.diagnose(stuck().driverPod(now).events(List.of(event)).build()))
           .isEmpty();
     }
+
+    @Test
+    void eventWithoutUidFromBeforeThePodExistedIsIgnored() {
+      JsonObject now = pod().createdAt(Fixtures.T0.plusSeconds(200)).pending().build();
+      now.getAsJsonObject("status").remove("conditions");
+      JsonObject old =
+          EventBuilder.about("Pod", "jobs", "app-driver")
+              .warning("FailedScheduling", FIT_ERROR)
+              .seen(2, Fixtures.T0.plusSeconds(10), Fixtures.T0.plusSeconds(100))
+              .build();
+
+      assertThat(DIAGNOSER.diagnose(stuck().driverPod(now).events(List.of(old)).build())).isEmpty();
+      // The same event seen again after the pod was created is about it.
+      JsonObject fresh =
+          EventBuilder.about("Pod", "jobs", "app-driver")
+              .warning("FailedScheduling", FIT_ERROR)
+              .seen(2, Fixtures.T0.plusSeconds(10), Fixtures.T0.plusSeconds(300))
+              .build();
+      assertThat(diagnose(stuck().driverPod(now).events(List.of(fresh))).cause())
+          .isEqualTo(Cause.UNSCHEDULABLE);
+    }
   }
 
   @Nested
@@ -480,6 +501,40 @@ class DiagnoserTest {
 
       assertThat(d.cause()).isEqualTo(Cause.WAITING_FOR_ADMISSION);
       assertThat(d.summary()).contains("waits for Volcano to admit it (PodGroup spark-app-pg)");
+    }
+  }
+
+  @Nested
+  class YuniKorn {
+    @Test
+    void queueQuotaSkipIsReadFromTheConditionAndTheNormalEvent() {
+      // apache/yunikorn-k8shim at 23b6b47f9835211e7bfb82bfbd203a8a0e00958f, pkg/cache/context.go:
+      // a SKIPPED scheduling state sets PodScheduled=False reason SchedulingSkipped and records a
+      // Normal PodUnschedulable event "Task %s is skipped from scheduling because the queue quota
+      // has been exceed", through the events.k8s.io recorder named "yunikorn"
+      // (pkg/shim/scheduler.go).
+      JsonObject p = pod().notScheduled("SchedulingSkipped", "").build();
+      JsonObject skipped =
+          EventBuilder.about(p)
+              .normal(
+                  "PodUnschedulable",
+                  "Task app-driver is skipped from scheduling because the queue quota has been"
+                      + " exceed")
+              .from("yunikorn")
+              .buildSeries();
+
+      Diagnosis d = diagnose(stuck().driverPod(p).events(List.of(skipped)));
+
+      assertThat(d.cause()).isEqualTo(Cause.WAITING_FOR_ADMISSION);
+      assertThat(d.summary())
+          .isEqualTo(
+              "Driver pod jobs/app-driver is skipped by YuniKorn because its queue's quota is"
+                  + " exceeded. It starts when the queue has room; free quota or raise the queue's"
+                  + " limit.");
+      assertThat(d.evidence())
+          .extracting(Evidence::reason)
+          .containsExactly("SchedulingSkipped", "PodUnschedulable");
+      assertThat(d.evidence().get(1).type()).isEqualTo("Normal");
     }
   }
 
