@@ -62,6 +62,10 @@ class EventsTest {
             ResourceType.EVENT,
             NS,
             EventBuilder.about(about)
+                .named(
+                    about.getAsJsonObject("metadata").get("name").getAsString()
+                        + "."
+                        + reason.toLowerCase(java.util.Locale.ROOT))
                 .warning(reason, reason + " happened")
                 .reportedBy("default-scheduler")
                 .at(T0)

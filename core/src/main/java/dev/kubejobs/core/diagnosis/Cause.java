@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.diagnosis;
+
+/**
+ * The stable id of a diagnosed cause. Callers may switch on it and store its name; new constants
+ * may be added in later versions, existing ones keep their meaning.
+ */
+public enum Cause {
+  /**
+   * The scheduler cannot place a pod: {@code PodScheduled=False} with reason {@code Unschedulable},
+   * or {@code FailedScheduling} events (resources, node selector or affinity, taints, a
+   * PersistentVolumeClaim not bound or not found).
+   */
+  UNSCHEDULABLE,
+  /** A container image cannot be pulled: {@code ErrImagePull}, {@code ImagePullBackOff}, etc. */
+  IMAGE_PULL_FAILED,
+  /**
+   * A container cannot be created from its configuration ({@code CreateContainerConfigError}: a
+   * missing Secret, ConfigMap or key), or a volume cannot be mounted ({@code FailedMount}).
+   */
+  CONFIG_ERROR,
+  /** A container was killed for exceeding its memory limit ({@code OOMKilled}). */
+  OOM_KILLED,
+  /** The kubelet evicted a pod under node pressure; its message names the resource. */
+  EVICTED,
+  /** The driver container exited with a non-zero code. */
+  DRIVER_EXITED_WITH_ERROR,
+  /** A container of the pod (often a sidecar or init container) is in {@code CrashLoopBackOff}. */
+  CONTAINER_CRASH_LOOP,
+  /** The operator could not submit the application (spark-submit or pod creation failed). */
+  SUBMISSION_FAILED,
+  /** No operator wrote a status or an event for the application within the expected time. */
+  OPERATOR_NOT_RUNNING,
+  /** A queueing system (Kueue, Volcano, YuniKorn) holds the job until it admits it. */
+  WAITING_FOR_ADMISSION,
+  /** The driver runs while executor pods cannot start. */
+  EXECUTORS_PENDING,
+  /** The operator reported a failure whose reason kubejobs passes on as the operator wrote it. */
+  OPERATOR_REPORTED_FAILURE,
+  /**
+   * The job waits too long or failed, and no cause was found in what could be read; the diagnosis
+   * names what could not be read (for example events, without the {@code list events} permission).
+   */
+  UNDETERMINED
+}

@@ -1,0 +1,387 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.diagnosis;
+
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.JobStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Explains why a job is stuck or why it failed, from the driver pod, executor pods, the namespace's
+ * events and the operator's status: a pure function of a {@link DiagnosisInput}, with no I/O, meant
+ * to run as one step of the status pipeline.
+ *
+ * <p>What runs, in order (the first that explains the job wins):
+ *
+ * <ol>
+ *   <li>Nothing for a job that succeeded or was cancelled, nor for a QUEUED job that waited less
+ *       than {@link Builder#stuckAfter(Duration)}.
+ *   <li>For a STARTED job, only executor pods pending longer than that: {@link
+ *       Cause#EXECUTORS_PENDING}.
+ *   <li>The driver pod: evicted, OOMKilled, a container waiting on its image, configuration or in
+ *       CrashLoopBackOff, a volume that cannot be mounted, not schedulable, held by scheduling
+ *       gates or skipped by YuniKorn for its queue's quota, the driver container exited with an
+ *       error. For a failed job whose driver merely exited with an error, an OOMKilled executor is
+ *       named instead.
+ *   <li>The operator's rules ({@link Builder#rule(DiagnosisRule)}), in the order added.
+ *   <li>A queueing system's events about the job (Kueue Workload, Volcano PodGroup, YuniKorn),
+ *       Normal events included.
+ *   <li>No status and no event from an operator after {@link Builder#stuckAfter(Duration)}: {@link
+ *       Cause#OPERATOR_NOT_RUNNING}.
+ *   <li>Nothing found while events could not be read: {@link Cause#UNDETERMINED}, naming what was
+ *       not read.
+ * </ol>
+ *
+ * <p>Events are only taken as evidence about the object they name, the pod's current incarnation
+ * (same uid, not older than the pod), and a {@code FailedScheduling} event never explains a pod
+ * that has been scheduled since. Immutable and thread safe.
+ */
+public final class Diagnoser {
+
+  /** The default time a job may wait in QUEUED before it is diagnosed: 60 seconds. */
+  public static final Duration DEFAULT_STUCK_AFTER = Duration.ofSeconds(60);
+
+  private final Duration stuckAfter;
+  private final List<DiagnosisRule> rules;
+
+  private Diagnoser(Builder b) {
+    this.stuckAfter = b.stuckAfter;
+    this.rules = List.copyOf(b.rules);
+  }
+
+  /**
+   * Returns a diagnoser with the default threshold and no operator rules.
+   *
+   * @return a new diagnoser
+   */
+  public static Diagnoser ofDefaults() {
+    return builder().build();
+  }
+
+  /**
+   * Starts a diagnoser.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns how long a job may wait before it is diagnosed.
+   *
+   * @return the threshold
+   */
+  public Duration stuckAfter() {
+    return stuckAfter;
+  }
+
+  /**
+   * Explains the job, if it is stuck or failed and a cause can be found.
+   *
+   * @param input what is known about the job
+   * @return the diagnosis, or empty for a healthy job or when nothing explains it
+   */
+  public Optional<Diagnosis> diagnose(DiagnosisInput input) {
+    Objects.requireNonNull(input, "input");
+    JobStatus status = input.status();
+    if (status == JobStatus.SUCCEEDED
+        || status == JobStatus.CANCELLED
+        || status == JobStatus.CANCELLING) {
+      return Optional.empty();
+    }
+    if (status == JobStatus.STARTED) {
+      return executorsPending(input);
+    }
+    if (status == JobStatus.QUEUED && input.waited().compareTo(stuckAfter) < 0) {
+      return Optional.empty();
+    }
+    Optional<Diagnosis> d = input.driverPod().flatMap(p -> diagnosePod(p, "Driver", input));
+    if (status == JobStatus.FAILED
+        && (d.isEmpty() || d.get().cause() == Cause.DRIVER_EXITED_WITH_ERROR)) {
+      Optional<Diagnosis> executorOom = executorOom(input, d);
+      if (executorOom.isPresent()) {
+        return executorOom;
+      }
+    }
+    if (d.isPresent()) {
+      return d;
+    }
+    for (DiagnosisRule rule : rules) {
+      d = rule.diagnose(input, this);
+      if (d.isPresent()) {
+        return d;
+      }
+    }
+    d = admission(input);
+    if (d.isEmpty()) {
+      d = operatorSilent(input);
+    }
+    if (d.isEmpty()) {
+      d = undetermined(input);
+    }
+    return d;
+  }
+
+  /**
+   * Explains one pod from its status, conditions, container states and its own events; operator
+   * rules call it on a pod status the operator copied (as the Apache operator's {@code
+   * lastObservedDriverStatus}).
+   *
+   * @param pod the pod, or an object with {@code metadata.name} (and namespace) and {@code status}
+   * @param role {@code "Driver"} or {@code "Executor"}: how the sentence names the pod
+   * @param input the input whose events are read
+   * @return the diagnosis, or empty when the pod shows no cause
+   */
+  public Optional<Diagnosis> diagnosePod(JsonObject pod, String role, DiagnosisInput input) {
+    Objects.requireNonNull(pod, "pod");
+    Objects.requireNonNull(role, "role");
+    return new PodRules(pod, role, input.events()).diagnose();
+  }
+
+  private Optional<Diagnosis> executorsPending(DiagnosisInput input) {
+    List<JsonObject> executors = input.executorPods();
+    int pending = 0;
+    Diagnosis first = null;
+    for (JsonObject pod : executors) {
+      if (!"Pending".equals(PodRules.str(PodRules.obj(pod, "status"), "phase"))) {
+        continue;
+      }
+      Instant created = PodRules.time(PodRules.obj(pod, "metadata"), "creationTimestamp");
+      if (created != null && Duration.between(created, input.now()).compareTo(stuckAfter) < 0) {
+        continue;
+      }
+      Optional<Diagnosis> d = diagnosePod(pod, "Executor", input);
+      if (d.isPresent()) {
+        pending++;
+        if (first == null) {
+          first = d.get();
+        }
+      }
+    }
+    if (first == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Diagnosis.of(
+            Cause.EXECUTORS_PENDING,
+            "The driver of "
+                + input.applicationKind()
+                + " "
+                + input.namespace()
+                + "/"
+                + input.applicationName()
+                + " runs, but "
+                + pending
+                + " of "
+                + executors.size()
+                + " executor pods cannot start: "
+                + first.summary(),
+            first.evidence()));
+  }
+
+  private Optional<Diagnosis> executorOom(DiagnosisInput input, Optional<Diagnosis> driver) {
+    for (JsonObject pod : input.executorPods()) {
+      Optional<Diagnosis> d = diagnosePod(pod, "Executor", input);
+      if (d.isPresent() && d.get().cause() == Cause.OOM_KILLED) {
+        List<Evidence> evidence = new ArrayList<>(d.get().evidence());
+        driver.ifPresent(x -> evidence.addAll(x.evidence()));
+        return Optional.of(Diagnosis.of(Cause.OOM_KILLED, d.get().summary(), evidence));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Diagnosis> admission(DiagnosisInput input) {
+    String app = input.applicationName();
+    String driverName =
+        input
+            .driverPod()
+            .map(p -> PodRules.str(PodRules.obj(p, "metadata"), "name"))
+            .orElse("\u0000");
+    ClusterEvent found = null;
+    String system = null;
+    for (ClusterEvent e : input.events()) {
+      boolean related = e.name().contains(app) || e.name().contains(driverName);
+      if (!related) {
+        continue;
+      }
+      String reporter = e.reporter().toLowerCase(Locale.ROOT);
+      String message = e.message().toLowerCase(Locale.ROOT);
+      String candidate = null;
+      if (e.kind().equals("Workload")
+          && (message.contains("quota") || e.reason().equals("Pending"))) {
+        candidate = "Kueue";
+      } else if (e.kind().equals("PodGroup")
+          && !e.reason().equals("Scheduled")
+          && !e.reason().equals("Running")) {
+        candidate = "Volcano";
+      } else if (reporter.contains("yunikorn")
+          && (message.contains("queue") || message.contains("quota"))) {
+        candidate = "YuniKorn";
+      } else if (message.contains("insufficient unused quota")) {
+        candidate = "Kueue";
+      }
+      if (candidate != null
+          && (found == null
+              || e.lastSeen().orElse(Instant.MIN).isAfter(found.lastSeen().orElse(Instant.MIN)))) {
+        found = e;
+        system = candidate;
+      }
+    }
+    if (found == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Diagnosis.of(
+            Cause.WAITING_FOR_ADMISSION,
+            input.applicationKind()
+                + " "
+                + input.namespace()
+                + "/"
+                + app
+                + " waits for "
+                + system
+                + " to admit it ("
+                + found.kind()
+                + " "
+                + found.name()
+                + "): "
+                + PodRules.firstSentence(found.message())
+                + " It starts when its queue has room; free quota or raise the queue's quota.",
+            List.of(found.toEvidence())));
+  }
+
+  private Optional<Diagnosis> operatorSilent(DiagnosisInput input) {
+    if (input.status() != JobStatus.QUEUED || input.driverPod().isPresent()) {
+      return Optional.empty();
+    }
+    boolean noStatus = input.operatorStatus().map(s -> s.size() == 0).orElse(true);
+    if (!noStatus) {
+      return Optional.empty();
+    }
+    for (ClusterEvent e : input.events()) {
+      if (e.isAbout(input.applicationKind(), input.applicationName(), null)) {
+        return Optional.empty();
+      }
+    }
+    List<Evidence> evidence = new ArrayList<>();
+    evidence.add(
+        Evidence.builder(
+                Evidence.Source.OPERATOR_STATUS,
+                input.applicationKind() + " " + input.namespace() + "/" + input.applicationName())
+            .reason("NoStatus")
+            .message("no status written after " + input.waited().toSeconds() + " s")
+            .build());
+    input.eventsNotRead().ifPresent(r -> evidence.add(notRead(input, r)));
+    return Optional.of(
+        Diagnosis.of(
+            Cause.OPERATOR_NOT_RUNNING,
+            "No operator has written a status or an event for "
+                + input.applicationKind()
+                + " "
+                + input.namespace()
+                + "/"
+                + input.applicationName()
+                + " in "
+                + input.waited().toSeconds()
+                + " s: check that the operator runs and watches namespace "
+                + input.namespace()
+                + ".",
+            evidence));
+  }
+
+  private Optional<Diagnosis> undetermined(DiagnosisInput input) {
+    if (input.eventsNotRead().isEmpty()) {
+      return Optional.empty();
+    }
+    String reason = input.eventsNotRead().get();
+    return Optional.of(
+        Diagnosis.of(
+            Cause.UNDETERMINED,
+            input.applicationKind()
+                + " "
+                + input.namespace()
+                + "/"
+                + input.applicationName()
+                + " is "
+                + input.status()
+                + " and no cause was found in what could be read; events could not be read ("
+                + PodRules.firstSentence(reason)
+                + ") Allow list on events in namespace "
+                + input.namespace()
+                + " to see the scheduler's and kubelet's reasons.",
+            List.of(notRead(input, reason))));
+  }
+
+  private static Evidence notRead(DiagnosisInput input, String reason) {
+    return Evidence.builder(Evidence.Source.NOT_READ, "Events in namespace " + input.namespace())
+        .message(reason)
+        .build();
+  }
+
+  /** Builds a {@link Diagnoser}; not thread safe. */
+  public static final class Builder {
+    private Duration stuckAfter = DEFAULT_STUCK_AFTER;
+    private final List<DiagnosisRule> rules = new ArrayList<>();
+
+    private Builder() {}
+
+    /**
+     * Sets how long a job may wait in QUEUED, or an executor pod in Pending, before it is diagnosed
+     * (default {@link #DEFAULT_STUCK_AFTER}).
+     *
+     * @param stuckAfter the threshold, positive
+     * @return this builder
+     * @throws IllegalArgumentException if {@code stuckAfter} is zero or negative
+     */
+    public Builder stuckAfter(Duration stuckAfter) {
+      Objects.requireNonNull(stuckAfter, "stuckAfter");
+      if (stuckAfter.isZero() || stuckAfter.isNegative()) {
+        throw new IllegalArgumentException(
+            "stuckAfter must be positive, but was " + stuckAfter + "; e.g. Duration.ofSeconds(60)");
+      }
+      this.stuckAfter = stuckAfter;
+      return this;
+    }
+
+    /**
+     * Adds an operator's rule, run after the driver pod's rules in the order added.
+     *
+     * @param rule the rule
+     * @return this builder
+     */
+    public Builder rule(DiagnosisRule rule) {
+      rules.add(Objects.requireNonNull(rule, "rule"));
+      return this;
+    }
+
+    /**
+     * Builds the diagnoser.
+     *
+     * @return a new diagnoser
+     */
+    public Diagnoser build() {
+      return new Diagnoser(this);
+    }
+  }
+}

@@ -1,0 +1,280 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.spark.diagnosis;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.kubejobs.core.diagnosis.Cause;
+import dev.kubejobs.core.diagnosis.Diagnoser;
+import dev.kubejobs.core.diagnosis.Diagnosis;
+import dev.kubejobs.core.diagnosis.DiagnosisInput;
+import dev.kubejobs.core.diagnosis.DiagnosisRule;
+import dev.kubejobs.core.diagnosis.Evidence;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The diagnosis rules of the two Spark operators, to add to a {@link Diagnoser} with {@link
+ * Diagnoser.Builder#rule(DiagnosisRule)}. Both are pure and stateless, and run after the driver
+ * pod's own rules found nothing.
+ *
+ * <ul>
+ *   <li>{@link #kubeflow()} reads {@code status.applicationState}: {@code SUBMISSION_FAILED} (and
+ *       {@code FAILED} after it) with spark-submit's stderr in {@code errorMessage}, from which the
+ *       line that matters is taken (a ResourceQuota exceeded, an admission webhook's denial, an
+ *       RBAC refusal, else the exception); {@code FAILED} with {@code "driver container failed with
+ *       ExitCode: %d, Reason: %s"} once the driver pod is gone; {@code SUSPENDED}.
+ *   <li>{@link #apache()} reads {@code status.currentState} and {@code stateTransitionHistory},
+ *       latest first: a state's {@code lastObservedDriverStatus} (the driver pod's status the
+ *       operator copied) is diagnosed as the pod itself; {@code SchedulingFailure} carries the API
+ *       server's refusal in its stack trace; other failure states are passed on as written.
+ * </ul>
+ */
+public final class SparkDiagnosisRules {
+
+  private static final Pattern KUBEFLOW_DRIVER_EXIT =
+      Pattern.compile("driver container failed with ExitCode: (-?\\d+), Reason: (\\S*)");
+
+  private static final Set<String> APACHE_FAILURES =
+      Set.of(
+          "Failed",
+          "SchedulingFailure",
+          "DriverEvicted",
+          "DriverStartTimedOut",
+          "ExecutorsStartTimedOut",
+          "DriverReadyTimedOut");
+
+  private static final Set<String> APACHE_RELEASED =
+      Set.of("ResourceReleased", "TerminatedWithoutReleaseResources");
+
+  private SparkDiagnosisRules() {}
+
+  /**
+   * Returns the Kubeflow Spark operator's rule ({@code sparkoperator.k8s.io/v1beta2}).
+   *
+   * @return the rule
+   */
+  public static DiagnosisRule kubeflow() {
+    return SparkDiagnosisRules::kubeflow;
+  }
+
+  /**
+   * Returns the Apache Spark Kubernetes Operator's rule ({@code spark.apache.org/v1}).
+   *
+   * @return the rule
+   */
+  public static DiagnosisRule apache() {
+    return SparkDiagnosisRules::apache;
+  }
+
+  private static Optional<Diagnosis> kubeflow(DiagnosisInput input, Diagnoser diagnoser) {
+    JsonObject appState = obj(input.operatorStatus().orElse(null), "applicationState");
+    String state = str(appState, "state");
+    String error = str(appState, "errorMessage");
+    String app = app(input);
+    Evidence evidence =
+        Evidence.builder(Evidence.Source.OPERATOR_STATUS, app).reason(state).message(error).build();
+    if (state.equals("SUSPENDED") || state.equals("SUSPENDING")) {
+      return Optional.of(
+          Diagnosis.of(
+              Cause.WAITING_FOR_ADMISSION,
+              app
+                  + " is suspended (spec.suspend); it starts when whoever suspended it, a user or a"
+                  + " queueing system such as Kueue, resumes it.",
+              List.of(evidence)));
+    }
+    if (error.isEmpty()) {
+      return Optional.empty();
+    }
+    Matcher exit = KUBEFLOW_DRIVER_EXIT.matcher(error);
+    if (exit.find()) {
+      boolean oom = exit.group(2).equals("OOMKilled");
+      return Optional.of(
+          Diagnosis.of(
+              oom ? Cause.OOM_KILLED : Cause.DRIVER_EXITED_WITH_ERROR,
+              "The driver of "
+                  + app
+                  + (oom
+                      ? " was OOMKilled (exit code "
+                          + exit.group(1)
+                          + "): raise spark.driver.memory or spark.driver.memoryOverhead."
+                      : " exited with code "
+                          + exit.group(1)
+                          + " ("
+                          + exit.group(2)
+                          + "); read the driver log for the error."),
+              List.of(evidence)));
+    }
+    if (state.equals("SUBMISSION_FAILED")
+        || error.toLowerCase(java.util.Locale.ROOT).contains("failed to run spark-submit")) {
+      return submissionFailed(input, "spark-submit failed for ", error, evidence);
+    }
+    if (state.equals("FAILED")) {
+      return Optional.of(
+          Diagnosis.of(
+              Cause.OPERATOR_REPORTED_FAILURE,
+              "The Kubeflow Spark operator failed " + app + ": " + firstLine(error),
+              List.of(evidence)));
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Diagnosis> submissionFailed(
+      DiagnosisInput input, String lead, String error, Evidence evidence) {
+    Optional<SubmitErrors.Finding> found = SubmitErrors.find(error);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    SubmitErrors.Finding f = found.get();
+    String line = f.line.endsWith(".") ? f.line : f.line + ".";
+    return Optional.of(
+        Diagnosis.of(
+            Cause.SUBMISSION_FAILED,
+            lead + app(input) + ": " + cap(line) + SubmitErrors.advice(f, input.namespace()),
+            List.of(evidence)));
+  }
+
+  private static Optional<Diagnosis> apache(DiagnosisInput input, Diagnoser diagnoser) {
+    JsonObject status = input.operatorStatus().orElse(null);
+    if (status == null) {
+      return Optional.empty();
+    }
+    List<JsonObject> states = new ArrayList<>();
+    JsonObject current = obj(status, "currentState");
+    if (current != null) {
+      states.add(current);
+    }
+    JsonObject history = obj(status, "stateTransitionHistory");
+    if (history != null) {
+      // Keys are "0", "1", ... and the server may return "10" before "2": sort numerically.
+      TreeMap<Long, JsonObject> byKey = new TreeMap<>();
+      for (Map.Entry<String, JsonElement> e : history.entrySet()) {
+        if (e.getValue().isJsonObject() && e.getKey().matches("\\d{1,18}")) {
+          byKey.put(Long.parseLong(e.getKey()), e.getValue().getAsJsonObject());
+        }
+      }
+      states.addAll(byKey.descendingMap().values());
+    }
+    for (JsonObject state : states) {
+      String summary = str(state, "currentStateSummary");
+      if (APACHE_RELEASED.contains(summary)) {
+        continue;
+      }
+      JsonObject observed = obj(state, "lastObservedDriverStatus");
+      if (observed != null) {
+        Optional<Diagnosis> d =
+            diagnoser.diagnosePod(observedPod(input, status, observed), "Driver", input);
+        if (d.isPresent()) {
+          List<Evidence> evidence = new ArrayList<>(d.get().evidence());
+          evidence.add(stateEvidence(input, state));
+          return Optional.of(Diagnosis.of(d.get().cause(), d.get().summary(), evidence));
+        }
+      }
+      if (!APACHE_FAILURES.contains(summary)) {
+        return Optional.empty();
+      }
+      String message = str(state, "message");
+      Evidence evidence = stateEvidence(input, state);
+      if (summary.equals("SchedulingFailure")) {
+        Optional<Diagnosis> d =
+            submissionFailed(
+                input,
+                "The Apache Spark operator could not create the driver of ",
+                message,
+                evidence);
+        if (d.isPresent()) {
+          return d;
+        }
+      }
+      return Optional.of(
+          Diagnosis.of(
+              Cause.OPERATOR_REPORTED_FAILURE,
+              "The Apache Spark operator reports "
+                  + summary
+                  + " for "
+                  + app(input)
+                  + ": "
+                  + firstLine(message)
+                  + (summary.equals("DriverStartTimedOut")
+                      ? " The driver pod was gone or showed no cause; its events may tell more."
+                      : ""),
+              List.of(evidence)));
+    }
+    return Optional.empty();
+  }
+
+  private static JsonObject observedPod(
+      DiagnosisInput input, JsonObject status, JsonObject observed) {
+    long attempt = 0;
+    JsonObject info = obj(obj(status, "currentAttemptSummary"), "attemptInfo");
+    if (info != null && info.has("id") && info.get("id").isJsonPrimitive()) {
+      attempt = info.get("id").getAsLong();
+    }
+    JsonObject pod = new JsonObject();
+    JsonObject metadata = new JsonObject();
+    metadata.addProperty("name", input.applicationName() + "-" + attempt + "-driver");
+    metadata.addProperty("namespace", input.namespace());
+    pod.add("metadata", metadata);
+    pod.add("status", observed);
+    return pod;
+  }
+
+  private static Evidence stateEvidence(DiagnosisInput input, JsonObject state) {
+    return Evidence.builder(Evidence.Source.OPERATOR_STATUS, app(input))
+        .reason(str(state, "currentStateSummary"))
+        .message(str(state, "message"))
+        .firstSeen(
+            dev.kubejobs.core.ResourceSnapshot.parseTime(str(state, "lastTransitionTime"))
+                .orElse(null))
+        .build();
+  }
+
+  private static String app(DiagnosisInput input) {
+    return input.applicationKind() + " " + input.namespace() + "/" + input.applicationName();
+  }
+
+  private static String firstLine(String message) {
+    String m = message.strip();
+    int nl = m.indexOf('\n');
+    return cap(nl >= 0 ? m.substring(0, nl).strip() : m);
+  }
+
+  private static String cap(String s) {
+    return dev.kubejobs.core.diagnosis.Messages.cap(s, 1000);
+  }
+
+  private static JsonObject obj(JsonObject o, String field) {
+    if (o == null) {
+      return null;
+    }
+    JsonElement e = o.get(field);
+    return e != null && e.isJsonObject() ? e.getAsJsonObject() : null;
+  }
+
+  private static String str(JsonObject o, String field) {
+    if (o == null) {
+      return "";
+    }
+    JsonElement e = o.get(field);
+    return e != null && e.isJsonPrimitive() ? e.getAsString() : "";
+  }
+}
