@@ -16,6 +16,9 @@
 package dev.kubejobs.core.internal;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -84,7 +87,7 @@ public final class DaemonThreads {
       }
       try {
         long left = Math.max(0, deadline - System.nanoTime());
-        ended &= pool.awaitTermination(left, TimeUnit.NANOSECONDS);
+        ended &= pool.awaitTermination(left, TimeUnit.NANOSECONDS) && pool.joinThreads(deadline);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return false;
@@ -115,6 +118,27 @@ public final class DaemonThreads {
       owner.set(this);
     }
 
+    /**
+     * Waits until every thread the pool started has ended, not only its last task: a terminated
+     * pool's worker signals termination from within its own run, a moment before its thread ends.
+     */
+    boolean joinThreads(long deadline) throws InterruptedException {
+      for (Thread t : ((Factory) getThreadFactory()).started()) {
+        long left = deadline - System.nanoTime();
+        if (t == Thread.currentThread()) {
+          continue;
+        }
+        if (left <= 0) {
+          return !t.isAlive();
+        }
+        TimeUnit.NANOSECONDS.timedJoin(t, left);
+        if (t.isAlive()) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     /** Whether the calling thread is one of this pool's. */
     boolean runsCurrentThread() {
       return owner.get() == this;
@@ -125,6 +149,7 @@ public final class DaemonThreads {
     private final String name;
     private final int threads;
     private final AtomicInteger count = new AtomicInteger();
+    private final Set<Thread> started = ConcurrentHashMap.newKeySet();
 
     Factory(String name, int threads) {
       this.name = name;
@@ -135,7 +160,14 @@ public final class DaemonThreads {
     public Thread newThread(Runnable r) {
       Thread t = new Thread(r, threads > 1 ? name + "-" + count.incrementAndGet() : name);
       t.setDaemon(true);
+      started.removeIf(old -> !old.isAlive()); // threads that ended after their idle period
+      started.add(t);
       return t;
+    }
+
+    /** The threads started and not yet seen ended: at most the pool's size and those ending. */
+    List<Thread> started() {
+      return List.copyOf(started);
     }
   }
 }
