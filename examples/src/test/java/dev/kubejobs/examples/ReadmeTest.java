@@ -118,6 +118,19 @@ class ReadmeTest {
   }
 
   @Test
+  void quickStartsSecondCommandIsTheOneCiRuns() throws java.io.IOException {
+    String quick = section(readme, "## Quick start");
+    Matcher block = Pattern.compile("```bash\\n(.*?)```", Pattern.DOTALL).matcher(quick);
+    assertThat(block.find()).isTrue();
+    List<String> commands = block.group(1).lines().toList();
+    String ci = java.nio.file.Files.readString(ROOT.resolve(".ci/run"));
+
+    assertThat(commands).hasSize(2);
+    assertThat(commands.get(0)).endsWith("java -jar examples/target/kubejobs-examples.jar");
+    assertThat(ci).contains(commands.get(1));
+  }
+
+  @Test
   void tryItRunsTheDemoAndFakeClusterCommandsTheProgramHas() {
     String tryIt = section(readme, "## Try it");
     Matcher block = Pattern.compile("```bash\\n(.*?)```", Pattern.DOTALL).matcher(tryIt);
