@@ -445,9 +445,6 @@ final class ApiHandler {
   }
 
   private Answer dispatch(Call call, ResourceType type, String ns, String name, String sub) {
-    if (call.param("dryRun") != null && !call.param("dryRun").isEmpty()) {
-      throw KubeStatus.badRequest("dryRun is not supported by the fake Kubernetes API server");
-    }
     if (name == null) {
       return switch (call.method()) {
         case "GET" -> tables.answer(call, type, list(call, type, ns));
@@ -482,6 +479,7 @@ final class ApiHandler {
   // ---- CRUD -----------------------------------------------------------------------------------
 
   private Answer create(Call call, ResourceType type, String ns) {
+    boolean dryRun = dryRun(dryRunParam(call), "CreateOptions");
     JsonObject body = jsonBody(call);
     checkKindPresent(type, body);
     checkKind(type, body);
@@ -500,7 +498,7 @@ final class ApiHandler {
     List<String> warnings = new ArrayList<>();
     String name = InMemoryStore.string(InMemoryStore.metadata(body), "name");
     checkSchema(type, name == null ? "" : name, body, warnings);
-    return Answer.json(201, store.create(type, ns, body, true), warnings);
+    return Answer.json(201, store.create(type, ns, body, true, dryRun), warnings);
   }
 
   /** A custom resource's body is decoded as unstructured: kind and apiVersion are required. */
@@ -523,6 +521,7 @@ final class ApiHandler {
 
   private Answer replace(
       Call call, ResourceType type, String ns, String name, InMemoryStore.Mode mode) {
+    boolean dryRun = dryRun(dryRunParam(call), "UpdateOptions");
     JsonObject body = jsonBody(call);
     checkKind(type, body);
     JsonObject meta = InMemoryStore.metadata(body);
@@ -562,7 +561,8 @@ final class ApiHandler {
               checkSchema(type, name, body, warnings);
               return body;
             },
-            mode);
+            mode,
+            dryRun);
     return Answer.json(200, result, warnings);
   }
 
@@ -591,6 +591,7 @@ final class ApiHandler {
               + " application/json-patch+json, application/merge-patch+json,"
               + " application/apply-patch+yaml");
     }
+    boolean dryRun = dryRun(dryRunParam(call), "PatchOptions");
     JsonElement patch;
     try {
       patch = JsonParser.parseString(call.body());
@@ -634,7 +635,8 @@ final class ApiHandler {
               checkSchema(type, name, patched.getAsJsonObject(), warnings);
               return patched.getAsJsonObject();
             },
-            mode);
+            mode,
+            dryRun);
     return Answer.json(200, result, warnings);
   }
 
@@ -648,6 +650,64 @@ final class ApiHandler {
   }
 
   /** A patch carries no preconditions; a changed uid fails the object meta update validation. */
+  /**
+   * Whether a write is a dry run, checked as kube-apiserver checks its options: {@code
+   * validation.ValidateDryRun} in k8s.io/apimachinery {@code
+   * pkg/apis/meta/v1/validation/validation.go} takes only {@code All}, and the create, update,
+   * patch and delete handlers in k8s.io/apiserver {@code pkg/endpoints/handlers} (kubernetes commit
+   * 02e16cb2) answer any other value with {@code errors.NewInvalid} for the options kind: a 422
+   * naming {@code meta.k8s.io}. A dry run is then validated and answered like the real write, but
+   * {@code DryRunnableStorage} (apiserver {@code pkg/registry/generic/registry/dryrun.go}, commit
+   * 04791b49) stores nothing.
+   *
+   * @param values the dryRun values given; empty if none
+   * @param optionsKind {@code CreateOptions}, {@code UpdateOptions}, {@code PatchOptions} or {@code
+   *     DeleteOptions}
+   */
+  static boolean dryRun(List<String> given, String optionsKind) {
+    if (given.isEmpty()) {
+      return false;
+    }
+    if (given.stream().allMatch("All"::equals)) {
+      return true;
+    }
+    StringBuilder literal = new StringBuilder("[]string{");
+    for (int i = 0; i < given.size(); i++) {
+      literal.append(i == 0 ? "" : ", ").append('"').append(given.get(i)).append('"');
+    }
+    literal.append('}');
+    String cause = "Unsupported value: " + literal + ": supported values: \"All\"";
+    JsonObject details = new JsonObject();
+    details.addProperty("group", "meta.k8s.io");
+    details.addProperty("kind", optionsKind);
+    JsonArray causes = new JsonArray();
+    JsonObject c = new JsonObject();
+    c.addProperty("reason", "FieldValueNotSupported");
+    c.addProperty("message", cause);
+    c.addProperty("field", "dryRun");
+    causes.add(c);
+    details.add("causes", causes);
+    throw new KubeStatus.Detailed(
+        422, "Invalid", optionsKind + ".meta.k8s.io \"\" is invalid: dryRun: " + cause, details);
+  }
+
+  /** A delete's dryRun, from the query or from the DeleteOptions body (the body wins). */
+  private static boolean deleteDryRun(Call call, JsonObject options) {
+    JsonElement inBody = options.get("dryRun");
+    if (inBody != null && inBody.isJsonArray() && inBody.getAsJsonArray().size() > 0) {
+      List<String> values = new ArrayList<>();
+      inBody.getAsJsonArray().forEach(v -> values.add(v.getAsString()));
+      return dryRun(values, "DeleteOptions");
+    }
+    return dryRun(dryRunParam(call), "DeleteOptions");
+  }
+
+  /** The dryRun query parameter: none, or its one value (the fake keeps a parameter's first). */
+  private static List<String> dryRunParam(Call call) {
+    String value = call.param("dryRun");
+    return value == null ? List.of() : List.of(value);
+  }
+
   private static void checkUidUnchanged(
       ResourceType type, String name, JsonObject current, JsonObject patched) {
     String before = InMemoryStore.uid(current);
@@ -684,10 +744,7 @@ final class ApiHandler {
     if (call.body() != null && !call.body().isBlank()) {
       options = jsonBody(call);
     }
-    JsonElement dryRun = options.get("dryRun");
-    if (dryRun != null && dryRun.isJsonArray() && dryRun.getAsJsonArray().size() > 0) {
-      throw KubeStatus.badRequest("dryRun is not supported by the fake Kubernetes API server");
-    }
+    boolean dryRun = deleteDryRun(call, options);
     JsonObject pre = options.get("preconditions") instanceof JsonObject p ? p : new JsonObject();
     String policy = InMemoryStore.string(options, "propagationPolicy");
     if (policy == null) {
@@ -706,7 +763,8 @@ final class ApiHandler {
             name,
             InMemoryStore.string(pre, "uid"),
             InMemoryStore.string(pre, "resourceVersion"),
-            policy == null ? "Background" : policy);
+            policy == null ? "Background" : policy,
+            dryRun);
     if (d.removed() && !type.equals(ResourceType.POD)) {
       JsonObject success = new JsonObject();
       success.addProperty("kind", "Status");
@@ -722,6 +780,9 @@ final class ApiHandler {
   }
 
   private Answer deleteCollection(Call call, ResourceType type, String ns) {
+    JsonObject options =
+        call.body() == null || call.body().isBlank() ? new JsonObject() : jsonBody(call);
+    boolean dryRun = deleteDryRun(call, options);
     LabelSelector selector = selector(call);
     FieldSelector fields = fieldSelector(call, type);
     JsonArray items = new JsonArray();
@@ -729,7 +790,7 @@ final class ApiHandler {
       if (selector.matches(InMemoryStore.labels(o)) && fields.matches(o)) {
         String name = InMemoryStore.string(InMemoryStore.metadata(o), "name");
         try {
-          items.add(store.delete(type, ns, name, null, null, "Background").object());
+          items.add(store.delete(type, ns, name, null, null, "Background", dryRun).object());
         } catch (FakeApiException e) {
           if (e.code() != 404) {
             throw e;

@@ -67,6 +67,13 @@ class KubectlTest {
                     "kubeflow-sparkoperator.k8s.io_sparkapplications.yaml")));
   }
 
+  private static boolean onPath(String program) {
+    String path = System.getenv("PATH");
+    return path != null
+        && java.util.Arrays.stream(path.split(java.io.File.pathSeparator))
+            .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, program)));
+  }
+
   private static Path find() {
     List<Path> candidates = new ArrayList<>();
     String path = System.getenv("PATH");
@@ -259,5 +266,72 @@ class KubectlTest {
         .containsPattern(
             "(?m)^  Warning +FailedScheduling +\\S+ +default-scheduler +0/3 nodes are available: 3"
                 + " Insufficient cpu\\.$");
+  }
+
+  /** Writes an Apache SparkApplication manifest for {@code kubectl -f}. */
+  private static Path manifest(String name, String mainClass) throws IOException {
+    Path file = home.resolve(name + ".yaml");
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "apiVersion: spark.apache.org/v1",
+            "kind: SparkApplication",
+            "metadata:",
+            "  name: " + name,
+            "spec:",
+            "  mainClass: " + mainClass,
+            "  runtimeVersions:",
+            "    sparkVersion: 4.0.0",
+            ""));
+    return file;
+  }
+
+  /**
+   * {@code kubectl create --dry-run=server} sends {@code dryRun=All}; the server answers the object
+   * as created and stores nothing, and kubectl prints "created (server dry run)".
+   */
+  @Test
+  void createWithServerDryRunStoresNothing() throws Exception {
+    Path file = manifest("pi", "org.example.Pi");
+
+    Run run = kubectl("create", "--dry-run=server", "--validate=false", "-f", file.toString());
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
+        .isEqualTo("sparkapplication.spark.apache.org/pi created (server dry run)\n");
+    assertThat(kube.server().store().list(ResourceType.APACHE_SPARK_APPLICATION, NS)).isEmpty();
+  }
+
+  /**
+   * {@code kubectl diff -f} patches with {@code dryRun=All} and diffs the answer against the live
+   * object: it exits 1 and shows the changed field, and the stored object is unchanged.
+   */
+  @Test
+  void diffShowsTheChangeAServerDryRunWouldMake() throws Exception {
+    Assumptions.assumeTrue(
+        onPath("diff"), "no diff program on the PATH, which kubectl diff runs: test skipped");
+    kube.server()
+        .store()
+        .create(ResourceType.APACHE_SPARK_APPLICATION, NS, apacheApp("spark.apache.org/v1", "pi"));
+    Path file = manifest("pi", "org.example.Changed");
+
+    Run run = kubectl("diff", "-f", file.toString());
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.out())
+        .containsPattern("(?m)^-  mainClass: org.example.Pi$")
+        .containsPattern("(?m)^\\+  mainClass: org.example.Changed$");
+    assertThat(
+            kube.server()
+                .store()
+                .get(ResourceType.APACHE_SPARK_APPLICATION, NS, "pi")
+                .orElseThrow()
+                .getAsJsonObject("spec")
+                .get("mainClass")
+                .getAsString())
+        .isEqualTo("org.example.Pi");
   }
 }
