@@ -116,14 +116,20 @@ final class ApiHandler {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   private final Tables tables;
+  private final OpenApi openApi;
 
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
     this.tables = new Tables(store.clock());
+    this.openApi = new OpenApi(store);
   }
 
   /** The server-side printing of each type, from its CRD's {@code additionalPrinterColumns}. */
+  OpenApi openApi() {
+    return openApi;
+  }
+
   Tables tables() {
     return tables;
   }
@@ -328,6 +334,9 @@ final class ApiHandler {
     }
     if (segs.size() == 1 && segs.get(0).equals("version") && isGet(call)) {
       return version();
+    }
+    if (segs.get(0).equals("openapi")) {
+      return openApi(call, segs);
     }
     String group;
     String version;
@@ -1499,6 +1508,34 @@ final class ApiHandler {
    * A path nothing serves (an unserved group, version or resource): the CRD handler passes it on
    * and the not-found handler answers Go's plain {@code 404 page not found}.
    */
+  /**
+   * {@code /openapi/v3} and its group-version documents; a document asked for with its {@code hash}
+   * is immutable, as kube-openapi's handler3 marks it ({@code Cache-Control: public, immutable}).
+   * {@code /openapi/v2} is not served.
+   */
+  private Answer openApi(Call call, List<String> segs) {
+    if (!isGet(call) || segs.size() < 2 || !segs.get(1).equals("v3")) {
+      return notFoundPath(call);
+    }
+    if (segs.size() == 2) {
+      return Answer.json(200, openApi.root());
+    }
+    Optional<JsonObject> doc = openApi.document(String.join("/", segs.subList(2, segs.size())));
+    if (doc.isEmpty()) {
+      return notFoundPath(call);
+    }
+    Answer answer = Answer.json(200, doc.get());
+    String hash = call.param("hash");
+    if (hash != null && hash.equals(OpenApi.hash(doc.get()))) {
+      return new Answer(
+          200,
+          answer.contentType(),
+          answer.body(),
+          Map.of("Cache-Control", "public, immutable", "Expires", "Thu, 01 Jan 2099 00:00:00 GMT"));
+    }
+    return answer;
+  }
+
   private static Answer notFoundPath(Call call) {
     return Answer.plainError(404, "404 page not found");
   }
