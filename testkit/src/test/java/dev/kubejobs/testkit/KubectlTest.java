@@ -412,4 +412,34 @@ class KubectlTest {
         .containsPattern("(?m)^  image\\t<string>$")
         .containsPattern("(?m)^  name\\t<string> -required-$");
   }
+
+  /**
+   * {@code kubectl get pods} prints the server's pod Table: READY, STATUS, RESTARTS and AGE as
+   * {@code printPod} computes them (see PodTableTest), and {@code -o wide} adds IP and NODE.
+   */
+  @Test
+  void getPodsPrintsReadyStatusAndRestarts() throws Exception {
+    kube.server()
+        .store()
+        .create(
+            ResourceType.POD,
+            NS,
+            Kube.json(
+                "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'pi-driver'},"
+                    + "'spec':{'nodeName':'node-1','containers':[{'name':'spark-kubernetes-driver','image':'spark'}]},"
+                    + "'status':{'phase':'Running','podIPs':[{'ip':'10.0.0.7'}],'containerStatuses':"
+                    + "[{'name':'spark-kubernetes-driver','ready':true,'restartCount':0,"
+                    + "'state':{'running':{}}}]}}"));
+
+    Run run = kubectl("get", "pods");
+    Run wide = kubectl("get", "pods", "-o", "wide");
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out().lines().toList())
+        .containsExactly(
+            "NAME        READY   STATUS    RESTARTS   AGE",
+            "pi-driver   1/1     Running   0          0s");
+    assertThat(wide.out().lines().toList().get(1))
+        .matches("pi-driver +1/1 +Running +0 +0s +10\\.0\\.0\\.7 +node-1 +<none> +<none>");
+  }
 }
