@@ -1444,7 +1444,11 @@ final class ApiHandler {
   // ---- authorization --------------------------------------------------------------------------
 
   private Answer selfSubjectAccessReview(Call call) {
-    JsonObject review = jsonBody(call);
+    String ct = call.contentType() == null ? "" : call.contentType().toLowerCase(Locale.ROOT);
+    JsonObject review =
+        ct.startsWith(ProtobufReview.MEDIA_TYPE)
+            ? ProtobufReview.decode(call.body())
+            : jsonBody(call);
     JsonObject spec = review.get("spec") instanceof JsonObject s ? s : new JsonObject();
     boolean allowed = true;
     if (spec.get("resourceAttributes") instanceof JsonObject ra) {

@@ -442,4 +442,32 @@ class KubectlTest {
     assertThat(wide.out().lines().toList().get(1))
         .matches("pi-driver +1/1 +Running +0 +0s +10\\.0\\.0\\.7 +node-1 +<none> +<none>");
   }
+
+  /**
+   * {@code kubectl auth can-i} posts its {@code SelfSubjectAccessReview} as {@code
+   * application/vnd.kubernetes.protobuf} and accepts protobuf or JSON back; the fake decodes the
+   * protobuf review and answers JSON. "yes" exits 0, "no" exits 1, by the server's RBAC rules.
+   */
+  @Test
+  void authCanIAnswersByTheServersRules() throws Exception {
+    kube.server().rbac().deny("delete", "spark.apache.org", "sparkapplications");
+
+    Run create = kubectl("auth", "can-i", "create", "sparkapplications.spark.apache.org");
+    Run delete = kubectl("auth", "can-i", "delete", "sparkapplications.spark.apache.org");
+    Run logs = kubectl("auth", "can-i", "get", "pods", "--subresource=log");
+
+    assertThat(create.err()).isEmpty();
+    assertThat(create.exit()).isZero();
+    assertThat(create.out()).isEqualTo("yes\n");
+    assertThat(delete.exit()).isEqualTo(1);
+    assertThat(delete.out()).isEqualTo("no\n");
+    assertThat(logs.out()).isEqualTo("yes\n");
+    assertThat(
+            kube.server().journal().requests().stream()
+                .filter(r -> r.path().endsWith("/selfsubjectaccessreviews"))
+                .map(RecordedRequest::contentType)
+                .distinct()
+                .toList())
+        .containsExactly("application/vnd.kubernetes.protobuf");
+  }
 }
