@@ -470,4 +470,28 @@ class KubectlTest {
                 .toList())
         .containsExactly("application/vnd.kubernetes.protobuf");
   }
+
+  /**
+   * {@code kubectl apply --server-side -f} sends an apply patch with {@code fieldManager=kubectl}
+   * and prints "serverside-applied"; another manager's apply of a different value conflicts, and
+   * kubectl prints the server's conflict.
+   */
+  @Test
+  void serverSideApplyAppliesAndReportsConflicts() throws Exception {
+    Run first =
+        kubectl("apply", "--server-side", "-f", manifest("pi", "org.example.Pi").toString());
+    Run conflict =
+        kubectl(
+            "apply",
+            "--server-side",
+            "--field-manager=ops",
+            "-f",
+            manifest("pi", "org.example.Other").toString());
+
+    assertThat(first.err()).isEmpty();
+    assertThat(first.exit()).isZero();
+    assertThat(first.out()).isEqualTo("sparkapplication.spark.apache.org/pi serverside-applied\n");
+    assertThat(conflict.exit()).isNotZero();
+    assertThat(conflict.err()).contains("conflict with \"kubectl\": .spec.mainClass");
+  }
 }
