@@ -116,14 +116,20 @@ final class ApiHandler {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   private final Tables tables;
+  private final OpenApi openApi;
 
   ApiHandler(InMemoryStore store, Rbac rbac) {
     this.store = store;
     this.rbac = rbac;
     this.tables = new Tables(store.clock());
+    this.openApi = new OpenApi(store);
   }
 
   /** The server-side printing of each type, from its CRD's {@code additionalPrinterColumns}. */
+  OpenApi openApi() {
+    return openApi;
+  }
+
   Tables tables() {
     return tables;
   }
@@ -329,6 +335,9 @@ final class ApiHandler {
     if (segs.size() == 1 && segs.get(0).equals("version") && isGet(call)) {
       return version();
     }
+    if (segs.get(0).equals("openapi")) {
+      return openApi(call, segs);
+    }
     String group;
     String version;
     List<String> rest;
@@ -445,9 +454,6 @@ final class ApiHandler {
   }
 
   private Answer dispatch(Call call, ResourceType type, String ns, String name, String sub) {
-    if (call.param("dryRun") != null && !call.param("dryRun").isEmpty()) {
-      throw KubeStatus.badRequest("dryRun is not supported by the fake Kubernetes API server");
-    }
     if (name == null) {
       return switch (call.method()) {
         case "GET" -> tables.answer(call, type, list(call, type, ns));
@@ -482,6 +488,7 @@ final class ApiHandler {
   // ---- CRUD -----------------------------------------------------------------------------------
 
   private Answer create(Call call, ResourceType type, String ns) {
+    boolean dryRun = dryRun(dryRunParam(call), "CreateOptions");
     JsonObject body = jsonBody(call);
     checkKindPresent(type, body);
     checkKind(type, body);
@@ -500,7 +507,7 @@ final class ApiHandler {
     List<String> warnings = new ArrayList<>();
     String name = InMemoryStore.string(InMemoryStore.metadata(body), "name");
     checkSchema(type, name == null ? "" : name, body, warnings);
-    return Answer.json(201, store.create(type, ns, body, true), warnings);
+    return Answer.json(201, store.create(type, ns, body, true, dryRun), warnings);
   }
 
   /** A custom resource's body is decoded as unstructured: kind and apiVersion are required. */
@@ -523,6 +530,7 @@ final class ApiHandler {
 
   private Answer replace(
       Call call, ResourceType type, String ns, String name, InMemoryStore.Mode mode) {
+    boolean dryRun = dryRun(dryRunParam(call), "UpdateOptions");
     JsonObject body = jsonBody(call);
     checkKind(type, body);
     JsonObject meta = InMemoryStore.metadata(body);
@@ -562,7 +570,8 @@ final class ApiHandler {
               checkSchema(type, name, body, warnings);
               return body;
             },
-            mode);
+            mode,
+            dryRun);
     return Answer.json(200, result, warnings);
   }
 
@@ -576,12 +585,15 @@ final class ApiHandler {
         contentType.equals("application/merge-patch+json")
             || (contentType.equals("application/strategic-merge-patch+json") && type.isCore());
     boolean json = contentType.equals("application/json-patch+json");
+    if (contentType.equals("application/apply-patch+yaml") && !type.isBuiltIn()) {
+      return serverSideApply(call, type, ns, name, mode);
+    }
     if (contentType.equals("application/apply-patch+yaml")) {
       throw new FakeApiException(
           415,
           "UnsupportedMediaType",
-          "server-side apply (application/apply-patch+yaml) is not supported by the fake Kubernetes"
-              + " API server; use a merge or JSON patch");
+          "server-side apply (application/apply-patch+yaml) of built-in kinds is not supported by"
+              + " the fake Kubernetes API server; use a merge or JSON patch");
     }
     if (!merge && !json) {
       throw new FakeApiException(
@@ -591,6 +603,7 @@ final class ApiHandler {
               + " application/json-patch+json, application/merge-patch+json,"
               + " application/apply-patch+yaml");
     }
+    boolean dryRun = dryRun(dryRunParam(call), "PatchOptions");
     JsonElement patch;
     try {
       patch = JsonParser.parseString(call.body());
@@ -634,7 +647,89 @@ final class ApiHandler {
               checkSchema(type, name, patched.getAsJsonObject(), warnings);
               return patched.getAsJsonObject();
             },
-            mode);
+            mode,
+            dryRun);
+    return Answer.json(200, result, warnings);
+  }
+
+  /**
+   * A server-side apply of a custom resource ({@link ServerSideApply}): creates the object if it
+   * does not exist (201), else applies the configuration to it (200). As the patch handler of
+   * k8s.io/apiserver {@code pkg/endpoints/handlers/patch.go} requires, an apply names its {@code
+   * fieldManager}.
+   */
+  private Answer serverSideApply(
+      Call call, ResourceType type, String ns, String name, InMemoryStore.Mode mode) {
+    boolean dryRun = dryRun(dryRunParam(call), "PatchOptions");
+    String manager = call.param("fieldManager");
+    if (manager == null || manager.isEmpty()) {
+      JsonObject details = new JsonObject();
+      details.addProperty("group", "meta.k8s.io");
+      details.addProperty("kind", "PatchOptions");
+      JsonArray causes = new JsonArray();
+      JsonObject c = new JsonObject();
+      c.addProperty("reason", "FieldValueRequired");
+      c.addProperty("message", "Required value: is required for apply patch");
+      c.addProperty("field", "fieldManager");
+      causes.add(c);
+      details.add("causes", causes);
+      throw new KubeStatus.Detailed(
+          422,
+          "Invalid",
+          "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for"
+              + " apply patch",
+          details);
+    }
+    boolean force = isTrue(call.param("force"));
+    JsonObject applied;
+    try {
+      Object yaml =
+          new org.yaml.snakeyaml.Yaml(
+                  new org.yaml.snakeyaml.constructor.SafeConstructor(
+                      new org.yaml.snakeyaml.LoaderOptions()))
+              .load(call.body() == null ? "" : call.body());
+      JsonElement tree = yaml == null ? null : GSON.toJsonTree(yaml);
+      if (tree == null || !tree.isJsonObject()) {
+        throw KubeStatus.badRequest("error decoding YAML: the applied configuration is no object");
+      }
+      applied = tree.getAsJsonObject();
+    } catch (org.yaml.snakeyaml.error.YAMLException e) {
+      throw KubeStatus.badRequest("error decoding YAML: " + e.getMessage());
+    }
+    checkKindPresent(type, applied);
+    checkKind(type, applied);
+    JsonObject meta = InMemoryStore.metadata(applied);
+    String bodyName = InMemoryStore.string(meta, "name");
+    if (bodyName != null && !bodyName.isEmpty() && !bodyName.equals(name)) {
+      throw KubeStatus.badRequest(
+          "the name of the object ("
+              + bodyName
+              + ") does not match the name on the URL ("
+              + name
+              + ")");
+    }
+    meta.addProperty("name", name);
+    java.time.Instant now = store.clock().instant();
+    List<String> warnings = new ArrayList<>();
+    if (store.get(type, ns, name).isEmpty() && mode == InMemoryStore.Mode.MAIN) {
+      JsonObject created = ServerSideApply.apply(type, null, applied, manager, force, now);
+      checkSchema(type, name, created, warnings);
+      return Answer.json(201, store.create(type, ns, created, true, dryRun), warnings);
+    }
+    JsonObject result =
+        store.change(
+            type,
+            ns,
+            name,
+            current -> {
+              JsonObject patched =
+                  ServerSideApply.apply(type, current, applied, manager, force, now);
+              checkUidUnchanged(type, name, current, patched);
+              checkSchema(type, name, patched, warnings);
+              return patched;
+            },
+            mode,
+            dryRun);
     return Answer.json(200, result, warnings);
   }
 
@@ -648,6 +743,64 @@ final class ApiHandler {
   }
 
   /** A patch carries no preconditions; a changed uid fails the object meta update validation. */
+  /**
+   * Whether a write is a dry run, checked as kube-apiserver checks its options: {@code
+   * validation.ValidateDryRun} in k8s.io/apimachinery {@code
+   * pkg/apis/meta/v1/validation/validation.go} takes only {@code All}, and the create, update,
+   * patch and delete handlers in k8s.io/apiserver {@code pkg/endpoints/handlers} (kubernetes commit
+   * 02e16cb2) answer any other value with {@code errors.NewInvalid} for the options kind: a 422
+   * naming {@code meta.k8s.io}. A dry run is then validated and answered like the real write, but
+   * {@code DryRunnableStorage} (apiserver {@code pkg/registry/generic/registry/dryrun.go}, commit
+   * 04791b49) stores nothing.
+   *
+   * @param values the dryRun values given; empty if none
+   * @param optionsKind {@code CreateOptions}, {@code UpdateOptions}, {@code PatchOptions} or {@code
+   *     DeleteOptions}
+   */
+  static boolean dryRun(List<String> given, String optionsKind) {
+    if (given.isEmpty()) {
+      return false;
+    }
+    if (given.stream().allMatch("All"::equals)) {
+      return true;
+    }
+    StringBuilder literal = new StringBuilder("[]string{");
+    for (int i = 0; i < given.size(); i++) {
+      literal.append(i == 0 ? "" : ", ").append('"').append(given.get(i)).append('"');
+    }
+    literal.append('}');
+    String cause = "Unsupported value: " + literal + ": supported values: \"All\"";
+    JsonObject details = new JsonObject();
+    details.addProperty("group", "meta.k8s.io");
+    details.addProperty("kind", optionsKind);
+    JsonArray causes = new JsonArray();
+    JsonObject c = new JsonObject();
+    c.addProperty("reason", "FieldValueNotSupported");
+    c.addProperty("message", cause);
+    c.addProperty("field", "dryRun");
+    causes.add(c);
+    details.add("causes", causes);
+    throw new KubeStatus.Detailed(
+        422, "Invalid", optionsKind + ".meta.k8s.io \"\" is invalid: dryRun: " + cause, details);
+  }
+
+  /** A delete's dryRun, from the query or from the DeleteOptions body (the body wins). */
+  private static boolean deleteDryRun(Call call, JsonObject options) {
+    JsonElement inBody = options.get("dryRun");
+    if (inBody != null && inBody.isJsonArray() && inBody.getAsJsonArray().size() > 0) {
+      List<String> values = new ArrayList<>();
+      inBody.getAsJsonArray().forEach(v -> values.add(v.getAsString()));
+      return dryRun(values, "DeleteOptions");
+    }
+    return dryRun(dryRunParam(call), "DeleteOptions");
+  }
+
+  /** The dryRun query parameter: none, or its one value (the fake keeps a parameter's first). */
+  private static List<String> dryRunParam(Call call) {
+    String value = call.param("dryRun");
+    return value == null ? List.of() : List.of(value);
+  }
+
   private static void checkUidUnchanged(
       ResourceType type, String name, JsonObject current, JsonObject patched) {
     String before = InMemoryStore.uid(current);
@@ -684,10 +837,7 @@ final class ApiHandler {
     if (call.body() != null && !call.body().isBlank()) {
       options = jsonBody(call);
     }
-    JsonElement dryRun = options.get("dryRun");
-    if (dryRun != null && dryRun.isJsonArray() && dryRun.getAsJsonArray().size() > 0) {
-      throw KubeStatus.badRequest("dryRun is not supported by the fake Kubernetes API server");
-    }
+    boolean dryRun = deleteDryRun(call, options);
     JsonObject pre = options.get("preconditions") instanceof JsonObject p ? p : new JsonObject();
     String policy = InMemoryStore.string(options, "propagationPolicy");
     if (policy == null) {
@@ -706,7 +856,8 @@ final class ApiHandler {
             name,
             InMemoryStore.string(pre, "uid"),
             InMemoryStore.string(pre, "resourceVersion"),
-            policy == null ? "Background" : policy);
+            policy == null ? "Background" : policy,
+            dryRun);
     if (d.removed() && !type.equals(ResourceType.POD)) {
       JsonObject success = new JsonObject();
       success.addProperty("kind", "Status");
@@ -722,6 +873,9 @@ final class ApiHandler {
   }
 
   private Answer deleteCollection(Call call, ResourceType type, String ns) {
+    JsonObject options =
+        call.body() == null || call.body().isBlank() ? new JsonObject() : jsonBody(call);
+    boolean dryRun = deleteDryRun(call, options);
     LabelSelector selector = selector(call);
     FieldSelector fields = fieldSelector(call, type);
     JsonArray items = new JsonArray();
@@ -729,7 +883,7 @@ final class ApiHandler {
       if (selector.matches(InMemoryStore.labels(o)) && fields.matches(o)) {
         String name = InMemoryStore.string(InMemoryStore.metadata(o), "name");
         try {
-          items.add(store.delete(type, ns, name, null, null, "Background").object());
+          items.add(store.delete(type, ns, name, null, null, "Background", dryRun).object());
         } catch (FakeApiException e) {
           if (e.code() != 404) {
             throw e;
@@ -1374,7 +1528,11 @@ final class ApiHandler {
   // ---- authorization --------------------------------------------------------------------------
 
   private Answer selfSubjectAccessReview(Call call) {
-    JsonObject review = jsonBody(call);
+    String ct = call.contentType() == null ? "" : call.contentType().toLowerCase(Locale.ROOT);
+    JsonObject review =
+        ct.startsWith(ProtobufReview.MEDIA_TYPE)
+            ? ProtobufReview.decode(call.body())
+            : jsonBody(call);
     JsonObject spec = review.get("spec") instanceof JsonObject s ? s : new JsonObject();
     boolean allowed = true;
     if (spec.get("resourceAttributes") instanceof JsonObject ra) {
@@ -1438,6 +1596,34 @@ final class ApiHandler {
    * A path nothing serves (an unserved group, version or resource): the CRD handler passes it on
    * and the not-found handler answers Go's plain {@code 404 page not found}.
    */
+  /**
+   * {@code /openapi/v3} and its group-version documents; a document asked for with its {@code hash}
+   * is immutable, as kube-openapi's handler3 marks it ({@code Cache-Control: public, immutable}).
+   * {@code /openapi/v2} is not served.
+   */
+  private Answer openApi(Call call, List<String> segs) {
+    if (!isGet(call) || segs.size() < 2 || !segs.get(1).equals("v3")) {
+      return notFoundPath(call);
+    }
+    if (segs.size() == 2) {
+      return Answer.json(200, openApi.root());
+    }
+    Optional<JsonObject> doc = openApi.document(String.join("/", segs.subList(2, segs.size())));
+    if (doc.isEmpty()) {
+      return notFoundPath(call);
+    }
+    Answer answer = Answer.json(200, doc.get());
+    String hash = call.param("hash");
+    if (hash != null && hash.equals(OpenApi.hash(doc.get()))) {
+      return new Answer(
+          200,
+          answer.contentType(),
+          answer.body(),
+          Map.of("Cache-Control", "public, immutable", "Expires", "Thu, 01 Jan 2099 00:00:00 GMT"));
+    }
+    return answer;
+  }
+
   private static Answer notFoundPath(Call call) {
     return Answer.plainError(404, "404 page not found");
   }

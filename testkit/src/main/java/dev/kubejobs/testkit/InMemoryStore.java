@@ -368,15 +368,18 @@ final class InMemoryStore implements ResourceStore {
 
   @Override
   public JsonObject create(ResourceType type, String namespace, JsonObject object) {
-    return create(type, namespace, object, false);
+    return create(type, namespace, object, false, false);
   }
 
   /**
    * Creates an object.
    *
    * @param fromApi true for a POST: status is dropped (custom resources) or reset to Pending (pods)
+   * @param dryRun true for {@code dryRun=All}: checked and answered as if created, with no
+   *     resourceVersion, but not stored, and no watch event
    */
-  JsonObject create(ResourceType type, String namespace, JsonObject object, boolean fromApi) {
+  JsonObject create(
+      ResourceType type, String namespace, JsonObject object, boolean fromApi, boolean dryRun) {
     JsonObject o = object.deepCopy();
     JsonObject meta = metadata(o);
     String name = string(meta, "name");
@@ -422,6 +425,10 @@ final class InMemoryStore implements ResourceStore {
       if (map.containsKey(key)) {
         throw KubeStatus.alreadyExists(type, name);
       }
+      if (dryRun) {
+        meta.remove("resourceVersion");
+        return o.deepCopy();
+      }
       meta.addProperty("resourceVersion", nextResourceVersion());
       map.put(key, o);
       result = o.deepCopy();
@@ -435,19 +442,21 @@ final class InMemoryStore implements ResourceStore {
   @Override
   public JsonObject update(
       ResourceType type, String namespace, String name, UnaryOperator<JsonObject> change) {
-    return change(type, namespace, name, change, Mode.STORE);
+    return change(type, namespace, name, change, Mode.STORE, false);
   }
 
   /**
    * Changes an object atomically. {@code change} runs under the store's lock with a copy of the
-   * current object and may throw {@link FakeApiException} (for preconditions).
+   * current object and may throw {@link FakeApiException} (for preconditions). With {@code dryRun}
+   * the changed object is answered with the current resourceVersion and not stored.
    */
   JsonObject change(
       ResourceType type,
       String namespace,
       String name,
       Function<JsonObject, JsonObject> change,
-      Mode mode) {
+      Mode mode,
+      boolean dryRun) {
     List<ResourceEvent> events = new ArrayList<>();
     JsonObject result;
     synchronized (lock) {
@@ -468,6 +477,10 @@ final class InMemoryStore implements ResourceStore {
         return old.deepCopy();
       }
       checkNoNewFinalizers(type, name, old, next);
+      if (dryRun) {
+        metadata(next).addProperty("resourceVersion", string(metadata(old), "resourceVersion"));
+        return next.deepCopy();
+      }
       metadata(next).addProperty("resourceVersion", nextResourceVersion());
       if (metadata(next).has("deletionTimestamp") && finalizers(next).isEmpty()) {
         map.remove(key);
@@ -489,7 +502,7 @@ final class InMemoryStore implements ResourceStore {
   @Override
   public boolean delete(ResourceType type, String namespace, String name) {
     try {
-      delete(type, namespace, name, null, null, "Background");
+      delete(type, namespace, name, null, null, "Background", false);
       return true;
     } catch (FakeApiException e) {
       if (e.code() == 404) {
@@ -499,14 +512,19 @@ final class InMemoryStore implements ResourceStore {
     }
   }
 
-  /** Deletes with preconditions and a propagation policy, as an HTTP DELETE does. */
+  /**
+   * Deletes with preconditions and a propagation policy, as an HTTP DELETE does. With {@code
+   * dryRun} the preconditions are checked and the answer is what a delete would answer, but nothing
+   * changes.
+   */
   Deleted delete(
       ResourceType type,
       String namespace,
       String name,
       String uidPrecondition,
       String resourceVersionPrecondition,
-      String propagationPolicy) {
+      String propagationPolicy,
+      boolean dryRun) {
     List<ResourceEvent> events = new ArrayList<>();
     Deleted result;
     synchronized (lock) {
@@ -535,10 +553,31 @@ final class InMemoryStore implements ResourceStore {
                 + rv
                 + "). The object might have been modified");
       }
+      if (dryRun) {
+        return deleteDryRun(type, atVersion(current, type));
+      }
       result = deleteLocked(type, new Key(namespace, name), propagationPolicy, events);
     }
     fire(events);
     return result;
+  }
+
+  /**
+   * What a delete would answer: an object with finalizers is only marked for deletion (the mark
+   * shown, not stored, with the current resourceVersion); one without is removed.
+   */
+  private Deleted deleteDryRun(ResourceType type, JsonObject current) {
+    if (finalizers(current).isEmpty()) {
+      return new Deleted(current.deepCopy(), true);
+    }
+    JsonObject next = current.deepCopy();
+    if (!metadata(next).has("deletionTimestamp")) {
+      metadata(next).addProperty("deletionTimestamp", timestamp(clock.instant()));
+      metadata(next).addProperty("deletionGracePeriodSeconds", 0);
+      JsonElement g = metadata(next).get("generation");
+      metadata(next).addProperty("generation", (g == null ? 0 : g.getAsLong()) + 1);
+    }
+    return new Deleted(next, false);
   }
 
   private Deleted deleteLocked(

@@ -76,9 +76,10 @@ final class Tables {
    */
   ApiHandler.Answer answer(ApiHandler.Call call, ResourceType type, ApiHandler.Answer answer) {
     String tableVersion = tableVersion(call.accept());
-    if (tableVersion == null || answer.status() != 200 || type.isBuiltIn()) {
-      // Pods and events: kube-apiserver prints them with its built-in printers, which the fake
-      // does not model; a plain list lets kubectl print NAME and AGE.
+    boolean pod = type.equals(ResourceType.POD);
+    if (tableVersion == null || answer.status() != 200 || (type.isBuiltIn() && !pod)) {
+      // Events: kube-apiserver prints them with its built-in printer, which the fake does not
+      // model; a plain list lets kubectl print NAME and AGE.
       return answer;
     }
     String include = call.param("includeObject");
@@ -119,7 +120,12 @@ final class Tables {
             + " configuration definition. Cannot be updated. More info:"
             + " https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names");
     name.addProperty("priority", 0);
-    definitions.add(name);
+    if (pod) {
+      definitions = PodTable.columnDefinitions(name);
+      cols = List.of();
+    } else {
+      definitions.add(name);
+    }
     for (Column c : cols) {
       JsonObject d = new JsonObject();
       d.addProperty("name", c.name());
@@ -133,10 +139,10 @@ final class Tables {
     JsonArray rows = new JsonArray();
     if (body.has("items")) {
       for (JsonElement item : body.getAsJsonArray("items")) {
-        rows.add(row(item.getAsJsonObject(), cols, include, tableVersion));
+        rows.add(row(item.getAsJsonObject(), cols, include, tableVersion, pod));
       }
     } else {
-      rows.add(row(body, cols, include, tableVersion));
+      rows.add(row(body, cols, include, tableVersion, pod));
     }
     table.add("rows", rows);
     return new ApiHandler.Answer(
@@ -148,14 +154,25 @@ final class Tables {
     return cols == null || cols.isEmpty() ? List.of(AGE) : cols;
   }
 
-  private JsonObject row(JsonObject o, List<Column> cols, String include, String tableVersion) {
+  private JsonObject row(
+      JsonObject o, List<Column> cols, String include, String tableVersion, boolean pod) {
     JsonArray cells = new JsonArray();
-    cells.add(InMemoryStore.string(InMemoryStore.metadata(o), "name"));
+    JsonArray conditions = null;
+    if (pod) {
+      PodTable.Row printed = PodTable.row(o, this::age);
+      cells = printed.cells();
+      conditions = printed.conditions();
+    } else {
+      cells.add(InMemoryStore.string(InMemoryStore.metadata(o), "name"));
+    }
     for (Column c : cols) {
       cells.add(cell(c, read(o, c.jsonPath())));
     }
     JsonObject row = new JsonObject();
     row.add("cells", cells);
+    if (conditions != null) {
+      row.add("conditions", conditions);
+    }
     if ("Object".equals(include)) {
       row.add("object", o);
     } else if (!"None".equals(include)) {

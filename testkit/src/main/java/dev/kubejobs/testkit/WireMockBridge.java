@@ -64,7 +64,11 @@ final class WireMockBridge implements ResponseDefinitionTransformerV2 {
     String path = q < 0 ? url : url.substring(0, q);
     String query = q < 0 ? "" : url.substring(q + 1);
     String contentType = request.getHeader("Content-Type");
-    String body = request.getBodyAsString();
+    // A protobuf body is binary: kept byte for byte (one char per byte) for ProtobufReview.
+    String body =
+        contentType != null && contentType.startsWith(ProtobufReview.MEDIA_TYPE)
+            ? new String(request.getBody(), java.nio.charset.StandardCharsets.ISO_8859_1)
+            : request.getBodyAsString();
     String clientHeader = request.getHeader(FakeKubernetesApiServer.CLIENT_ID_HEADER);
     String clientId = clientHeader == null ? "" : clientHeader;
     String acceptHeader = request.getHeader("Accept");

@@ -97,6 +97,47 @@ class Fabric8ClientTest {
     assertThat(kube.server().store().get(SPARK_APP, NS, "pi")).isEmpty();
   }
 
+  /**
+   * fabric8's {@code serverSideApply()} sends an apply patch with {@code fieldManager=fabric8}: the
+   * first creates the object, the second changes it, and the manager owns the applied fields.
+   */
+  @Test
+  void serverSideApplyCreatesThenChangesTheObject() {
+    GenericKubernetesResource app =
+        io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+            Kube.appJson("pi").toString(), GenericKubernetesResource.class);
+
+    client.genericKubernetesResources(APPS).inNamespace(NS).resource(app).serverSideApply();
+    com.google.gson.JsonObject next = Kube.appJson("pi");
+    next.getAsJsonObject("spec").addProperty("mainClass", "org.example.Changed");
+    GenericKubernetesResource changed =
+        client
+            .genericKubernetesResources(APPS)
+            .inNamespace(NS)
+            .resource(
+                io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+                    next.toString(), GenericKubernetesResource.class))
+            .serverSideApply();
+
+    assertThat(changed.get("spec", "mainClass").toString()).isEqualTo("org.example.Changed");
+    assertThat(changed.getMetadata().getManagedFields())
+        .singleElement()
+        .satisfies(
+            entry -> {
+              assertThat(entry.getManager()).isEqualTo("fabric8");
+              assertThat(entry.getOperation()).isEqualTo("Apply");
+            });
+    assertThat(
+            kube.server()
+                .store()
+                .get(SPARK_APP, NS, "pi")
+                .orElseThrow()
+                .getAsJsonObject("spec")
+                .get("mainClass")
+                .getAsString())
+        .isEqualTo("org.example.Changed");
+  }
+
   /** fabric8's default {@code watch()} gets events at once, without a fallback delay. */
   @Test
   void theDefaultWatchGetsEventsWithinSeconds() {

@@ -67,6 +67,13 @@ class KubectlTest {
                     "kubeflow-sparkoperator.k8s.io_sparkapplications.yaml")));
   }
 
+  private static boolean onPath(String program) {
+    String path = System.getenv("PATH");
+    return path != null
+        && java.util.Arrays.stream(path.split(java.io.File.pathSeparator))
+            .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, program)));
+  }
+
   private static Path find() {
     List<Path> candidates = new ArrayList<>();
     String path = System.getenv("PATH");
@@ -259,5 +266,232 @@ class KubectlTest {
         .containsPattern(
             "(?m)^  Warning +FailedScheduling +\\S+ +default-scheduler +0/3 nodes are available: 3"
                 + " Insufficient cpu\\.$");
+  }
+
+  /** Writes an Apache SparkApplication manifest for {@code kubectl -f}. */
+  private static Path manifest(String name, String mainClass) throws IOException {
+    Path file = home.resolve(name + ".yaml");
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "apiVersion: spark.apache.org/v1",
+            "kind: SparkApplication",
+            "metadata:",
+            "  name: " + name,
+            "spec:",
+            "  mainClass: " + mainClass,
+            "  runtimeVersions:",
+            "    sparkVersion: 4.0.0",
+            ""));
+    return file;
+  }
+
+  /**
+   * {@code kubectl create --dry-run=server} sends {@code dryRun=All}; the server answers the object
+   * as created and stores nothing, and kubectl prints "created (server dry run)".
+   */
+  @Test
+  void createWithServerDryRunStoresNothing() throws Exception {
+    Path file = manifest("pi", "org.example.Pi");
+
+    Run run = kubectl("create", "--dry-run=server", "--validate=false", "-f", file.toString());
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
+        .isEqualTo("sparkapplication.spark.apache.org/pi created (server dry run)\n");
+    assertThat(kube.server().store().list(ResourceType.APACHE_SPARK_APPLICATION, NS)).isEmpty();
+  }
+
+  /**
+   * {@code kubectl diff -f} patches with {@code dryRun=All} and diffs the answer against the live
+   * object: it exits 1 and shows the changed field, and the stored object is unchanged.
+   */
+  @Test
+  void diffShowsTheChangeAServerDryRunWouldMake() throws Exception {
+    Assumptions.assumeTrue(
+        onPath("diff"), "no diff program on the PATH, which kubectl diff runs: test skipped");
+    kube.server()
+        .store()
+        .create(ResourceType.APACHE_SPARK_APPLICATION, NS, apacheApp("spark.apache.org/v1", "pi"));
+    Path file = manifest("pi", "org.example.Changed");
+
+    Run run = kubectl("diff", "-f", file.toString());
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.out())
+        .containsPattern("(?m)^-  mainClass: org.example.Pi$")
+        .containsPattern("(?m)^\\+  mainClass: org.example.Changed$");
+    assertThat(
+            kube.server()
+                .store()
+                .get(ResourceType.APACHE_SPARK_APPLICATION, NS, "pi")
+                .orElseThrow()
+                .getAsJsonObject("spec")
+                .get("mainClass")
+                .getAsString())
+        .isEqualTo("org.example.Pi");
+  }
+
+  /**
+   * Plain {@code kubectl create -f} (validation on, the default {@code --validate=strict}) reads
+   * {@code /openapi/v3} and the group version's document to learn that the server takes {@code
+   * fieldValidation} (cli-runtime {@code resource/query_param_verifier_v3.go}), then creates with
+   * {@code fieldValidation=Strict}; without OpenAPI it failed with "failed to download openapi".
+   */
+  @Test
+  void createWithValidationReadsTheOpenApiDocument() throws Exception {
+    Run run = kubectl("create", "-f", manifest("pi", "org.example.Pi").toString());
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+    assertThat(run.out()).isEqualTo("sparkapplication.spark.apache.org/pi created\n");
+    assertThat(kube.server().store().get(ResourceType.APACHE_SPARK_APPLICATION, NS, "pi"))
+        .isPresent();
+  }
+
+  /**
+   * Client-side {@code kubectl apply -f}: the first run creates the object with the {@code
+   * kubectl.kubernetes.io/last-applied-configuration} annotation; the second, with a changed field,
+   * sends a JSON merge patch (the document offers no strategic merge patch for a custom resource)
+   * and prints "configured".
+   */
+  @Test
+  void applyCreatesThenPatchesWithTheLastAppliedConfiguration() throws Exception {
+    Run first = kubectl("apply", "-f", manifest("pi", "org.example.Pi").toString());
+    Run second = kubectl("apply", "-f", manifest("pi", "org.example.Changed").toString());
+
+    assertThat(first.err()).isEmpty();
+    assertThat(first.out()).isEqualTo("sparkapplication.spark.apache.org/pi created\n");
+    assertThat(second.err()).isEmpty();
+    assertThat(second.exit()).isZero();
+    assertThat(second.out()).isEqualTo("sparkapplication.spark.apache.org/pi configured\n");
+    JsonObject stored =
+        kube.server().store().get(ResourceType.APACHE_SPARK_APPLICATION, NS, "pi").orElseThrow();
+    assertThat(stored.getAsJsonObject("spec").get("mainClass").getAsString())
+        .isEqualTo("org.example.Changed");
+    assertThat(
+            stored
+                .getAsJsonObject("metadata")
+                .getAsJsonObject("annotations")
+                .get("kubectl.kubernetes.io/last-applied-configuration")
+                .getAsString())
+        .contains("org.example.Changed");
+  }
+
+  /**
+   * {@code kubectl explain sparkapplications.spec} renders the CRD's schema from the OpenAPI v3
+   * document: the field's kind, its fields with their types, and the required ones marked.
+   */
+  @Test
+  void explainShowsTheCrdsSchema() throws Exception {
+    Run run = kubectl("explain", "sparkapplications.spark.apache.org.spec");
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
+        .containsPattern("(?m)^KIND: +SparkApplication$")
+        .containsPattern("(?m)^VERSION: +v1$")
+        .containsPattern("(?m)^FIELD: spec <Object>$")
+        .containsPattern("(?m)^  mainClass\\t<string>$")
+        .containsPattern("(?m)^  runtimeVersions\\t<Object> -required-$");
+  }
+
+  /** {@code kubectl explain pods.spec.containers} renders the fixed core subset's pod schema. */
+  @Test
+  void explainShowsThePodSchemaOfTheCoreSubset() throws Exception {
+    Run run = kubectl("explain", "pods.spec.containers");
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exit()).isZero();
+    assertThat(run.out())
+        .containsPattern("(?m)^KIND: +Pod$")
+        .containsPattern("(?m)^FIELD: containers <\\[\\]Object>$")
+        .containsPattern("(?m)^  image\\t<string>$")
+        .containsPattern("(?m)^  name\\t<string> -required-$");
+  }
+
+  /**
+   * {@code kubectl get pods} prints the server's pod Table: READY, STATUS, RESTARTS and AGE as
+   * {@code printPod} computes them (see PodTableTest), and {@code -o wide} adds IP and NODE.
+   */
+  @Test
+  void getPodsPrintsReadyStatusAndRestarts() throws Exception {
+    kube.server()
+        .store()
+        .create(
+            ResourceType.POD,
+            NS,
+            Kube.json(
+                "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'pi-driver'},"
+                    + "'spec':{'nodeName':'node-1','containers':[{'name':'spark-kubernetes-driver','image':'spark'}]},"
+                    + "'status':{'phase':'Running','podIPs':[{'ip':'10.0.0.7'}],'containerStatuses':"
+                    + "[{'name':'spark-kubernetes-driver','ready':true,'restartCount':0,"
+                    + "'state':{'running':{}}}]}}"));
+
+    Run run = kubectl("get", "pods");
+    Run wide = kubectl("get", "pods", "-o", "wide");
+
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out().lines().toList())
+        .containsExactly(
+            "NAME        READY   STATUS    RESTARTS   AGE",
+            "pi-driver   1/1     Running   0          0s");
+    assertThat(wide.out().lines().toList().get(1))
+        .matches("pi-driver +1/1 +Running +0 +0s +10\\.0\\.0\\.7 +node-1 +<none> +<none>");
+  }
+
+  /**
+   * {@code kubectl auth can-i} posts its {@code SelfSubjectAccessReview} as {@code
+   * application/vnd.kubernetes.protobuf} and accepts protobuf or JSON back; the fake decodes the
+   * protobuf review and answers JSON. "yes" exits 0, "no" exits 1, by the server's RBAC rules.
+   */
+  @Test
+  void authCanIAnswersByTheServersRules() throws Exception {
+    kube.server().rbac().deny("delete", "spark.apache.org", "sparkapplications");
+
+    Run create = kubectl("auth", "can-i", "create", "sparkapplications.spark.apache.org");
+    Run delete = kubectl("auth", "can-i", "delete", "sparkapplications.spark.apache.org");
+    Run logs = kubectl("auth", "can-i", "get", "pods", "--subresource=log");
+
+    assertThat(create.err()).isEmpty();
+    assertThat(create.exit()).isZero();
+    assertThat(create.out()).isEqualTo("yes\n");
+    assertThat(delete.exit()).isEqualTo(1);
+    assertThat(delete.out()).isEqualTo("no\n");
+    assertThat(logs.out()).isEqualTo("yes\n");
+    assertThat(
+            kube.server().journal().requests().stream()
+                .filter(r -> r.path().endsWith("/selfsubjectaccessreviews"))
+                .map(RecordedRequest::contentType)
+                .distinct()
+                .toList())
+        .containsExactly("application/vnd.kubernetes.protobuf");
+  }
+
+  /**
+   * {@code kubectl apply --server-side -f} sends an apply patch with {@code fieldManager=kubectl}
+   * and prints "serverside-applied"; another manager's apply of a different value conflicts, and
+   * kubectl prints the server's conflict.
+   */
+  @Test
+  void serverSideApplyAppliesAndReportsConflicts() throws Exception {
+    Run first =
+        kubectl("apply", "--server-side", "-f", manifest("pi", "org.example.Pi").toString());
+    Run conflict =
+        kubectl(
+            "apply",
+            "--server-side",
+            "--field-manager=ops",
+            "-f",
+            manifest("pi", "org.example.Other").toString());
+
+    assertThat(first.err()).isEmpty();
+    assertThat(first.exit()).isZero();
+    assertThat(first.out()).isEqualTo("sparkapplication.spark.apache.org/pi serverside-applied\n");
+    assertThat(conflict.exit()).isNotZero();
+    assertThat(conflict.err()).contains("conflict with \"kubectl\": .spec.mainClass");
   }
 }
