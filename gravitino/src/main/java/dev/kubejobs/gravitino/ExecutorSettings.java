@@ -59,8 +59,13 @@ import java.util.TreeSet;
  *       unreachable, 1 to 600000</td><td>10000</td></tr>
  *   <tr><td>{@value #DRIVER_POD_RETENTION_MS}</td><td>Apache operator: how long the driver pod (and
  *       so the job's output) is kept after the job ended, 0 (released at once) to 2592000000 (30
- *       days); the Kubeflow operator keeps it as long as the SparkApplication</td>
+ *       days); the Kubeflow operator keeps it as long as the SparkApplication. Above 0, the
+ *       SparkApplication of a job that ended longer ago than this is deleted (both operators);
+ *       0 keeps SparkApplications until deleted by hand</td>
  *       <td>86400000 (one day)</td></tr>
+ *   <tr><td>{@value #ENDED_JOBS_SWEEP_INTERVAL_MS}</td><td>how often, at most, a call of the
+ *       executor first deletes the SparkApplications of jobs ended longer ago than {@value
+ *       #DRIVER_POD_RETENTION_MS}, 1000 to 86400000</td><td>600000 (ten minutes)</td></tr>
  * </table>
  *
  * <p>The {@code class} key (Gravitino's own) is ignored; any other key is logged at WARN as
@@ -75,7 +80,9 @@ import java.util.TreeSet;
  * @param requestTimeout the request timeout
  * @param retryMaxAttempts the retry attempts
  * @param breakerOpen the circuit breaker's open period
- * @param driverPodRetention how long the Apache operator keeps the driver pod after the job ended
+ * @param driverPodRetention how long the Apache operator keeps the driver pod after the job ended,
+ *     and after which the SparkApplication of an ended job is deleted (zero: never)
+ * @param endedJobsSweepInterval how often, at most, ended jobs past retention are looked for
  * @param unknownKeys the keys that were not understood
  */
 public record ExecutorSettings(
@@ -89,6 +96,7 @@ public record ExecutorSettings(
     int retryMaxAttempts,
     Duration breakerOpen,
     Duration driverPodRetention,
+    Duration endedJobsSweepInterval,
     Set<String> unknownKeys) {
 
   /** The {@code gravitino.conf} prefix of the keys, for executor name {@code kubejobs}. */
@@ -133,6 +141,12 @@ public record ExecutorSettings(
   /** Key: how long the Apache operator keeps the driver pod after the job ended, milliseconds. */
   public static final String DRIVER_POD_RETENTION_MS = "driverPodRetentionMs";
 
+  /**
+   * Key: how often, at most, the SparkApplications of jobs ended past {@link
+   * #DRIVER_POD_RETENTION_MS} are deleted, milliseconds.
+   */
+  public static final String ENDED_JOBS_SWEEP_INTERVAL_MS = "endedJobsSweepIntervalMs";
+
   /** Every key this executor reads. */
   public static final List<String> KEYS =
       List.of(
@@ -148,7 +162,8 @@ public record ExecutorSettings(
           REQUEST_TIMEOUT_MS,
           RETRY_MAX_ATTEMPTS,
           BREAKER_OPEN_MS,
-          DRIVER_POD_RETENTION_MS);
+          DRIVER_POD_RETENTION_MS,
+          ENDED_JOBS_SWEEP_INTERVAL_MS);
 
   private static final long MAX_MS = 600_000;
   private static final long MAX_RETENTION_MS = Duration.ofDays(30).toMillis();
@@ -222,6 +237,13 @@ public record ExecutorSettings(
         Duration.ofMillis(number(c, BREAKER_OPEN_MS, 10_000, 1, MAX_MS)),
         Duration.ofMillis(
             number(c, DRIVER_POD_RETENTION_MS, Duration.ofDays(1).toMillis(), 0, MAX_RETENTION_MS)),
+        Duration.ofMillis(
+            number(
+                c,
+                ENDED_JOBS_SWEEP_INTERVAL_MS,
+                Duration.ofMinutes(10).toMillis(),
+                1_000,
+                Duration.ofDays(1).toMillis())),
         unknown);
   }
 

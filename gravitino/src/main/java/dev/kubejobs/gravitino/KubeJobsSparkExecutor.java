@@ -21,6 +21,8 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
+import dev.kubejobs.core.sweep.SweepReport;
+import dev.kubejobs.core.sweep.SweepRequest;
 import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
@@ -37,7 +39,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.OkHttpClient;
 import org.apache.gravitino.connector.job.JobContext;
 import org.apache.gravitino.connector.job.JobExecutionInfo;
@@ -86,6 +91,14 @@ import org.slf4j.LoggerFactory;
  *       NoSuchJobException} naming the cluster or the id, as Gravitino's own Kubernetes executor
  *       does for another cluster's id: Gravitino fails the job once (CANCELLED if it was
  *       CANCELLING) instead of pulling an error for it forever.
+ *   <li>With {@code driverPodRetentionMs} above 0 (set through {@link #initialize}), the
+ *       SparkApplications of jobs that ended longer ago than that are deleted: at most once per
+ *       {@code endedJobsSweepIntervalMs}, the first such interval after {@code initialize}, a call
+ *       of {@link #getJobExecutionInfo} or {@link #submitJob(JobContext, JobTemplate)} first runs
+ *       kubejobs' sweep for ended jobs (never for orphans: the executor does not know all of
+ *       Gravitino's job ids) over the namespaces it has seen. A failing sweep is logged at WARN and
+ *       never fails the call. Gravitino records a job's outcome when its pull sees it end, long
+ *       before; {@link #getJobStdout} of a removed job says why there is no output.
  * </ul>
  *
  * <p>Thread safe. Gravitino creates it with the no-argument constructor and calls {@link
@@ -102,9 +115,21 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   private volatile String gonePodReason;
   private volatile ApiClient ownedClient;
   private volatile boolean closed;
+  private final Clock clock;
+  private volatile Duration endedJobsKeptFor = Duration.ZERO;
+  private volatile Duration sweepInterval;
+  private final AtomicReference<Instant> nextSweep = new AtomicReference<>();
+  private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
 
   /** Creates an executor that {@link #initialize} configures; what Gravitino calls. */
-  public KubeJobsSparkExecutor() {}
+  public KubeJobsSparkExecutor() {
+    this(Clock.systemUTC());
+  }
+
+  /** Creates an executor whose kubejobs instance and ended-jobs sweep run on a clock, for tests. */
+  KubeJobsSparkExecutor(Clock clock) {
+    this.clock = clock;
+  }
 
   /**
    * Creates a ready executor over a kubejobs instance the caller built (and keeps owning: {@link
@@ -118,6 +143,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     if (jobs == null || defaults == null) {
       throw new IllegalArgumentException("jobs and defaults must not be null");
     }
+    this.clock = Clock.systemUTC();
     this.jobs = jobs;
     this.defaults = defaults;
     this.gonePodReason = "The Spark operator released it after the job ended.";
@@ -158,7 +184,8 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
                   : SparkOperators.apache(apacheOptions(s.driverPodRetention())));
       set(() -> b.cluster(s.cluster()), ExecutorSettings.CLUSTER, s.cluster());
       set(() -> b.deployment(s.deployment()), ExecutorSettings.DEPLOYMENT, s.deployment());
-      b.statusCacheTtl(s.statusCachePeriod())
+      b.clock(clock)
+          .statusCacheTtl(s.statusCachePeriod())
           .requestTimeout(s.requestTimeout())
           .retry(
               RetryConfig.from(Resilience4jPolicy.defaultRetryConfig())
@@ -171,6 +198,12 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
                   .build());
       this.defaults = s.defaults();
       this.gonePodReason = gonePodReason(s);
+      this.endedJobsKeptFor = s.driverPodRetention();
+      this.sweepInterval = s.endedJobsSweepInterval();
+      this.namespaces.add(s.defaults().namespace());
+      // Not at once: after a restart, Gravitino's pull first records the outcome of jobs that
+      // ended while it was down.
+      this.nextSweep.set(clock.instant().plus(s.endedJobsSweepInterval()));
       this.jobs = b.build();
       this.ownedClient = client;
     } catch (RuntimeException e) {
@@ -239,6 +272,8 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     }
     ExecutionId id = j.submitter().submit(jobId, spec);
     LOG.debug("Submitted Gravitino job '{}' as '{}'", jobId, id);
+    namespaces.add(id.namespace());
+    sweepEndedJobsIfDue();
     return id.toString();
   }
 
@@ -257,10 +292,14 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   @Override
   public JobExecutionInfo getJobExecutionInfo(String jobId) throws NoSuchJobException {
     dev.kubejobs.core.JobExecutionInfo info;
+    ExecutionId id = trackable(jobId);
+    namespaces.add(id.namespace());
     try {
-      info = jobs().statusReader().get(trackable(jobId));
+      info = jobs().statusReader().get(id);
     } catch (dev.kubejobs.core.NoSuchJobException e) {
       throw new NoSuchJobException(e, "%s", e.getMessage());
+    } finally {
+      sweepEndedJobsIfDue();
     }
     JobStatus status = info.status();
     boolean ended =
@@ -365,7 +404,24 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
       if (!log.isEmpty() || log.pod().isPresent()) {
         return log.lines();
       }
-      JobStatus status = j.statusReader().get(id).status();
+      JobStatus status;
+      try {
+        status = j.statusReader().get(id).status();
+      } catch (dev.kubejobs.core.NoSuchJobException e) {
+        if (endedJobsKeptFor.isZero()) {
+          throw e;
+        }
+        String why =
+            "[kubejobs] No output: the SparkApplication of job "
+                + jobId
+                + " is gone. kubejobs deletes the SparkApplications of jobs that ended more than "
+                + ExecutorSettings.PREFIX
+                + ExecutorSettings.DRIVER_POD_RETENTION_MS
+                + " = "
+                + endedJobsKeptFor.toMillis()
+                + " ms ago, or it was deleted by hand.";
+        return List.of(why.length() > maxBytes ? why.substring(0, maxBytes) : why);
+      }
       if (status != JobStatus.SUCCEEDED
           && status != JobStatus.FAILED
           && status != JobStatus.CANCELLED) {
@@ -377,6 +433,44 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     } catch (RuntimeException e) {
       LOG.debug("No driver log for '{}': {}", jobId, e.toString());
       return List.of();
+    }
+  }
+
+  /**
+   * Runs the sweep for jobs ended past retention when it is due; only one caller runs it, the
+   * others go on at once. Never throws: a failure is logged at WARN and tried again an interval
+   * later.
+   */
+  private void sweepEndedJobsIfDue() {
+    KubeJobs<SparkJobSpec> j = jobs;
+    Instant due = nextSweep.get();
+    Duration retention = endedJobsKeptFor;
+    if (j == null || due == null || retention.isZero()) {
+      return;
+    }
+    Instant now = clock.instant();
+    if (now.isBefore(due) || !nextSweep.compareAndSet(due, now.plus(sweepInterval))) {
+      return;
+    }
+    try {
+      SweepReport report =
+          j.sweeper()
+              .sweep(
+                  SweepRequest.builder()
+                      .namespaces(List.copyOf(namespaces))
+                      // Every job counts as known: the executor does not know all of Gravitino's
+                      // job ids, so it never removes orphans, only jobs ended past retention.
+                      .knownJobs(jobId -> true)
+                      .endedJobsKeptFor(retention)
+                      .build());
+      LOG.debug("Ended-jobs sweep: {}", report.summary());
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Could not delete the SparkApplications of jobs ended more than {} ms ago (tried again"
+              + " in {} ms): {}",
+          retention.toMillis(),
+          sweepInterval.toMillis(),
+          e.toString());
     }
   }
 
@@ -393,8 +487,15 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   private static String gonePodReason(ExecutorSettings s) {
     String key = ExecutorSettings.PREFIX + ExecutorSettings.DRIVER_POD_RETENTION_MS;
     if (s.operator().equals("kubeflow")) {
-      return "The Kubeflow Spark operator keeps it as long as the SparkApplication, so it was"
-          + " deleted by someone else or by the cluster (node lost, eviction).";
+      return "The Kubeflow Spark operator keeps it as long as the SparkApplication, "
+          + (s.driverPodRetention().isZero()
+              ? ""
+              : "which kubejobs deletes once the job ended more than "
+                  + key
+                  + " = "
+                  + s.driverPodRetention().toMillis()
+                  + " ms ago; else ")
+          + "it was deleted by someone else or by the cluster (node lost, eviction).";
     }
     if (s.driverPodRetention().isZero()) {
       return "The Apache Spark operator released it when the job ended because "
@@ -405,7 +506,8 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
         + key
         + " = "
         + s.driverPodRetention().toMillis()
-        + " ms after the job ended, then releases it; raise the setting to keep output longer.";
+        + " ms after the job ended, then releases it, and kubejobs deletes the SparkApplication;"
+        + " raise the setting to keep output longer.";
   }
 
   /**

@@ -284,14 +284,18 @@ class KubeJobsSparkExecutorTest {
   }
 
   @Test
-  void outputOfAnUnknownGoneOrMalformedJobIsEmptyNeverAnError() throws IOException {
+  void outputOfAMalformedJobIsEmptyAndOfAGoneOneSaysWhyNeverAnError() throws IOException {
     operator(FakeSparkOperator.Flavor.APACHE);
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
 
+    // a SparkApplication that is gone: removed past driverPodRetentionMs, or by hand
     assertThat(
             executor.getJobStdout(
                 "prod/sparkapplications.spark.apache.org/gravitino-jobs/kj-nope", 10, 1000))
-        .isEmpty();
+        .singleElement()
+        .asString()
+        .contains("SparkApplication of job")
+        .contains("is gone");
     assertThat(executor.getJobStdout("not an id", 10, 1000)).isEmpty();
     assertThat(executor.getJobStdout("prod/sparkapplications.spark.apache.org/ns/x", -1, -1))
         .isEmpty();

@@ -33,6 +33,11 @@ import dev.kubejobs.core.ApiUnavailableException;
  * are never touched. Make the grace period longer than the time between a submit and the moment the
  * caller records the job id, so a job being submitted is not taken for an orphan.
  *
+ * <p>With {@link SweepRequest.Builder#endedJobsKeptFor(java.time.Duration)} a sweep also deletes
+ * this deployment's resources of jobs that ended (by the job kind's status mapper) longer ago than
+ * that retention, known jobs included; a queued, running or cancelling job never. Each {@link
+ * SweepEntry#cause()} tells orphans from these.
+ *
  * <p>Implementations are thread safe.
  */
 public interface OrphanSweeper {

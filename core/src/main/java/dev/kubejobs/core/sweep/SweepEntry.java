@@ -19,7 +19,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One orphan a sweep found, and what became of it.
+ * One resource a sweep acted on or reports: an orphan, or the resource of a job that ended longer
+ * ago than {@link SweepRequest#endedJobsKeptFor()}; {@link #cause()} tells which.
  *
  * <p>Immutable and thread safe.
  *
@@ -31,6 +32,7 @@ import java.util.Objects;
  * @param outcome what the sweep did
  * @param detail why, for {@link Outcome#FAILED}, {@link Outcome#REPLACED} and the others: the
  *     server's message or a short explanation; never empty
+ * @param cause why the sweep dealt with it
  */
 public record SweepEntry(
     String namespace,
@@ -39,7 +41,16 @@ public record SweepEntry(
     String jobId,
     Instant createdAt,
     Outcome outcome,
-    String detail) {
+    String detail,
+    Cause cause) {
+
+  /** Why a sweep dealt with a resource. */
+  public enum Cause {
+    /** The caller does not know its job and it is older than the grace period. */
+    ORPHAN,
+    /** Its job ended (by the status mapper) longer ago than {@code endedJobsKeptFor}. */
+    ENDED_PAST_RETENTION
+  }
 
   /** What a sweep did with one orphan. */
   public enum Outcome {
@@ -56,8 +67,39 @@ public record SweepEntry(
      * left alone.
      */
     REPLACED,
-    /** The delete failed (403, 5xx, ...) or the known-jobs predicate threw; see the detail. */
-    FAILED
+    /**
+     * The delete failed (403, 5xx, ...), the known-jobs predicate threw, or the job's status could
+     * not be decided; see the detail.
+     */
+    FAILED,
+    /**
+     * Kept, and reported so the caller learns why: an ended job of a known id whose status tells no
+     * end time, so its retention cannot be judged.
+     */
+    KEPT
+  }
+
+  /**
+   * Creates the entry of an {@link Cause#ORPHAN orphan}.
+   *
+   * @param namespace the resource's namespace
+   * @param name the resource's name
+   * @param uid the resource's uid
+   * @param jobId the raw job id, empty if none
+   * @param createdAt its creation time, or null
+   * @param outcome what the sweep did
+   * @param detail why
+   * @throws NullPointerException if a part other than {@code createdAt} is null
+   */
+  public SweepEntry(
+      String namespace,
+      String name,
+      String uid,
+      String jobId,
+      Instant createdAt,
+      Outcome outcome,
+      String detail) {
+    this(namespace, name, uid, jobId, createdAt, outcome, detail, Cause.ORPHAN);
   }
 
   /**
@@ -72,11 +114,21 @@ public record SweepEntry(
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(detail, "detail");
+    Objects.requireNonNull(cause, "cause");
   }
 
-  /** Returns {@code namespace/name (job id): OUTCOME detail}. */
+  /** Returns {@code namespace/name (job id): OUTCOME detail}, the cause named unless an orphan. */
   @Override
   public String toString() {
-    return namespace + "/" + name + " (job " + jobId + "): " + outcome + " " + detail;
+    return namespace
+        + "/"
+        + name
+        + " (job "
+        + jobId
+        + (cause == Cause.ORPHAN ? "" : ", ended past retention")
+        + "): "
+        + outcome
+        + " "
+        + detail;
   }
 }

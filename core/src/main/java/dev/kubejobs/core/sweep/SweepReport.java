@@ -25,7 +25,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What one sweep found and did: every orphan with its {@link SweepEntry.Outcome}, the namespaces
+ * What one sweep found and did: every orphan, and every resource of a job ended past retention
+ * ({@link SweepEntry#cause()} tells which), with its {@link SweepEntry.Outcome}, the namespaces
  * that could not be listed, and how many resources were kept.
  *
  * <p>Immutable and thread safe.
@@ -90,7 +91,20 @@ public final class SweepReport {
   }
 
   /**
-   * Returns the orphans whose delete was accepted.
+   * Returns the entries of one cause: {@link SweepEntry.Cause#ORPHAN} or {@link
+   * SweepEntry.Cause#ENDED_PAST_RETENTION}.
+   *
+   * @param cause the cause
+   * @return an unmodifiable list, in the order handled
+   */
+  public List<SweepEntry> entries(SweepEntry.Cause cause) {
+    return entries.stream()
+        .filter(e -> e.cause() == cause)
+        .collect(Collectors.toUnmodifiableList());
+  }
+
+  /**
+   * Returns the resources whose delete was accepted, orphans and ended jobs alike.
    *
    * @return an unmodifiable list; empty for a dry run
    */
@@ -176,6 +190,21 @@ public final class SweepReport {
     s.append(keptKnown).append(" of known jobs, ");
     s.append(keptYoung).append(" younger than the grace period, ");
     s.append(dryRun ? wouldDelete().size() + " would be deleted" : deleted().size() + " deleted");
+    long ended =
+        entries(SweepEntry.Cause.ENDED_PAST_RETENTION).stream()
+            .filter(
+                e ->
+                    e.outcome()
+                        == (dryRun ? SweepEntry.Outcome.WOULD_DELETE : SweepEntry.Outcome.DELETED))
+            .count();
+    if (ended > 0) {
+      s.append(" (").append(ended).append(" of them of jobs ended past retention)");
+    }
+    List<SweepEntry> kept = entries(SweepEntry.Outcome.KEPT);
+    if (!kept.isEmpty()) {
+      s.append(", ").append(kept.size()).append(" ended but kept: ");
+      s.append(kept.stream().map(SweepEntry::toString).collect(Collectors.joining("; ")));
+    }
     int gone = entries(SweepEntry.Outcome.ALREADY_GONE, SweepEntry.Outcome.ALREADY_DELETING).size();
     if (gone > 0) {
       s.append(", ").append(gone).append(" already gone or being deleted");

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -48,12 +49,14 @@ public final class SweepRequest {
   private final Predicate<String> knownJobs;
   private final Duration gracePeriod;
   private final boolean dryRun;
+  private final Duration endedJobsKeptFor;
 
   private SweepRequest(Builder b) {
     this.namespaces = List.copyOf(b.namespaces);
     this.knownJobs = b.knownJobs;
     this.gracePeriod = b.gracePeriod;
     this.dryRun = b.dryRun;
+    this.endedJobsKeptFor = b.endedJobsKeptFor;
   }
 
   /**
@@ -76,6 +79,7 @@ public final class SweepRequest {
     b.knownJobs = knownJobs;
     b.gracePeriod = gracePeriod;
     b.dryRun = dryRun;
+    b.endedJobsKeptFor = endedJobsKeptFor;
     return b;
   }
 
@@ -116,6 +120,16 @@ public final class SweepRequest {
     return dryRun;
   }
 
+  /**
+   * Returns how long the resources of ended jobs are kept after their end, when the sweep removes
+   * them; empty when it removes orphans only.
+   *
+   * @return the retention, or empty
+   */
+  public Optional<Duration> endedJobsKeptFor() {
+    return Optional.ofNullable(endedJobsKeptFor);
+  }
+
   @Override
   public String toString() {
     return "SweepRequest{namespaces="
@@ -124,6 +138,7 @@ public final class SweepRequest {
         + gracePeriod
         + ", dryRun="
         + dryRun
+        + (endedJobsKeptFor == null ? "" : ", endedJobsKeptFor=" + endedJobsKeptFor)
         + "}";
   }
 
@@ -136,6 +151,7 @@ public final class SweepRequest {
     private Predicate<String> knownJobs;
     private Duration gracePeriod = DEFAULT_GRACE_PERIOD;
     private boolean dryRun;
+    private Duration endedJobsKeptFor;
 
     private Builder() {}
 
@@ -240,6 +256,34 @@ public final class SweepRequest {
      */
     public Builder dryRun(boolean dryRun) {
       this.dryRun = dryRun;
+      return this;
+    }
+
+    /**
+     * Makes the sweep also delete the resources of ended jobs once they are past a retention
+     * period, known jobs included: a job the status mapper of the instance's job kind reports
+     * {@code SUCCEEDED}, {@code FAILED} or {@code CANCELLED} (decided as the status reader decides,
+     * the driver pod looked up when the mapper asks for it), whose end time ({@code
+     * JobExecutionInfo.finishedAt}) is more than {@code retention} before the instance's clock. A
+     * job still queued, started or cancelling is never deleted this way, nor an ended job without
+     * an end time (reported with outcome {@link SweepEntry.Outcome#KEPT} when its job is known).
+     * Default: not set, orphans only.
+     *
+     * <p>Use it when the caller has its own record of each job's outcome and the resource is kept
+     * only for its driver pod's log, for example the Apache operator's {@code
+     * resourceRetainDuration}.
+     *
+     * @param retention zero or more; null turns it off
+     * @return this builder
+     * @throws IllegalArgumentException naming the rule and the value
+     */
+    public Builder endedJobsKeptFor(Duration retention) {
+      if (retention != null && retention.isNegative()) {
+        throw new IllegalArgumentException(
+            "endedJobsKeptFor must be zero or more (or null for orphans only), but was "
+                + retention);
+      }
+      this.endedJobsKeptFor = retention;
       return this;
     }
 

@@ -16,7 +16,12 @@
 package dev.kubejobs.core.sweep.internal;
 
 import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.KubernetesNames;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
@@ -30,15 +35,18 @@ import dev.kubejobs.core.sweep.SweepRequest;
 import dev.kubejobs.core.sweep.SweepUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The {@link OrphanSweeper} of a {@code KubeJobs} instance: one labelled LIST per namespace, then
- * one DELETE with a {@code uid} precondition per orphan, all through the instance's gateway. Not a
- * published API. Thread safe (stateless).
+ * one DELETE with a {@code uid} precondition per orphan (and, when the request asks, per resource
+ * of a job ended past retention), all through the instance's gateway. Not a published API. Thread
+ * safe (stateless).
  */
 public final class DefaultOrphanSweeper implements OrphanSweeper {
   private static final Logger LOG = LoggerFactory.getLogger(DefaultOrphanSweeper.class);
@@ -148,6 +156,52 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
               "the knownJobs predicate threw " + e + ": kept"));
       return;
     }
+    Optional<Duration> retention = request.endedJobsKeptFor();
+    if (retention.isPresent()) {
+      JobExecutionInfo info;
+      try {
+        info = endedStatus(resource);
+      } catch (ApiUnavailableException e) {
+        if (!answeredWithServerError(e)) {
+          throw e;
+        }
+        info = null;
+        if (known) {
+          report.add(statusFailed(resource, jobId, created, e));
+          return;
+        }
+      } catch (RuntimeException e) {
+        // A mapper bug or a forbidden pod lookup: never delete on a guess.
+        info = null;
+        if (known) {
+          report.add(statusFailed(resource, jobId, created, e));
+          return;
+        }
+      }
+      if (info != null) {
+        Instant finished = info.finishedAt().orElse(null);
+        if (finished == null) {
+          if (known) {
+            report.add(
+                entry(
+                    resource,
+                    jobId,
+                    created,
+                    SweepEntry.Outcome.KEPT,
+                    "the job ended ("
+                        + info.status()
+                        + ") but its status tells no end time, so its retention cannot be"
+                        + " judged: kept; delete it by hand",
+                    SweepEntry.Cause.ENDED_PAST_RETENTION));
+            return;
+          }
+        } else if (Duration.between(finished, now).compareTo(retention.get()) > 0) {
+          removeEnded(
+              kind, resource, request, jobId, created, info.status() + " at " + finished, report);
+          return;
+        }
+      }
+    }
     if (known) {
       report.keptKnown();
       return;
@@ -176,11 +230,115 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
               "unknown job, created " + created));
       return;
     }
-    report.add(delete(kind, resource, jobId, created));
+    report.add(delete(kind, resource, jobId, created, SweepEntry.Cause.ORPHAN, "unknown job"));
+  }
+
+  /** Deletes (or for a dry run reports) the resource of a job that ended past retention. */
+  private void removeEnded(
+      ResourceKind kind,
+      ResourceSnapshot resource,
+      SweepRequest request,
+      String jobId,
+      Instant created,
+      String ended,
+      SweepReport.Builder report) {
+    SweepEntry.Cause cause = SweepEntry.Cause.ENDED_PAST_RETENTION;
+    String why =
+        "job ended "
+            + ended
+            + ", longer ago than endedJobsKeptFor "
+            + request.endedJobsKeptFor().orElseThrow();
+    if (resource.isBeingDeleted()) {
+      report.add(
+          entry(
+              resource,
+              jobId,
+              created,
+              SweepEntry.Outcome.ALREADY_DELETING,
+              "already being deleted since " + resource.deletionTimestamp().orElse(null),
+              cause));
+      return;
+    }
+    if (request.dryRun()) {
+      report.add(entry(resource, jobId, created, SweepEntry.Outcome.WOULD_DELETE, why, cause));
+      return;
+    }
+    report.add(delete(kind, resource, jobId, created, cause, why));
+  }
+
+  /**
+   * Decides a job's status as the status reader does: the kind's mapper without the driver pod,
+   * then with it when the mapper asks. Returns null unless the job has ended for good (a terminal
+   * status and no follow-up still to carry out).
+   */
+  private JobExecutionInfo endedStatus(ResourceSnapshot resource) {
+    JobKind<?> jobKind = context.jobKind();
+    JobExecutionInfo info =
+        jobKind
+            .statusMapper()
+            .resolve(resource, a -> lookUpDriver(jobKind, a), context.clock().instant());
+    if (info == null) {
+      throw new IllegalStateException("the status mapper returned null");
+    }
+    if (!info.status().isTerminal() || info.followUp().isPresent() || info.driverPodWanted()) {
+      return null;
+    }
+    return info;
+  }
+
+  /** The driver pod as the resource names it, or the newest its selector finds. */
+  private DriverPod lookUpDriver(JobKind<?> jobKind, ResourceSnapshot app) {
+    Optional<String> name = jobKind.driverPodName(app).filter(n -> !n.isEmpty());
+    if (name.isPresent() && !KubernetesNames.isDns1123Subdomain(name.get())) {
+      return DriverPod.unavailable("the resource names an invalid driver pod");
+    }
+    try {
+      if (name.isPresent()) {
+        return context
+            .gateway()
+            .getPod(null, app.namespace(), name.get())
+            .map(DriverPod::found)
+            .orElse(DriverPod.absent());
+      }
+      return context
+          .gateway()
+          .listPods(null, app.namespace(), jobKind.driverPodSelector(app))
+          .stream()
+          .max(
+              Comparator.comparing(
+                      (ResourceSnapshot p) -> p.creationTimestamp().orElse(Instant.EPOCH))
+                  .thenComparing(ResourceSnapshot::name))
+          .map(DriverPod::found)
+          .orElse(DriverPod.absent());
+    } catch (JobRejectedException e) {
+      if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
+        throw e;
+      }
+      // As the status reader: without pod access, decide from the resource alone.
+      return DriverPod.unavailable("missing permission to read pods in " + app.namespace());
+    }
+  }
+
+  private SweepEntry statusFailed(
+      ResourceSnapshot resource, String jobId, Instant created, RuntimeException e) {
+    String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+    context.warnings().warn(LOG, "Sweep could not decide whether a job ended: " + why);
+    return entry(
+        resource,
+        jobId,
+        created,
+        SweepEntry.Outcome.FAILED,
+        "its status could not be decided, kept: " + why,
+        SweepEntry.Cause.ENDED_PAST_RETENTION);
   }
 
   private SweepEntry delete(
-      ResourceKind kind, ResourceSnapshot resource, String jobId, Instant created) {
+      ResourceKind kind,
+      ResourceSnapshot resource,
+      String jobId,
+      Instant created,
+      SweepEntry.Cause cause,
+      String why) {
     try {
       DeleteResult result =
           context
@@ -192,21 +350,23 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
             resource.namespace(),
             resource.name(),
             jobId);
-        return entry(resource, jobId, created, SweepEntry.Outcome.ALREADY_GONE, "404: gone");
+        return entry(resource, jobId, created, SweepEntry.Outcome.ALREADY_GONE, "404: gone", cause);
       }
       LOG.info(
-          "Deleted orphan {} {}/{} (uid {}) of unknown job '{}', created {}",
+          "Deleted {} {} {}/{} (uid {}) of job '{}', created {}: {}",
+          cause == SweepEntry.Cause.ORPHAN ? "orphan" : "ended",
           kind.qualifiedPlural(),
           resource.namespace(),
           resource.name(),
           resource.uid(),
           jobId,
-          created);
-      return entry(resource, jobId, created, SweepEntry.Outcome.DELETED, "unknown job");
+          created,
+          why);
+      return entry(resource, jobId, created, SweepEntry.Outcome.DELETED, why, cause);
     } catch (ApiUnavailableException e) {
       if (answeredWithServerError(e)) {
         // The server answered (5xx) for this resource: report it and go on with the others.
-        return failed(resource, jobId, created, e);
+        return failed(resource, jobId, created, e, cause);
       }
       // No answer, throttled, breaker open: stop the sweep.
       throw e;
@@ -222,11 +382,12 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
             created,
             SweepEntry.Outcome.REPLACED,
             "409: the name now belongs to another resource (uid precondition failed), left alone: "
-                + e.serverMessage());
+                + e.serverMessage(),
+            cause);
       }
-      return failed(resource, jobId, created, e);
+      return failed(resource, jobId, created, e, cause);
     } catch (RuntimeException e) {
-      return failed(resource, jobId, created, e);
+      return failed(resource, jobId, created, e, cause);
     }
   }
 
@@ -236,10 +397,14 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
   }
 
   private SweepEntry failed(
-      ResourceSnapshot resource, String jobId, Instant created, RuntimeException e) {
+      ResourceSnapshot resource,
+      String jobId,
+      Instant created,
+      RuntimeException e,
+      SweepEntry.Cause cause) {
     String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
     context.warnings().warn(LOG, "Orphan sweep could not delete: " + why);
-    return entry(resource, jobId, created, SweepEntry.Outcome.FAILED, why);
+    return entry(resource, jobId, created, SweepEntry.Outcome.FAILED, why, cause);
   }
 
   private static SweepEntry entry(
@@ -248,7 +413,24 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
       Instant created,
       SweepEntry.Outcome outcome,
       String detail) {
+    return entry(resource, jobId, created, outcome, detail, SweepEntry.Cause.ORPHAN);
+  }
+
+  private static SweepEntry entry(
+      ResourceSnapshot resource,
+      String jobId,
+      Instant created,
+      SweepEntry.Outcome outcome,
+      String detail,
+      SweepEntry.Cause cause) {
     return new SweepEntry(
-        resource.namespace(), resource.name(), resource.uid(), jobId, created, outcome, detail);
+        resource.namespace(),
+        resource.name(),
+        resource.uid(),
+        jobId,
+        created,
+        outcome,
+        detail,
+        cause);
   }
 }
