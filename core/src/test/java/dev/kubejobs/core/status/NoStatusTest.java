@@ -17,24 +17,18 @@ package dev.kubejobs.core.status;
 
 import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
-import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -93,95 +87,5 @@ class NoStatusTest {
     assertThat(info.message()).contains("no status");
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
     assertThat(server.journal().requests("DELETE", OBJECT).get(1).body()).contains("\"uid\"");
-  }
-
-  @Test
-  void noStatusDeleteWhoseRetryFindsItGoneAfterALostAnswerIsFailed() {
-    // The first DELETE is applied and its answer lost; the retry answers 404. kube-apiserver
-    // removes a custom resource without finalizers at once (no graceful strategy: it deletes
-    // immediately), and a second DELETE fails its first Storage.Get with NotFound
-    // (kubernetes/kubernetes 0021a864a65a17f2ad15b60545ef41fdfc30cc4c, staging/src/k8s.io/
-    // apiserver/pkg/registry/generic/registry/store.go, Store.Delete), so the 404 is this
-    // instance's own delete.
-    CLOCK.advance(Duration.ofSeconds(601));
-    server.faults().add(Fault.on("DELETE", OBJECT).appliedThenLost());
-
-    JobExecutionInfo info = jobs.statusReader().get(id);
-
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(info.message()).contains("no status");
-    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(2);
-    assertThat(jobs.statusReader().get(id)).isEqualTo(info);
-  }
-
-  @Test
-  void noStatusDeleteWhoseAnswersAreAllLostIsFailedWhenALaterReadFindsTheJobGone() {
-    CLOCK.advance(Duration.ofSeconds(601));
-    server.faults().add(Fault.on("DELETE", OBJECT).forever().appliedThenLost());
-
-    ApiUnavailableException lost =
-        catchThrowableOfType(ApiUnavailableException.class, () -> jobs.statusReader().get(id));
-    assertThat(lost.mayHaveBeenApplied()).isTrue();
-    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
-    server.faults().clear();
-
-    JobExecutionInfo info = jobs.statusReader().get(id);
-
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(info.message()).contains("no status");
-    assertThat(jobs.statusReader().getAll(List.of(id)).get(id).info()).contains(info);
-  }
-
-  @Test
-  void aLostNoStatusDeleteStaysFailedOnItsNodeWhenAnotherNodeCancelsMeanwhile() {
-    // Two scheduler nodes: A's timeout delete is applied but A never hears of it; B's cancel then
-    // finds the job gone. A, which failed the job, must keep reporting FAILED, never NoSuchJob
-    // (a scheduler would then record CANCELLED from B's cancel).
-    KubeJobs<TestJobSpec> nodeB = Fixture.builder(server, CLOCK, "gravitino-a").build();
-    CLOCK.advance(Duration.ofSeconds(601));
-    server.faults().add(Fault.on("DELETE", OBJECT).forever().appliedThenLost());
-    assertThatThrownBy(() -> jobs.statusReader().get(id))
-        .isInstanceOf(ApiUnavailableException.class);
-    server.faults().clear();
-
-    assertThatThrownBy(() -> nodeB.canceller().cancel(id)).isInstanceOf(NoSuchJobException.class);
-
-    assertThatThrownBy(() -> nodeB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
-    JobExecutionInfo info = jobs.statusReader().get(id);
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(info.message()).contains("no status");
-  }
-
-  @Test
-  void aNoStatusDeleteThatNeverReachedTheServerIsSentAgainOnTheNextRead() {
-    CLOCK.advance(Duration.ofSeconds(601));
-    server.faults().add(Fault.on("DELETE", OBJECT).forever().status(503, "", "down"));
-    assertThatThrownBy(() -> jobs.statusReader().get(id))
-        .isInstanceOf(ApiUnavailableException.class);
-    server.faults().clear();
-
-    JobExecutionInfo info = jobs.statusReader().get(id);
-
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
-  }
-
-  @Test
-  void anUnansweredDeleteIsForgottenOnceTheJobIsReadAgainSoALaterCancelIsNotFailed() {
-    // A 503 may come after the server applied the delete, so it is remembered; the next read
-    // finds the job still there (the delete was not applied) and forgets it: when another node
-    // then cancels, this node reports the job gone, never FAILED.
-    KubeJobs<TestJobSpec> nodeB = Fixture.builder(server, CLOCK, "gravitino-a").build();
-    CLOCK.advance(Duration.ofSeconds(601));
-    server.faults().add(Fault.on("DELETE", OBJECT).forever().status(503, "", "down"));
-    assertThatThrownBy(() -> jobs.statusReader().get(id))
-        .isInstanceOf(ApiUnavailableException.class);
-    server.faults().clear();
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
-
-    nodeB.canceller().cancel(id);
-
-    assertThatThrownBy(() -> jobs.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
   }
 }

@@ -30,9 +30,7 @@ import java.util.function.BiConsumer;
  * NoSuchJobException}), so that resource never comes back: a deleted object does not exist again,
  * and a copy of it seen later (from a watch lagging behind the read that found it gone) is older
  * than that read. A resource under the same name with another uid is a new one (a submit made
- * again) and is reported. It also remembers a delete this instance sent to end a job (the no-status
- * timeout) whose answer was lost: a later read that finds the resource gone reports that outcome
- * (FAILED), not {@code NoSuchJobException}. Not a published API; thread safe.
+ * again) and is reported. Not a published API; thread safe.
  *
  * <p>Bounded: it remembers the {@code capacity} most recently reported jobs (least recently read
  * first out). A job holds its status (an enum reference) while unfinished and its terminal info
@@ -96,10 +94,6 @@ final class ReportedStatuses {
       // Another resource under the job's name: a new one, reported from scratch.
       s = null;
     }
-    if (s != null && s.status == null) {
-      // Only a delete without an answer was remembered, no status reported yet.
-      s = null;
-    }
     JobExecutionInfo out = reading;
     if (s != null && rank(reading.status()) < rank(s.status)) {
       out = reading.toBuilder().status(s.status).build();
@@ -108,13 +102,9 @@ final class ReportedStatuses {
     if (s == null
         || s.status != out.status()
         || out.status().isTerminal()
-        || !Objects.equals(known, s.uid)
-        || s.unconfirmed != null) {
-      // Unchanged: the get above already marked the job as recently read. A delete whose answer
-      // was lost is forgotten: the resource read still exists, so that delete did not end it
-      // (or it is being deleted, which the reading itself decides).
-      seen.put(
-          id, new Seen(out.status(), out.status().isTerminal() ? out : null, known, false, null));
+        || !Objects.equals(known, s.uid)) {
+      // Unchanged: the get above already marked the job as recently read.
+      seen.put(id, new Seen(out.status(), out.status().isTerminal() ? out : null, known, false));
     }
     if (onChange != null && (s == null || s.status != out.status())) {
       onChange.accept(id, out);
@@ -125,7 +115,7 @@ final class ReportedStatuses {
   /** Whether a status was reported for the job and it has neither ended nor gone. */
   synchronized boolean follows(ExecutionId id) {
     Seen s = seen.get(id);
-    return s != null && s.status != null && s.terminal == null && !s.gone;
+    return s != null && s.terminal == null && !s.gone;
   }
 
   /**
@@ -142,45 +132,7 @@ final class ReportedStatuses {
       return;
     }
     String goneUid = uid != null ? uid : s == null ? null : s.uid;
-    seen.put(id, new Seen(s == null ? null : s.status, null, goneUid, true, null));
-  }
-
-  /**
-   * Remembers that this instance sent a delete of the resource {@code uid} to end the job with
-   * {@code outcome} (the no-status timeout's FAILED), and that no answer confirmed it: it may have
-   * been applied, its answer lost. Until a reading of the job is reported, {@link
-   * #goneAfterUnconfirmedDelete(ExecutionId)} turns the resource's disappearance into that outcome.
-   * Ignored once the job ended.
-   *
-   * @param uid the uid of the copy the delete was locked to
-   * @param outcome the terminal info the delete was to report
-   */
-  synchronized void deletedUnconfirmed(ExecutionId id, String uid, JobExecutionInfo outcome) {
-    Seen s = seen.get(id);
-    if (s != null && s.terminal != null) {
-      return;
-    }
-    seen.put(id, new Seen(s == null ? null : s.status, null, uid, false, outcome));
-  }
-
-  /**
-   * The outcome of a delete this instance sent without an answer (see {@link #deletedUnconfirmed}),
-   * now that the job's resource is confirmed gone: that delete ended the job, so its outcome is
-   * reported and kept as the job's terminal info.
-   *
-   * @return the outcome, or empty when no such delete is remembered
-   */
-  synchronized Optional<JobExecutionInfo> goneAfterUnconfirmedDelete(ExecutionId id) {
-    Seen s = seen.get(id);
-    if (s == null || s.unconfirmed == null) {
-      return Optional.empty();
-    }
-    JobExecutionInfo out = s.unconfirmed;
-    seen.put(id, new Seen(out.status(), out, s.uid, false, null));
-    if (onChange != null && s.status != out.status()) {
-      onChange.accept(id, out);
-    }
-    return Optional.of(out);
+    seen.put(id, new Seen(s == null ? null : s.status, null, goneUid, true));
   }
 
   synchronized int size() {
@@ -204,12 +156,6 @@ final class ReportedStatuses {
    * @param terminal the terminal info, once ended
    * @param uid the uid of the resource last reported (or reported gone), null when unknown
    * @param gone whether that resource was reported gone
-   * @param unconfirmed the outcome of a delete of that resource sent without an answer, or null
    */
-  private record Seen(
-      JobStatus status,
-      JobExecutionInfo terminal,
-      String uid,
-      boolean gone,
-      JobExecutionInfo unconfirmed) {}
+  private record Seen(JobStatus status, JobExecutionInfo terminal, String uid, boolean gone) {}
 }

@@ -142,7 +142,7 @@ public final class StatusOperation<S> implements JobStatusReader {
             ReportedStatuses.DEFAULT_CAPACITY, dispatch == null ? null : dispatch::changed);
     this.kind = ctx.jobKind();
     this.ttl = ttl;
-    this.resolver = new StatusResolver<>(ctx, reported);
+    this.resolver = new StatusResolver<>(ctx);
     this.cache =
         new StatusCache(
             ctx,
@@ -575,14 +575,6 @@ public final class StatusOperation<S> implements JobStatusReader {
       if (done.isPresent()) {
         LOG.debug("Job '{}' is gone after it ended {}; keeping that", id, done.get().status());
         return done.get();
-      }
-      Optional<JobExecutionInfo> ended = reported.goneAfterUnconfirmedDelete(id);
-      if (ended.isPresent()) {
-        LOG.debug(
-            "Job '{}' is gone after this instance's delete whose answer was lost; reporting {}",
-            id,
-            ended.get().status());
-        return ended.get();
       }
       reported.gone(id, null);
     }

@@ -31,7 +31,6 @@ import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
-import dev.kubejobs.core.internal.kube.DeleteOutcome;
 import dev.kubejobs.core.internal.kube.DeleteResult;
 import dev.kubejobs.core.internal.kube.KubeGateway;
 import java.time.Instant;
@@ -61,18 +60,9 @@ final class StatusResolver<S> {
   private final KubeGateway gateway;
   private final JobKind<S> kind;
   private final ResourceKind resourceKind;
-  private final ReportedStatuses reported;
 
-  /**
-   * Creates the resolver.
-   *
-   * @param ctx the instance's context
-   * @param reported where a follow-up delete whose answer was lost is remembered, so that a later
-   *     read finding the resource gone reports the outcome that delete was for
-   */
-  StatusResolver(KubeJobsContext<S> ctx, ReportedStatuses reported) {
+  StatusResolver(KubeJobsContext<S> ctx) {
     this.ctx = ctx;
-    this.reported = reported;
     this.gateway = ctx.gateway();
     this.kind = ctx.jobKind();
     this.resourceKind = kind.resourceKind();
@@ -353,11 +343,10 @@ final class StatusResolver<S> {
   private JobExecutionInfo carryOut(ExecutionId id, Mapped mapped) {
     JobExecutionInfo info = mapped.info;
     FollowUp followUp = info.followUp().orElseThrow();
-    JobExecutionInfo outcome = outcome(mapped, followUp);
     try {
       boolean done =
           switch (followUp.action()) {
-            case DELETE_APPLICATION -> deleteApplication(id, mapped.app, outcome);
+            case DELETE_APPLICATION -> deleteApplication(id, mapped.app);
             case DELETE_DRIVER_POD -> deleteDriverPod(id, mapped);
           };
       if (!done) {
@@ -398,13 +387,6 @@ final class StatusResolver<S> {
                       : ""))
           .build();
     }
-    LOG.debug("Job '{}': {} confirmed, reporting {}", id, describe(followUp), outcome.status());
-    return outcome;
-  }
-
-  /** The info to report once the follow-up is confirmed. */
-  private JobExecutionInfo outcome(Mapped mapped, FollowUp followUp) {
-    JobExecutionInfo info = mapped.info;
     JobStatus outcome = followUp.outcome();
     String message = followUp.message();
     if (followUp.action() == FollowUp.Action.DELETE_APPLICATION
@@ -414,6 +396,7 @@ final class StatusResolver<S> {
       outcome = JobStatus.CANCELLED;
       message = "cancelled by kubejobs before the operator wrote a status";
     }
+    LOG.debug("Job '{}': {} confirmed, reporting {}", id, describe(followUp), outcome);
     return info.toBuilder()
         .status(outcome)
         .message(message)
@@ -457,24 +440,16 @@ final class StatusResolver<S> {
   /**
    * Deletes the job's resource, locked to the copy the decision was made on.
    *
-   * <p>A delete whose answer was lost (applied, then the connection dropped) is this instance's
-   * own: when its retry finds the resource gone, the outcome is reported; when no attempt was
-   * answered, the outcome is remembered for the resource's uid, and a later read finding it gone
-   * reports it (see {@link ReportedStatuses#deletedUnconfirmed}) instead of {@link
-   * NoSuchJobException}, which would let another node's later cancel look like the job's end.
-   *
-   * @param outcome what to report once the delete is confirmed
    * @return true when deleted, false when the copy changed before the delete (409)
    */
-  private boolean deleteApplication(
-      ExecutionId id, ResourceSnapshot app, JobExecutionInfo outcome) {
+  private boolean deleteApplication(ExecutionId id, ResourceSnapshot app) {
     if (app.isBeingDeleted()) {
       return true;
     }
-    DeleteOutcome result;
+    DeleteResult result;
     try {
       result =
-          gateway.deleteTold(
+          gateway.delete(
               id, resourceKind, id.namespace(), id.name(), app.uid(), app.resourceVersion());
     } catch (ApiStatusException e) {
       if (!e.isConflict()) {
@@ -483,24 +458,8 @@ final class StatusResolver<S> {
       // Changed since the copy the decision was made on (the operator's first status write, a
       // cancel mark of another node) or replaced: read again and decide again.
       return false;
-    } catch (ApiUnavailableException e) {
-      if (e.mayHaveBeenApplied()) {
-        LOG.debug(
-            "Job '{}': the delete to report {} may have been applied without an answer;"
-                + " remembering it",
-            id,
-            outcome.status());
-        reported.deletedUnconfirmed(id, app.uid(), outcome);
-      }
-      throw e;
     }
-    if (result.result() == DeleteResult.GONE) {
-      if (result.answerLost()) {
-        // An earlier attempt of this very delete was applied and its answer lost; the retry met
-        // the object it had deleted.
-        LOG.debug("Job '{}': its delete's answer was lost and the retry found it gone", id);
-        return true;
-      }
+    if (result == DeleteResult.GONE) {
       // Someone else deleted it between the fresh read and the delete (a cancel, most likely):
       // the job is gone, never report the outcome that was about to be decided.
       throw new NoSuchJobException(

@@ -100,29 +100,4 @@ class ReportedStatusesTest {
     reported.gone(id(3), null);
     assertThat(reported.raise(id(3), info(JobStatus.STARTED), "uid-c")).isSameAs(done);
   }
-
-  @Test
-  void aDeleteWithoutAnAnswerEndsTheJobWhenItIsFoundGoneUnlessAReadCameBetween() {
-    ReportedStatuses reported = new ReportedStatuses(10);
-    JobExecutionInfo failed = info(JobStatus.FAILED);
-    reported.raise(id(1), info(JobStatus.QUEUED), "uid-a");
-    reported.deletedUnconfirmed(id(1), "uid-a", failed);
-
-    assertThat(reported.goneAfterUnconfirmedDelete(id(1))).containsSame(failed);
-    assertThat(reported.terminal(id(1))).containsSame(failed);
-    assertThat(reported.goneAfterUnconfirmedDelete(id(1))).isEmpty();
-
-    // read again after the delete: the resource was still there, so that delete is forgotten
-    reported.deletedUnconfirmed(id(2), "uid-b", failed);
-    assertThat(reported.follows(id(2))).isFalse();
-    assertThat(reported.raise(id(2), info(JobStatus.STARTED), "uid-b").status())
-        .isEqualTo(JobStatus.STARTED);
-    assertThat(reported.goneAfterUnconfirmedDelete(id(2))).isEmpty();
-
-    // a job that ended keeps its ending
-    JobExecutionInfo done = reported.raise(id(3), info(JobStatus.SUCCEEDED), "uid-c");
-    reported.deletedUnconfirmed(id(3), "uid-c", failed);
-    assertThat(reported.goneAfterUnconfirmedDelete(id(3))).isEmpty();
-    assertThat(reported.terminal(id(3))).containsSame(done);
-  }
 }
