@@ -57,7 +57,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -734,28 +733,6 @@ public final class KubeGateway {
       String name,
       String uid,
       String resourceVersion) {
-    return deleteTold(about, kind, namespace, name, uid, resourceVersion).result();
-  }
-
-  /**
-   * Deletes an object as {@link #delete(ExecutionId, ResourceKind, String, String, String, String)}
-   * does, and tells whether an earlier attempt of this very delete may have been applied without
-   * its answer arriving: a {@link DeleteResult#GONE} is then most likely this delete's own doing
-   * (the retry met the object it had deleted), not someone else's.
-   *
-   * @return what the delete achieved and whether an attempt's answer was lost
-   * @throws ApiStatusException 409 when the object changed since that copy or has another uid
-   * @throws ApiUnavailableException when the server cannot be reached; the delete may have been
-   *     applied
-   * @throws JobRejectedException when forbidden
-   */
-  public DeleteOutcome deleteTold(
-      ExecutionId about,
-      ResourceKind kind,
-      String namespace,
-      String name,
-      String uid,
-      String resourceVersion) {
     String op = "delete " + kind.qualifiedPlural() + " " + namespace + "/" + name;
     JsonObject options = new JsonObject();
     options.addProperty("apiVersion", "v1");
@@ -771,7 +748,6 @@ public final class KubeGateway {
     if (preconditions.size() > 0) {
       options.add("preconditions", preconditions);
     }
-    AtomicBoolean answerLost = new AtomicBoolean();
     try {
       call(
           about,
@@ -781,13 +757,11 @@ public final class KubeGateway {
           objectPath(kind, namespace, name),
           List.of(),
           bytes(options),
-          JSON,
-          jsonAnswer(about, op),
-          answerLost);
-      return new DeleteOutcome(DeleteResult.ACCEPTED, answerLost.get());
+          JSON);
+      return DeleteResult.ACCEPTED;
     } catch (ApiStatusException e) {
       if (e.isNotFound() && !isCrdMissing(e)) {
-        return new DeleteOutcome(DeleteResult.GONE, answerLost.get());
+        return DeleteResult.GONE;
       }
       if (e.isConflict()) {
         throw e;
@@ -1043,19 +1017,22 @@ public final class KubeGateway {
       byte[] body,
       String contentType) {
     return call(
-        about, op, retryable, method, path, query, body, contentType, jsonAnswer(about, op));
-  }
-
-  /** Reads a JSON answer; anything else is a non-JSON answer from something in front. */
-  private static BodyReader<Answer> jsonAnswer(ExecutionId about, String op) {
-    return (response, answer) -> {
-      // Parsed from the stream: no byte[] and String copies of a LIST page.
-      Parsed<JsonObject> parsed = parseObject(answer);
-      if (parsed.value() == null) {
-        throw nonJson(about, op, response, parsed.bytes());
-      }
-      return new Answer(response.code(), parsed.value());
-    };
+        about,
+        op,
+        retryable,
+        method,
+        path,
+        query,
+        body,
+        contentType,
+        (response, answer) -> {
+          // Parsed from the stream: no byte[] and String copies of a LIST page.
+          Parsed<JsonObject> parsed = parseObject(answer);
+          if (parsed.value() == null) {
+            throw nonJson(about, op, response, parsed.bytes());
+          }
+          return new Answer(response.code(), parsed.value());
+        });
   }
 
   /** Reads a successful answer's body. */
@@ -1074,26 +1051,6 @@ public final class KubeGateway {
       byte[] body,
       String contentType,
       BodyReader<T> reader) {
-    return call(about, op, retryable, method, path, query, body, contentType, reader, null);
-  }
-
-  /**
-   * Sends a request through the resilience policy.
-   *
-   * @param answerLost set when an attempt that may have been applied got no answer (a retry then
-   *     meets what that attempt did); null when the caller does not ask
-   */
-  private <T> T call(
-      ExecutionId about,
-      String op,
-      boolean retryable,
-      String method,
-      String path,
-      List<Pair> query,
-      byte[] body,
-      String contentType,
-      BodyReader<T> reader,
-      AtomicBoolean answerLost) {
     try {
       return policy.execute(
           op,
@@ -1107,22 +1064,10 @@ public final class KubeGateway {
               }
               throw failure(about, op, method, response, readBody(response));
             } catch (IOException e) {
-              ApiCallFailure lost = noAnswer(op, method, e);
-              if (answerLost != null && lost.mayHaveApplied()) {
-                answerLost.set(true);
-              }
-              throw lost;
+              throw noAnswer(op, method, e);
             }
           });
     } catch (ApiCallFailure f) {
-      if (answerLost != null && answerLost.get() && !f.mayHaveApplied()) {
-        // The last attempt was not applied, but an earlier one may have been.
-        throw new ApiUnavailableException(
-            about,
-            f.getMessage() + " (an earlier attempt may have been applied); retry later",
-            true,
-            f);
-      }
       throw unavailable(about, op, f);
     } catch (ApiStatusException e) {
       if (e.isNotFound() && PAGE_NOT_FOUND.equals(e.serverMessage()) && !op.startsWith(DISCOVER)) {
