@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.core;
 
+import dev.kubejobs.core.diagnosis.Diagnosis;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class JobExecutionInfo {
   private final boolean driverPodWanted;
   private final FollowUp followUp;
   private final List<String> warnings;
+  private final Diagnosis diagnosis;
 
   private JobExecutionInfo(Builder b) {
     this.status = b.status;
@@ -50,6 +52,7 @@ public final class JobExecutionInfo {
     this.driverPodWanted = b.driverPodWanted;
     this.followUp = b.followUp;
     this.warnings = List.copyOf(b.warnings);
+    this.diagnosis = b.diagnosis;
   }
 
   /**
@@ -78,6 +81,7 @@ public final class JobExecutionInfo {
     b.driverPodWanted = driverPodWanted;
     b.followUp = followUp;
     b.warnings.addAll(warnings);
+    b.diagnosis = diagnosis;
     return b;
   }
 
@@ -174,6 +178,17 @@ public final class JobExecutionInfo {
     return warnings;
   }
 
+  /**
+   * Returns why the job waits longer than expected or why it failed, when kubejobs could tell: a
+   * stable cause, one sentence naming the object and what to do, and the evidence it rests on (pod
+   * conditions, container states, events). A healthy job has none.
+   *
+   * @return the diagnosis, or empty
+   */
+  public Optional<Diagnosis> diagnosis() {
+    return Optional.ofNullable(diagnosis);
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof JobExecutionInfo other)) {
@@ -188,7 +203,8 @@ public final class JobExecutionInfo {
         && Objects.equals(webUi, other.webUi)
         && driverPodWanted == other.driverPodWanted
         && Objects.equals(followUp, other.followUp)
-        && warnings.equals(other.warnings);
+        && warnings.equals(other.warnings)
+        && Objects.equals(diagnosis, other.diagnosis);
   }
 
   @Override
@@ -213,6 +229,7 @@ public final class JobExecutionInfo {
         + (driverPodWanted ? ", driverPodWanted" : "")
         + (followUp != null ? ", followUp=" + followUp : "")
         + (warnings.isEmpty() ? "" : ", warnings=" + warnings)
+        + (diagnosis != null ? ", diagnosis=" + diagnosis.cause() : "")
         + "}";
   }
 
@@ -228,6 +245,7 @@ public final class JobExecutionInfo {
     private boolean driverPodWanted;
     private FollowUp followUp;
     private final List<String> warnings = new ArrayList<>();
+    private Diagnosis diagnosis;
 
     private Builder(JobStatus status) {
       this.status = Objects.requireNonNull(status, "status");
@@ -340,6 +358,17 @@ public final class JobExecutionInfo {
      */
     public Builder warning(String warning) {
       this.warnings.add(Objects.requireNonNull(warning, "warning"));
+      return this;
+    }
+
+    /**
+     * Sets the diagnosis.
+     *
+     * @param diagnosis the diagnosis, or null for none
+     * @return this builder
+     */
+    public Builder diagnosis(Diagnosis diagnosis) {
+      this.diagnosis = diagnosis;
       return this;
     }
 
