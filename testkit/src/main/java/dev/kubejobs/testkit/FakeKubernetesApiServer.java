@@ -74,6 +74,13 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
    */
   private static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(90);
 
+  /**
+   * How often an open watch with nothing to send checks whether its client hung up. A real server
+   * learns it at once from the request's context; 50 ms keeps a test's leak check ({@code
+   * openWatches() == 0}) short while costing one non-blocking read per watch per check.
+   */
+  private static final Duration DEFAULT_HANG_UP_CHECK = Duration.ofMillis(50);
+
   private final Clock clock;
   private final InMemoryStore store;
   private final Faults faults = new Faults();
@@ -89,7 +96,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     this.clock = builder.clock;
     this.store = new InMemoryStore(clock);
     this.handler = new ApiHandler(store, rbac);
-    this.watches = new WatchFilter(handler, store, faults, journal, clock);
+    this.watches = new WatchFilter(handler, store, faults, journal, clock, builder.hangUpCheck);
     WireMockConfiguration config =
         WireMockConfiguration.options()
             .bindAddress("127.0.0.1")
@@ -656,6 +663,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
     private int port;
     private int threads = 24;
     private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
+    private Duration hangUpCheck = DEFAULT_HANG_UP_CHECK;
 
     private Builder() {}
 
@@ -720,6 +728,26 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
             "idleTimeout must be at least 1 millisecond, but was " + idleTimeout);
       }
       this.idleTimeout = idleTimeout;
+      return this;
+    }
+
+    /**
+     * Sets how often an open watch that has nothing to send checks whether its client hung up
+     * (default 50 milliseconds). kube-apiserver notices at once (the request's context ends in
+     * {@code HandleHTTP}); the fake notices only at this check or at its next write, so {@link
+     * FakeKubernetesApiServer#openWatches()} counts a watch its client closed for up to this long.
+     *
+     * @param interval the interval, from 1 millisecond to 1 minute
+     * @return this builder
+     * @throws IllegalArgumentException if shorter than 1 millisecond or longer than 1 minute
+     */
+    public Builder hangUpCheck(Duration interval) {
+      Objects.requireNonNull(interval, "hangUpCheck");
+      if (interval.toMillis() < 1 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+        throw new IllegalArgumentException(
+            "hangUpCheck must be between 1 millisecond and 1 minute, but was " + interval);
+      }
+      this.hangUpCheck = interval;
       return this;
     }
 

@@ -80,9 +80,6 @@ final class WatchFilter implements Filter {
    */
   private static final long TOO_LARGE_WAIT_MILLIS = 3_000;
 
-  /** How often an idle watch checks whether its client has gone. */
-  private static final long LIVENESS_NANOS = 1_000_000_000L;
-
   /** The stream's length without {@code timeoutSeconds}: the server's default request timeout. */
   private static final long DEFAULT_TIMEOUT_SECONDS = 1_800;
 
@@ -91,15 +88,25 @@ final class WatchFilter implements Filter {
   private final Faults faults;
   private final RequestJournal journal;
   private final Clock clock;
+
+  /** How often an idle watch checks whether its client has gone. */
+  private final long hangUpCheckNanos;
+
   private volatile Duration bookmarkInterval = Duration.ofMinutes(1);
 
   WatchFilter(
-      ApiHandler handler, InMemoryStore store, Faults faults, RequestJournal journal, Clock clock) {
+      ApiHandler handler,
+      InMemoryStore store,
+      Faults faults,
+      RequestJournal journal,
+      Clock clock,
+      Duration hangUpCheck) {
     this.handler = handler;
     this.store = store;
     this.faults = faults;
     this.journal = journal;
     this.clock = clock;
+    this.hangUpCheckNanos = hangUpCheck.toNanos();
   }
 
   /** A factory for WireMock's Jetty server with this filter in front of WireMock's servlet. */
@@ -344,7 +351,7 @@ final class WatchFilter implements Filter {
         }
       }
       long nextBookmark = System.nanoTime() + bookmarkInterval.toNanos();
-      long nextLivenessCheck = System.nanoTime() + LIVENESS_NANOS;
+      long nextLivenessCheck = System.nanoTime() + hangUpCheckNanos;
       while (true) {
         List<WatchHub.Change> changes = hub.after(position);
         if (changes == null) {
@@ -378,7 +385,7 @@ final class WatchFilter implements Filter {
           return;
         }
         if (now - nextLivenessCheck >= 0) {
-          nextLivenessCheck = now + LIVENESS_NANOS;
+          nextLivenessCheck = now + hangUpCheckNanos;
           if (clientGone()) {
             return;
           }

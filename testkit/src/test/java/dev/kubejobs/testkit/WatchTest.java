@@ -681,4 +681,41 @@ class WatchTest {
     a.add(value);
     return a;
   }
+
+  /**
+   * A watch whose client hung up ends at the server's next hang-up check. kube-apiserver ends it at
+   * once: {@code WatchServer.HandleHTTP} returns on {@code req.Context().Done()}, {@code HandleWS}
+   * when {@code wsstream.IgnoreReceives} sees the connection close ({@code
+   * staging/src/k8s.io/apiserver/pkg/endpoints/handlers/watch.go}, kubernetes/kubernetes at
+   * 034debc18008c8ebfe1971d7d402dcf2b50b84c2); the fake learns it by a non-blocking read every
+   * {@code hangUpCheck}. With a one-minute check the hung-up watch is still counted after the quick
+   * server has ended its own.
+   */
+  @Test
+  void aWatchWhoseClientHungUpEndsAtTheNextHangUpCheck() throws IOException {
+    try (FakeKubernetesApiServer slow =
+            FakeKubernetesApiServer.builder().hangUpCheck(Duration.ofMinutes(1)).build();
+        FakeKubernetesApiServer quick =
+            FakeKubernetesApiServer.builder().hangUpCheck(Duration.ofMillis(10)).build()) {
+      slow.registerResource(SPARK_APP);
+      quick.registerResource(SPARK_APP);
+
+      RawWatch.open(slow, APPS + "?watch=true").close();
+      RawWatch.open(quick, APPS + "?watch=true").close();
+
+      await().atMost(Duration.ofSeconds(5)).until(() -> quick.openWatches() == 0);
+      assertThat(slow.openWatches()).isEqualTo(1);
+    }
+  }
+
+  /** The hang-up check is between 1 millisecond and 1 minute; the error names the value. */
+  @Test
+  void aHangUpCheckOutOfRangeIsRefusedNamingTheValue() {
+    assertThatThrownBy(() -> FakeKubernetesApiServer.builder().hangUpCheck(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("hangUpCheck must be between 1 millisecond and 1 minute, but was PT0S");
+    assertThatThrownBy(() -> FakeKubernetesApiServer.builder().hangUpCheck(Duration.ofMinutes(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT2M");
+  }
 }
