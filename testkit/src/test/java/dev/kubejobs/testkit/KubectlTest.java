@@ -23,9 +23,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -493,5 +495,90 @@ class KubectlTest {
     assertThat(first.out()).isEqualTo("sparkapplication.spark.apache.org/pi serverside-applied\n");
     assertThat(conflict.exit()).isNotZero();
     assertThat(conflict.err()).contains("conflict with \"kubectl\": .spec.mainClass");
+  }
+
+  /** The one-container driver pod the logs tests read, with its log set. */
+  private static void driverPodWithLog(String log) {
+    kube.server()
+        .store()
+        .create(
+            ResourceType.POD,
+            NS,
+            Kube.json(
+                "{'apiVersion':'v1','kind':'Pod','metadata':{'name':'pi-driver'},"
+                    + "'spec':{'containers':[{'name':'spark-kubernetes-driver','image':'spark'}]},"
+                    + "'status':{'phase':'Running'}}"));
+    kube.server().store().setPodLog(NS, "pi-driver", "spark-kubernetes-driver", log);
+  }
+
+  /**
+   * {@code kubectl logs pi-driver} reads the pod to find its only container, then {@code GET
+   * .../pods/pi-driver/log?container=spark-kubernetes-driver} and prints the text as it comes;
+   * {@code --tail=1} sends {@code tailLines=1} and gets the last line only.
+   */
+  @Test
+  void logsPrintsTheDriversLogAndItsTail() throws Exception {
+    driverPodWithLog("Starting Spark\nPi is roughly 3.14\n");
+
+    Run all = kubectl("logs", "pi-driver");
+    Run tail = kubectl("logs", "pi-driver", "--tail=1");
+
+    assertThat(all.err()).isEmpty();
+    assertThat(all.exit()).isZero();
+    assertThat(all.out()).isEqualTo("Starting Spark\nPi is roughly 3.14\n");
+    assertThat(tail.out()).isEqualTo("Pi is roughly 3.14\n");
+    assertThat(kube.server().journal().requests("GET", ".*/pods/pi-driver/log"))
+        .extracting(r -> r.queryParameter("container"))
+        .containsOnly("spark-kubernetes-driver");
+  }
+
+  /**
+   * {@code kubectl get sparkapplications -w} lists (a Table, with the CRD's printer columns), then
+   * keeps a watch open and prints a line for each change, as against a real server: here the
+   * application created while it watches.
+   */
+  @Test
+  void getWithWatchPrintsTheListThenEachNewApplication() throws Exception {
+    kube.server()
+        .store()
+        .create(ResourceType.APACHE_SPARK_APPLICATION, NS, apacheApp("spark.apache.org/v1", "pi"));
+    Path out = home.resolve("watch-out.txt");
+    Process process = start(out, "get", "sparkapplications.spark.apache.org", "-w");
+    try {
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.readString(out).lines().anyMatch(l -> l.startsWith("pi ")));
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> kube.server().openWatches() == 1);
+
+      kube.server()
+          .store()
+          .create(
+              ResourceType.APACHE_SPARK_APPLICATION, NS, apacheApp("spark.apache.org/v1", "pi-2"));
+
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> Files.readString(out).lines().anyMatch(l -> l.startsWith("pi-2 ")));
+      assertThat(Files.readString(out).lines().toList().get(0)).startsWith("NAME ");
+      assertThat(process.isAlive()).as("kubectl still watching").isTrue();
+    } finally {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> kube.server().openWatches() == 0);
+  }
+
+  /** Starts kubectl in the background, its standard output (and error) going to {@code out}. */
+  private static Process start(Path out, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(kubectl.toString());
+    command.add("--kubeconfig=" + home.resolve("config"));
+    command.add("--cache-dir=" + home.resolve("cache"));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("HOME", home.toString());
+    builder.redirectErrorStream(true);
+    builder.redirectOutput(out.toFile());
+    return builder.start();
   }
 }
