@@ -310,8 +310,9 @@ final class WatchFilter implements Filter {
         response.setStatus(200);
         response.setContentType("application/json");
         response.setHeader("Cache-Control", "no-cache, private");
-        out = response.getOutputStream();
         response.flushBuffer();
+        Jetty11HttpUtils utils = new Jetty11HttpUtils();
+        out = new WholeChunks(utils.unwrapEndPoint(utils.unwrapResponse(response)));
       }
       if (dropped()) {
         return;
@@ -532,6 +533,51 @@ final class WatchFilter implements Filter {
       LOG.debug("Dropping the watch after {} events", sent);
       closeConnection(response, true);
       return true;
+    }
+  }
+
+  /**
+   * The body of an HTTP watch, one whole chunk per write ({@code size CRLF data CRLF}), written to
+   * the connection at once, as Go's {@code net/http} chunked writer writes each event that {@code
+   * WatchServer.HandleHTTP} flushes ({@code chunkedWriter.Write} in {@code
+   * src/net/http/internal/chunked.go} in golang/go). Jetty's own writer holds back a chunk's
+   * closing CRLF until the next chunk or the end, and a client that reads it before handing the
+   * chunk on (the Python client's urllib3) would see each event only when the next one comes. The
+   * headers are Jetty's; the terminating {@code 0 CRLF CRLF} is too, written when the response
+   * completes.
+   */
+  private static final class WholeChunks extends OutputStream {
+    private static final long WRITE_TIMEOUT_SECONDS = 10;
+    private final EndPoint endPoint;
+
+    WholeChunks(EndPoint endPoint) {
+      this.endPoint = endPoint;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return;
+      }
+      byte[] size = (Integer.toHexString(len) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+      ByteBuffer chunk = ByteBuffer.allocate(size.length + len + 2);
+      chunk.put(size).put(b, off, len).put((byte) '\r').put((byte) '\n').flip();
+      wiremock.org.eclipse.jetty.util.FutureCallback written =
+          new wiremock.org.eclipse.jetty.util.FutureCallback();
+      endPoint.write(written, chunk);
+      try {
+        written.get(WRITE_TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while writing a watch event", e);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        throw new IOException("the watch client did not take an event: " + e, e);
+      }
     }
   }
 

@@ -718,4 +718,38 @@ class WatchTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("PT2M");
   }
+
+  /**
+   * Each event is one whole chunk on the wire, its closing CRLF included, as soon as it is sent:
+   * kube-apiserver's {@code HandleHTTP} flushes each event through Go's chunked writer, which
+   * writes size, data and CRLF together ({@code chunkedWriter.Write}, golang/go {@code
+   * src/net/http/internal/chunked.go}). A client that reads the CRLF before handing a chunk on, as
+   * the Python client's urllib3 does, would otherwise see an event only when the next one comes.
+   */
+  @Test
+  void eachEventIsAWholeChunkOnTheWireAtOnce() throws IOException {
+    store().create(SPARK_APP, NS, Kube.appJson("pi"));
+    java.net.URI url = java.net.URI.create(kube.server().url());
+    try (java.net.Socket socket = new java.net.Socket(url.getHost(), url.getPort())) {
+      socket.setSoTimeout(10_000);
+      socket
+          .getOutputStream()
+          .write(
+              ("GET " + APPS + "?watch=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                  .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      java.io.InputStream in = socket.getInputStream();
+      StringBuilder received = new StringBuilder();
+      // the head, then the chunk of the ADDED event: read until its closing CRLF has come
+      while (!received.toString().matches("(?s).*\r\n\r\n[0-9a-f]+\r\n\\{.*\\}\n\r\n")) {
+        int b = in.read();
+        assertThat(b).as("bytes so far: %s", received).isNotNegative();
+        received.append((char) b);
+      }
+      String chunk = received.substring(received.indexOf("\r\n\r\n") + 4);
+      String size = chunk.substring(0, chunk.indexOf("\r\n"));
+      String data = chunk.substring(size.length() + 2, chunk.length() - 2);
+      assertThat(Integer.parseInt(size, 16)).isEqualTo(data.length());
+      assertThat(data).startsWith("{\"type\":\"ADDED\"").endsWith("}\n");
+    }
+  }
 }
