@@ -15,119 +15,107 @@
  */
 package dev.kubejobs.core;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
-import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 4, behaviour 13: bad input gets a typed exception saying what to fix; no
- * NullPointerException or ClassCastException escapes.
+ * Bad input gets a typed exception saying what to fix; no NullPointerException or
+ * ClassCastException escapes.
  */
 class BadInputTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
-
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE = KubeJobsHarness.testJobs().build();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> jobs;
-
-  @BeforeEach
-  void setUp() {
-    CLOCK.set(T0);
-    server = KUBE.server();
-    jobs = Fixture.builder(server, CLOCK, "gravitino-a").build();
-  }
+  private static final MutableClock CLOCK = KUBE.clock();
 
   @Test
   void nullOrBlankJobIdsAreInvalidSpecsAndNothingIsSent() {
     for (String jobId : Arrays.asList(null, "", "   ")) {
-      assertThatThrownBy(() -> jobs.submitter().submit(jobId, TestJobSpec.in("etl")))
+      assertThatThrownBy(() -> KUBE.jobs().submitter().submit(jobId, TestJobSpec.in("etl")))
           .isInstanceOf(InvalidJobSpecException.class)
           .hasMessageContaining("jobId must be non-blank");
     }
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", null))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", null))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageContaining("spec of job 'job-1' must not be null");
-    assertThat(server.journal().requests()).isEmpty();
+    assertThat(KUBE.server().journal().requests()).isEmpty();
   }
 
   @Test
   void aNamespaceOrLabelKubernetesWouldRejectIsAnInvalidSpec() {
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("Bad_NS")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("Bad_NS")))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageContaining("namespace must be a lower-case DNS-1123 label")
         .hasMessageContaining("'Bad_NS'");
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in(null)))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in(null)))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageContaining("namespace");
     TestJobSpec badLabel = new TestJobSpec("etl", "busybox", Map.of("team", "data science!"));
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", badLabel))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", badLabel))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageContaining("label 'team'")
         .hasMessageContaining("'data science!'");
-    assertThat(server.journal().requests()).isEmpty();
+    assertThat(KUBE.server().journal().requests()).isEmpty();
   }
 
   @Test
   void malformedOrNullExecutionIdsAreIllegalArgumentsSayingWhichPart() {
-    assertThatThrownBy(() -> jobs.statusReader().get((String) null))
+    assertThatThrownBy(() -> KUBE.jobs().statusReader().get((String) null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("must not be blank");
-    assertThatThrownBy(() -> jobs.statusReader().get("   "))
+    assertThatThrownBy(() -> KUBE.jobs().statusReader().get("   "))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> jobs.statusReader().get("test/testjobs/etl"))
+    assertThatThrownBy(() -> KUBE.jobs().statusReader().get("test/testjobs/etl"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("<cluster>/<plural>.<group>/<namespace>/<name>");
-    assertThatThrownBy(() -> jobs.canceller().cancel("test/testjobs.kubejobs.dev/etl/Bad_Name"))
+    assertThatThrownBy(
+            () -> KUBE.jobs().canceller().cancel("test/testjobs.kubejobs.dev/etl/Bad_Name"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("name must be");
-    assertThatThrownBy(() -> jobs.statusReader().get((ExecutionId) null))
+    assertThatThrownBy(() -> KUBE.jobs().statusReader().get((ExecutionId) null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("execution id must not be null");
-    assertThatThrownBy(() -> jobs.canceller().cancel((ExecutionId) null))
+    assertThatThrownBy(() -> KUBE.jobs().canceller().cancel((ExecutionId) null))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> jobs.statusReader().getAll(null))
+    assertThatThrownBy(() -> KUBE.jobs().statusReader().getAll(null))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> jobs.statusReader().getAll(Arrays.asList((ExecutionId) null)))
+    assertThatThrownBy(() -> KUBE.jobs().statusReader().getAll(Arrays.asList((ExecutionId) null)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(
-            () -> jobs.statusReader().get("test/sparkapplications.spark.apache.org/etl/kj-1"))
+            () ->
+                KUBE.jobs().statusReader().get("test/sparkapplications.spark.apache.org/etl/kj-1"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("manages testjobs.kubejobs.dev");
-    assertThat(server.journal().requests()).isEmpty();
+    assertThat(KUBE.server().journal().requests()).isEmpty();
   }
 
   @Test
   void aNonJsonAnswerFromAProxyIsUnavailableSayingSo() {
-    ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    ExecutionId id = KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"));
     String object = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
     KubeJobs<TestJobSpec> uncached =
-        Fixture.builder(server, CLOCK, "gravitino-a").statusCacheTtl(Duration.ZERO).build();
+        KUBE.builder("gravitino-a").statusCacheTtl(Duration.ZERO).build();
 
-    server.faults().add(Fault.on("GET", object).nonJson(200));
+    KUBE.server().faults().add(Fault.on("GET", object).nonJson(200));
     assertThatThrownBy(() -> uncached.statusReader().get(id))
         .isInstanceOf(ApiUnavailableException.class)
         .hasMessageContaining("non-JSON answer (200")
         .hasMessageContaining("base path");
 
-    server.faults().add(Fault.on("GET", object).forever().nonJson(502));
+    KUBE.server().faults().add(Fault.on("GET", object).forever().nonJson(502));
     assertThatThrownBy(() -> uncached.statusReader().get(id))
         .isInstanceOf(ApiUnavailableException.class)
         .hasMessageContaining("502")
@@ -136,7 +124,7 @@ class BadInputTest {
 
   @Test
   void builderSettingsAreValidatedNamingSettingRuleAndValue() {
-    var b = KubeJobs.builder(server.newClient(), new TestJobKind());
+    var b = KubeJobs.builder(KUBE.server().newClient(), new TestJobKind());
     assertThatThrownBy(() -> b.cluster("bad cluster"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("cluster must be")
@@ -164,7 +152,7 @@ class BadInputTest {
 
   @Test
   void theCallersApiClientIsNotModified() {
-    var client = server.newClient();
+    var client = KUBE.server().newClient();
     var http = client.getHttpClient();
     String basePath = client.getBasePath();
 

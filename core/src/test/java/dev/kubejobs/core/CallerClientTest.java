@@ -15,15 +15,12 @@
  */
 package dev.kubejobs.core;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.LogCapture;
-import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import io.kubernetes.client.openapi.ApiClient;
@@ -38,17 +35,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class CallerClientTest {
   private static final String TOKEN = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LXRva2Vu.sig";
-  private static final MutableClock CLOCK = MutableClock.at(T0);
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE = KubeJobsHarness.testJobs().build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   @Test
   void everyRequestCarriesTheCallersAuthenticationThroughItsInterceptors() {
     List<String> seen = new CopyOnWriteArrayList<>();
     ApiClient client = tokenClient(seen);
-    KubeJobs<TestJobSpec> jobs = Fixture.builder(client, CLOCK, "gravitino-a").build();
+    KubeJobs<TestJobSpec> jobs = KUBE.track(KUBE.builder(client, "gravitino-a").build());
 
     ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
     jobs.statusReader().get(id);
@@ -60,7 +57,7 @@ class CallerClientTest {
   @Test
   void failuresNeverShowTheBearerToken() {
     KubeJobs<TestJobSpec> jobs =
-        Fixture.builder(tokenClient(new CopyOnWriteArrayList<>()), CLOCK, "gravitino-a").build();
+        KUBE.track(KUBE.builder(tokenClient(new CopyOnWriteArrayList<>()), "gravitino-a").build());
     ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
     ExecutionId other = jobs.submitter().submit("job-2", TestJobSpec.in("etl"));
 

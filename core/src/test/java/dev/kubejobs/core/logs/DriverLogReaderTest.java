@@ -15,52 +15,35 @@
  */
 package dev.kubejobs.core.logs;
 
-import static dev.kubejobs.core.testsupport2.Objects2.driverPod;
-import static dev.kubejobs.core.testsupport2.Objects2.managedApp;
+import static dev.kubejobs.core.testing.FakeApps.driverPod;
+import static dev.kubejobs.core.testing.FakeApps.managedApp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.testsupport2.FakeAppKind;
-import dev.kubejobs.core.testsupport2.Objects2;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.core.testing.FakeAppKind;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
-import dev.kubejobs.testkit.ResourceStore;
 import dev.kubejobs.testkit.ResourceType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class DriverLogReaderTest {
-  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private static final MutableClock CLOCK = MutableClock.at(T0);
+  @RegisterExtension static final KubeJobsHarness<String> KUBE = KubeJobsHarness.fakeApps().build();
 
-  @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(FakeAppKind.TYPE).clock(CLOCK).build();
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private static final String NS = "etl";
   private static final String APP = "kj-job-1";
-  private static final ExecutionId ID = ExecutionId.of(Objects2.CLUSTER, FakeAppKind.KIND, NS, APP);
+  private static final ExecutionId ID = ExecutionId.of(Fixture.CLUSTER, FakeAppKind.KIND, NS, APP);
   private static final String LOG_PATH = "/api/v1/namespaces/etl/pods/[^/]+/log";
-
-  private ResourceStore store;
-  private KubeJobs<String> jobs;
-
-  @BeforeEach
-  void setUp() {
-    CLOCK.set(T0);
-    store = KUBE.server().store();
-    jobs = Objects2.jobs(KUBE.client(), CLOCK, "prod");
-  }
 
   private void app(String driverPod) {
     JsonObject app = managedApp(APP, "job-1", "prod");
@@ -69,11 +52,11 @@ class DriverLogReaderTest {
       status.addProperty("driverPod", driverPod);
       app.add("status", status);
     }
-    store.create(FakeAppKind.TYPE, NS, app);
+    KUBE.store().create(FakeAppKind.TYPE, NS, app);
   }
 
   private void pod(String name, String... containers) {
-    store.create(ResourceType.POD, NS, driverPod(name, APP, containers));
+    KUBE.store().create(ResourceType.POD, NS, driverPod(name, APP, containers));
   }
 
   private RecordedRequest onlyLogRequest() {
@@ -86,10 +69,10 @@ class DriverLogReaderTest {
   void readsTheDriverContainerOfAPodWithSidecars() {
     app(null);
     pod("driver-1", "istio-proxy", "driver", "log-shipper");
-    store.setPodLog(NS, "driver-1", "istio-proxy", "envoy says hi\n");
-    store.setPodLog(NS, "driver-1", "driver", "spark line 1\nspark line 2\n");
+    KUBE.store().setPodLog(NS, "driver-1", "istio-proxy", "envoy says hi\n");
+    KUBE.store().setPodLog(NS, "driver-1", "driver", "spark line 1\nspark line 2\n");
 
-    DriverLog log = jobs.driverLogs().tail(ID, 10, 10_000);
+    DriverLog log = KUBE.jobs().driverLogs().tail(ID, 10, 10_000);
 
     assertThat(log.lines()).containsExactly("spark line 1", "spark line 2");
     assertThat(log.pod()).contains("driver-1");
@@ -101,12 +84,12 @@ class DriverLogReaderTest {
   void readsTheNewestDriverPodWhenTheResourceNamesNone() {
     app(null);
     pod("zz-attempt-1", "driver");
-    store.setPodLog(NS, "zz-attempt-1", "driver", "first attempt\n");
+    KUBE.store().setPodLog(NS, "zz-attempt-1", "driver", "first attempt\n");
     CLOCK.advance(Duration.ofMinutes(5));
     pod("aa-attempt-2", "driver");
-    store.setPodLog(NS, "aa-attempt-2", "driver", "second attempt\n");
+    KUBE.store().setPodLog(NS, "aa-attempt-2", "driver", "second attempt\n");
 
-    DriverLog log = jobs.driverLogs().tail(ID, 10, 10_000);
+    DriverLog log = KUBE.jobs().driverLogs().tail(ID, 10, 10_000);
 
     assertThat(log.lines()).containsExactly("second attempt");
     assertThat(log.pod()).contains("aa-attempt-2");
@@ -116,10 +99,10 @@ class DriverLogReaderTest {
   void readsThePodTheResourceNames() {
     app("named-driver");
     JsonObject unlabelled = driverPod("named-driver", "someone-else", "driver");
-    store.create(ResourceType.POD, NS, unlabelled);
-    store.setPodLog(NS, "named-driver", "driver", "from the named pod\n");
+    KUBE.store().create(ResourceType.POD, NS, unlabelled);
+    KUBE.store().setPodLog(NS, "named-driver", "driver", "from the named pod\n");
 
-    DriverLog log = jobs.driverLogs().tail(ID, 10, 10_000);
+    DriverLog log = KUBE.jobs().driverLogs().tail(ID, 10, 10_000);
 
     assertThat(log.lines()).containsExactly("from the named pod");
     assertThat(KUBE.server().journal().count("GET", "/api/v1/namespaces/etl/pods")).isZero();
@@ -128,9 +111,9 @@ class DriverLogReaderTest {
   @Test
   void readsTheDriverPodByLabelAfterTheResourceIsGone() {
     pod("driver-1", "driver", "sidecar");
-    store.setPodLog(NS, "driver-1", "driver", "still here\n");
+    KUBE.store().setPodLog(NS, "driver-1", "driver", "still here\n");
 
-    DriverLog log = jobs.driverLogs().tail(ID, 10, 10_000);
+    DriverLog log = KUBE.jobs().driverLogs().tail(ID, 10, 10_000);
 
     assertThat(log.lines()).containsExactly("still here");
   }
@@ -144,9 +127,9 @@ class DriverLogReaderTest {
     while (big.length() < 5 * 1024 * 1024) {
       big.append("line ").append(n++).append(" of a chatty Spark driver\n");
     }
-    store.setPodLog(NS, "driver-1", "driver", big.toString());
+    KUBE.store().setPodLog(NS, "driver-1", "driver", big.toString());
 
-    DriverLog log = jobs.driverLogs().tail(ID, 20, 200);
+    DriverLog log = KUBE.jobs().driverLogs().tail(ID, 20, 200);
 
     // the last whole lines within 200 bytes, newest last
     assertThat(log.lines()).isNotEmpty().hasSizeLessThanOrEqualTo(20);
@@ -169,9 +152,9 @@ class DriverLogReaderTest {
     app(null);
     pod("driver-1", "driver");
     String line = "0123456789".repeat(500_000) + "END";
-    store.setPodLog(NS, "driver-1", "driver", "head\n" + line);
+    KUBE.store().setPodLog(NS, "driver-1", "driver", "head\n" + line);
 
-    DriverLog log = jobs.driverLogs().tail(ID, 5, 1000);
+    DriverLog log = KUBE.jobs().driverLogs().tail(ID, 5, 1000);
 
     assertThat(log.lines()).hasSize(1);
     assertThat(log.lines().get(0)).hasSize(999).endsWith("789END");
@@ -183,7 +166,7 @@ class DriverLogReaderTest {
   void noDriverPodYetGivesAnEmptyLog() {
     app(null);
 
-    assertThat(jobs.driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
+    assertThat(KUBE.jobs().driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
     assertThat(KUBE.server().journal().count("GET", LOG_PATH)).isZero();
   }
 
@@ -201,7 +184,7 @@ class DriverLogReaderTest {
                     "container \"driver\" in pod \"driver-1\" is waiting to start:"
                         + " ContainerCreating"));
 
-    DriverLog log = jobs.driverLogs().tail(ID, 10, 1000);
+    DriverLog log = KUBE.jobs().driverLogs().tail(ID, 10, 1000);
 
     assertThat(log.isEmpty()).isTrue();
     assertThat(log).isSameAs(DriverLog.empty());
@@ -211,10 +194,10 @@ class DriverLogReaderTest {
   void forbiddenLogGivesAnEmptyLog() {
     app(null);
     pod("driver-1", "driver");
-    store.setPodLog(NS, "driver-1", "driver", "secret stuff\n");
+    KUBE.store().setPodLog(NS, "driver-1", "driver", "secret stuff\n");
     KUBE.server().rbac().deny("get", "", "pods/log");
 
-    assertThat(jobs.driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
+    assertThat(KUBE.jobs().driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
   }
 
   @Test
@@ -223,7 +206,7 @@ class DriverLogReaderTest {
     pod("driver-1", "driver");
     KUBE.server().rbac().deny("list", "", "pods");
 
-    assertThat(jobs.driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
+    assertThat(KUBE.jobs().driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
   }
 
   @Test
@@ -232,7 +215,7 @@ class DriverLogReaderTest {
     pod("driver-1", "driver");
     KUBE.server().faults().add(Fault.on("*", ".*").forever().connectionReset());
 
-    assertThat(jobs.driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
+    assertThat(KUBE.jobs().driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
   }
 
   @Test
@@ -243,26 +226,26 @@ class DriverLogReaderTest {
         .faults()
         .add(Fault.on("GET", LOG_PATH).status(404, "NotFound", "pods \"driver-1\" not found"));
 
-    assertThat(jobs.driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
+    assertThat(KUBE.jobs().driverLogs().tail(ID, 10, 1000).isEmpty()).isTrue();
   }
 
   @Test
   void idOfAnotherClusterGivesAnEmptyLogWithoutARequest() {
     ExecutionId other = ExecutionId.of("elsewhere", FakeAppKind.KIND, NS, APP);
 
-    assertThat(jobs.driverLogs().tail(other, 10, 1000).isEmpty()).isTrue();
+    assertThat(KUBE.jobs().driverLogs().tail(other, 10, 1000).isEmpty()).isTrue();
     assertThat(KUBE.server().journal().requests()).isEmpty();
   }
 
   @Test
   void zeroCapsGiveAnEmptyLogAndBadArgumentsAreRejected() {
-    assertThat(jobs.driverLogs().tail(ID, 0, 1000).isEmpty()).isTrue();
-    assertThat(jobs.driverLogs().tail(ID, 10, 0).isEmpty()).isTrue();
+    assertThat(KUBE.jobs().driverLogs().tail(ID, 0, 1000).isEmpty()).isTrue();
+    assertThat(KUBE.jobs().driverLogs().tail(ID, 10, 0).isEmpty()).isTrue();
     assertThat(KUBE.server().journal().requests()).isEmpty();
-    assertThatThrownBy(() -> jobs.driverLogs().tail(null, 10, 10))
+    assertThatThrownBy(() -> KUBE.jobs().driverLogs().tail(null, 10, 10))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("execution id");
-    assertThatThrownBy(() -> jobs.driverLogs().tail(ID, -1, 10))
+    assertThatThrownBy(() -> KUBE.jobs().driverLogs().tail(ID, -1, 10))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxLines");
   }

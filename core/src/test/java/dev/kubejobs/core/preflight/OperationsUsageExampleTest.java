@@ -15,8 +15,8 @@
  */
 package dev.kubejobs.core.preflight;
 
-import static dev.kubejobs.core.testsupport2.Objects2.driverPod;
-import static dev.kubejobs.core.testsupport2.Objects2.managedApp;
+import static dev.kubejobs.core.testing.FakeApps.driverPod;
+import static dev.kubejobs.core.testing.FakeApps.managedApp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubejobs.core.ExecutionId;
@@ -24,8 +24,9 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.sweep.SweepReport;
 import dev.kubejobs.core.sweep.SweepRequest;
-import dev.kubejobs.core.testsupport2.FakeAppKind;
-import dev.kubejobs.core.testsupport2.Objects2;
+import dev.kubejobs.core.testing.FakeAppKind;
+import dev.kubejobs.core.testing.FakeApps;
+import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
@@ -83,8 +84,8 @@ class OperationsUsageExampleTest {
         .create(ResourceType.POD, "etl", driverPod("kj-live-driver", "kj-live", "driver"));
     KUBE.server().store().setPodLog("etl", "kj-live-driver", "driver", "Pi is roughly 3.14\n");
     CLOCK.advance(Duration.ofHours(2));
-    KubeJobs<String> jobs = Objects2.jobs(KUBE.client(), CLOCK, "prod");
-    ExecutionId live = ExecutionId.of(Objects2.CLUSTER, FakeAppKind.KIND, "etl", "kj-live");
+    KubeJobs<String> jobs = FakeApps.jobs(KUBE.client(), CLOCK, "prod");
+    ExecutionId live = ExecutionId.of(Fixture.CLUSTER, FakeAppKind.KIND, "etl", "kj-live");
 
     List<String> lines = usage(jobs, Set.of("live"), live);
 

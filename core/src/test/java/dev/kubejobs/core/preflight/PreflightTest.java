@@ -19,19 +19,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.testsupport2.FakeAppKind;
-import dev.kubejobs.core.testsupport2.Objects2;
+import dev.kubejobs.core.testing.FakeAppKind;
+import dev.kubejobs.core.testing.FakeApps;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.Rbac;
 import dev.kubejobs.testkit.ResourceType;
-import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,24 +36,16 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class PreflightTest {
-  private static final MutableClock CLOCK = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
   private static final String SSAR = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
   private static final String GROUP = FakeAppKind.KIND.group();
 
-  @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(FakeAppKind.TYPE).clock(CLOCK).build();
+  @RegisterExtension static final KubeJobsHarness<String> KUBE = KubeJobsHarness.fakeApps().build();
 
-  private KubeJobs<String> jobs;
-
-  @BeforeEach
-  void setUp() {
-    jobs = Objects2.jobs(KUBE.client(), CLOCK, "prod");
-  }
+  private static final MutableClock CLOCK = KUBE.clock();
 
   @Test
   void everyPermissionGrantedAndCrdServedIsOk() {
-    PreflightReport report = jobs.preflight().check("etl", "ml");
+    PreflightReport report = KUBE.jobs().preflight().check("etl", "ml");
 
     assertThat(report.isOk()).isTrue();
     assertThat(report.crdServed()).isTrue();
@@ -86,7 +75,7 @@ class PreflightTest {
   void eachRemovedRuleIsReportedAloneWithItsNamespace(String verb, String group, String resource) {
     KUBE.server().rbac().deny(Rbac.Rule.of(verb, group, resource).inNamespace("ml"));
 
-    PreflightReport report = jobs.preflight().check("etl", "ml");
+    PreflightReport report = KUBE.jobs().preflight().check("etl", "ml");
 
     Permission missing = new Permission(verb, group, resource, "ml");
     assertThat(report.isOk()).isFalse();
@@ -104,7 +93,7 @@ class PreflightTest {
   void everyMissingPermissionIsReported() {
     KUBE.server().rbac().allowOnly(Rbac.Rule.of("get", "", "pods"));
 
-    PreflightReport report = jobs.preflight().check(List.of("etl"));
+    PreflightReport report = KUBE.jobs().preflight().check(List.of("etl"));
 
     assertThat(report.missingPermissions()).hasSize(8);
     assertThat(report.missingPermissions())
@@ -115,7 +104,7 @@ class PreflightTest {
   void crdNotInstalledIsReported() {
     try (FakeKubernetesApiServer bare = FakeKubernetesApiServer.start()) {
       PreflightReport report =
-          Objects2.jobs(bare.newClient(), CLOCK, "prod").preflight().check("etl");
+          FakeApps.jobs(bare.newClient(), CLOCK, "prod").preflight().check("etl");
 
       assertThat(report.crdServed()).isFalse();
       assertThat(report.isOk()).isFalse();
@@ -131,7 +120,7 @@ class PreflightTest {
       other.registerResource(new ResourceType(GROUP, "v1", "otherthings", "OtherThing"));
 
       PreflightReport report =
-          Objects2.jobs(other.newClient(), CLOCK, "prod").preflight().check("etl");
+          FakeApps.jobs(other.newClient(), CLOCK, "prod").preflight().check("etl");
 
       assertThat(report.crdServed()).isFalse();
       assertThat(report.crdProblem()).get().asString().contains("but not fakeapps");
@@ -144,7 +133,7 @@ class PreflightTest {
         .faults()
         .add(Fault.on("POST", SSAR).status(403, "Forbidden", "selfsubjectaccessreviews denied"));
 
-    PreflightReport report = jobs.preflight().check("etl");
+    PreflightReport report = KUBE.jobs().preflight().check("etl");
 
     assertThat(report.isOk()).isFalse();
     assertThat(report.unverifiedPermissions()).hasSize(1);
@@ -157,19 +146,19 @@ class PreflightTest {
   void unreachableApiServerThrowsApiUnavailable() {
     KUBE.server().faults().add(Fault.on("*", ".*").forever().connectionReset());
 
-    assertThatThrownBy(() -> jobs.preflight().check("etl"))
+    assertThatThrownBy(() -> KUBE.jobs().preflight().check("etl"))
         .isInstanceOf(ApiUnavailableException.class);
   }
 
   @Test
   void badNamespacesAreRejected() {
-    assertThatThrownBy(() -> jobs.preflight().check(List.of()))
+    assertThatThrownBy(() -> KUBE.jobs().preflight().check(List.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least one namespace");
-    assertThatThrownBy(() -> jobs.preflight().check("etl", null))
+    assertThatThrownBy(() -> KUBE.jobs().preflight().check("etl", null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("null");
-    assertThatThrownBy(() -> jobs.preflight().check("Bad_Name"))
+    assertThatThrownBy(() -> KUBE.jobs().preflight().check("Bad_Name"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'Bad_Name'");
   }

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.races;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,38 +27,30 @@ import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
-import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 8, items 5, 10 and 11: submit under races, job ids, exceptions that carry fields. */
+/**
+ * Submit under races with another node (its clean-up never deletes what the other adopted), job ids
+ * at their edges, and exceptions that carry their fields.
+ */
 class SubmitRacesTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String COLLECTION = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
   private static final String OBJECT = COLLECTION + "/kj-job-1";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().deployment("gravitino").build();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> nodeB;
-
-  @BeforeEach
-  void setUp() {
-    CLOCK.set(T0);
-    server = KUBE.server();
-    nodeB = Fixture.builder(server, CLOCK, "gravitino").build();
-  }
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private KubeJobs<TestJobSpec> node(ClientHooks hooks) {
-    return Fixture.scripted(server, hooks, CLOCK, "gravitino").build();
+    return Fixture.scripted(KUBE.server(), hooks, CLOCK, "gravitino").build();
   }
 
   @Test
@@ -75,7 +66,7 @@ class SubmitRacesTest {
             .before(
                 "DELETE",
                 OBJECT,
-                () -> adopted.set(nodeB.submitter().submit("job-1", TestJobSpec.in("etl"))));
+                () -> adopted.set(KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"))));
     KubeJobs<TestJobSpec> nodeA = node(hooks);
 
     assertThatThrownBy(() -> nodeA.submitter().submit("job-1", TestJobSpec.in("etl")))
@@ -84,8 +75,8 @@ class SubmitRacesTest {
         .hasMessageContaining("adopted by another submit");
 
     assertThat(adopted.get()).isNotNull();
-    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
-    assertThat(nodeB.statusReader().get(adopted.get()).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(KUBE.server().store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(KUBE.jobs().statusReader().get(adopted.get()).status()).isEqualTo(JobStatus.QUEUED);
   }
 
   @Test
@@ -99,45 +90,45 @@ class SubmitRacesTest {
             ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isFalse())
         .hasMessageContaining("the resource that landed was deleted");
 
-    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
-    assertThat(server.journal().requests("DELETE", OBJECT).get(0).body())
+    assertThat(KUBE.server().store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThat(KUBE.server().journal().requests("DELETE", OBJECT).get(0).body())
         .contains("\"resourceVersion\"");
   }
 
   @Test
   void jobIdsWithUnpairedSurrogatesAreRejectedAndPairedOnesSubmitIdempotently() {
     // Item 10: "job-\uD800" would be stored as "job-?", so a second submit would not match.
-    assertThatThrownBy(() -> nodeB.submitter().submit("job-\uD800", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-\uD800", TestJobSpec.in("etl")))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageContaining("unpaired surrogate")
         .hasMessageContaining("index 4");
-    assertThatThrownBy(() -> nodeB.submitter().submit("\uDC00job", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("\uDC00job", TestJobSpec.in("etl")))
         .isInstanceOf(InvalidJobSpecException.class);
 
     String emoji = "job-\uD83D\uDE00";
-    ExecutionId first = nodeB.submitter().submit(emoji, TestJobSpec.in("etl"));
-    ExecutionId second = nodeB.submitter().submit(emoji, TestJobSpec.in("etl"));
+    ExecutionId first = KUBE.jobs().submitter().submit(emoji, TestJobSpec.in("etl"));
+    ExecutionId second = KUBE.jobs().submitter().submit(emoji, TestJobSpec.in("etl"));
 
     assertThat(second).isEqualTo(first);
-    assertThat(Fixture.annotations(server, "etl", first.name()))
+    assertThat(Fixture.annotations(KUBE.server(), "etl", first.name()))
         .containsEntry(JobIdentity.ANNOTATION_JOB_ID, emoji);
   }
 
   @Test
   void conflictsSayWhyInAField() {
     // Item 11: another deployment's resource, then this job's own resource being deleted.
-    server
+    KUBE.server()
         .store()
         .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-job-1", "other", "job-1", null));
-    assertThatThrownBy(() -> nodeB.submitter().submit("job-1", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOfSatisfying(
             JobConflictException.class,
             e -> assertThat(e.reason()).isEqualTo(JobConflictException.Reason.OTHER_DEPLOYMENT));
 
-    server
+    KUBE.server()
         .store()
         .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-job-2", "gravitino", "job-9", null));
-    assertThatThrownBy(() -> nodeB.submitter().submit("job-2", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-2", TestJobSpec.in("etl")))
         .isInstanceOfSatisfying(
             JobConflictException.class,
             e -> assertThat(e.reason()).isEqualTo(JobConflictException.Reason.OTHER_JOB));
@@ -151,6 +142,6 @@ class SubmitRacesTest {
     assertThatThrownBy(() -> nodeA.submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOfSatisfying(
             ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isFalse());
-    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThat(KUBE.server().store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
   }
 }

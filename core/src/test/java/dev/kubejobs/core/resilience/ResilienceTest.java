@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.resilience;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,10 +24,9 @@ import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
-import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -39,93 +37,92 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 4, behaviour 8 and the resilience rules: what is retried, when the breaker opens. */
+/**
+ * The resilience rules: what is retried, how long a throttled request waits, when the breaker
+ * opens.
+ */
 class ResilienceTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String ANY = "/apis/kubejobs.dev/.*";
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs()
+          .settings(b -> b.statusCacheTtl(Duration.ZERO))
+          .submit("job-1", TestJobSpec.in("etl"))
+          .build();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> jobs;
-  private ExecutionId id;
+  private static final MutableClock CLOCK = KUBE.clock();
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
-    server = KUBE.server();
-    jobs = Fixture.builder(server, CLOCK, "gravitino-a").statusCacheTtl(Duration.ZERO).build();
-    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
-    server.journal().clear();
+    KUBE.server().journal().clear();
   }
 
   @Test
   void unreachableApiServerOpensTheBreakerThenTenThousandQueriesFailFastAndRecover() {
-    server.faults().add(Fault.on("*", ANY).forever().connectionReset());
-    CircuitBreaker breaker = ((Resilience4jPolicy) jobs.resiliencePolicy()).circuitBreaker();
+    KUBE.server().faults().add(Fault.on("*", ANY).forever().connectionReset());
+    CircuitBreaker breaker = ((Resilience4jPolicy) KUBE.jobs().resiliencePolicy()).circuitBreaker();
 
     // 5 unreachable attempts open the breaker (3 of the first query, 2 of the second).
     for (int i = 0; i < 2; i++) {
-      assertThatThrownBy(() -> jobs.statusReader().get(id))
+      assertThatThrownBy(() -> KUBE.jobs().statusReader().get(KUBE.id()))
           .isInstanceOf(ApiUnavailableException.class);
     }
     assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
-    int sentBefore = server.journal().requests().size();
+    int sentBefore = KUBE.server().journal().requests().size();
     assertThat(sentBefore).isEqualTo(5);
 
     for (int i = 0; i < 10_000; i++) {
-      assertThatThrownBy(() -> jobs.statusReader().get(id))
+      assertThatThrownBy(() -> KUBE.jobs().statusReader().get(KUBE.id()))
           .isInstanceOf(ApiUnavailableException.class)
           .hasMessageContaining("circuit breaker");
     }
-    assertThat(server.journal().requests()).hasSize(sentBefore);
+    assertThat(KUBE.server().journal().requests()).hasSize(sentBefore);
 
     // The server is back; once the open period is over one probe closes the breaker again.
-    server.faults().clear();
+    KUBE.server().faults().clear();
     CLOCK.advance(Duration.ofSeconds(11));
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.QUEUED);
     assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
-    assertThat(server.journal().requests()).hasSize(sentBefore + 1);
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(KUBE.server().journal().requests()).hasSize(sentBefore + 1);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.QUEUED);
   }
 
   @Test
   void serverErrorsAreRetriedAndDoNotOpenTheBreaker() {
-    server
+    KUBE.server()
         .faults()
         .add(Fault.on("GET", OBJECT).times(2).status(503, "ServiceUnavailable", "etcd busy"));
 
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.QUEUED);
 
-    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(3);
-    CircuitBreaker breaker = ((Resilience4jPolicy) jobs.resiliencePolicy()).circuitBreaker();
+    assertThat(KUBE.server().journal().count("GET", OBJECT)).isEqualTo(3);
+    CircuitBreaker breaker = ((Resilience4jPolicy) KUBE.jobs().resiliencePolicy()).circuitBreaker();
     assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isZero();
   }
 
   @Test
   void clientErrorsAreNeverRetried() {
-    server.rbac().deny("get", "kubejobs.dev", "testjobs");
+    KUBE.server().rbac().deny("get", "kubejobs.dev", "testjobs");
 
-    assertThatThrownBy(() -> jobs.statusReader().get(id))
+    assertThatThrownBy(() -> KUBE.jobs().statusReader().get(KUBE.id()))
         .isInstanceOf(JobRejectedException.class)
         .hasMessageContaining("missing permission: get testjobs.kubejobs.dev in namespace etl");
 
-    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(1);
+    assertThat(KUBE.server().journal().count("GET", OBJECT)).isEqualTo(1);
   }
 
   @Test
   void throttledRequestsWaitAsLongAsRetryAfterSays() {
-    server.faults().add(Fault.on("GET", OBJECT).times(1).tooManyRequests(1));
+    KUBE.server().faults().add(Fault.on("GET", OBJECT).times(1).tooManyRequests(1));
 
     Instant before = Instant.now();
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.QUEUED);
 
     assertThat(Duration.between(before, Instant.now()))
         .isGreaterThanOrEqualTo(Duration.ofMillis(900));
-    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(2);
+    assertThat(KUBE.server().journal().count("GET", OBJECT)).isEqualTo(2);
   }
 
   /**
@@ -135,14 +132,14 @@ class ResilienceTest {
    */
   @Test
   void plainTextThrottlingIsRetriedAfterItsRetryAfter() {
-    server.faults().add(Fault.on("GET", OBJECT).times(1).tooManyRequestsAsText("1"));
+    KUBE.server().faults().add(Fault.on("GET", OBJECT).times(1).tooManyRequestsAsText("1"));
 
     Instant before = Instant.now();
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.QUEUED);
 
     assertThat(Duration.between(before, Instant.now()))
         .isGreaterThanOrEqualTo(Duration.ofMillis(900));
-    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(2);
+    assertThat(KUBE.server().journal().count("GET", OBJECT)).isEqualTo(2);
   }
 
   @Test
@@ -150,19 +147,21 @@ class ResilienceTest {
     String inTwoSeconds =
         java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
             CLOCK.instant().plusSeconds(2).atZone(java.time.ZoneOffset.UTC));
-    server.faults().add(Fault.on("GET", OBJECT).times(1).tooManyRequestsAsText(inTwoSeconds));
+    KUBE.server()
+        .faults()
+        .add(Fault.on("GET", OBJECT).times(1).tooManyRequestsAsText(inTwoSeconds));
 
     Instant before = Instant.now();
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.QUEUED);
 
     assertThat(Duration.between(before, Instant.now()))
         .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
-    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(2);
+    assertThat(KUBE.server().journal().count("GET", OBJECT)).isEqualTo(2);
   }
 
   @Test
   void aCreateIsNeverSentTwiceBlindly() {
-    server
+    KUBE.server()
         .faults()
         .add(
             Fault.on("POST", "/apis/kubejobs.dev/v1/namespaces/etl/testjobs")
@@ -170,10 +169,10 @@ class ResilienceTest {
                 .status(500, "InternalError", "boom"));
 
     // 500 may have applied the create: kubejobs reads before creating again.
-    ExecutionId second = jobs.submitter().submit("job-2", TestJobSpec.in("etl"));
+    ExecutionId second = KUBE.jobs().submitter().submit("job-2", TestJobSpec.in("etl"));
 
     assertThat(second.name()).isEqualTo("kj-job-2");
-    assertThat(server.journal().requests())
+    assertThat(KUBE.server().journal().requests())
         .extracting(r -> r.verb() + " " + r.path())
         .containsExactly(
             "POST /apis/kubejobs.dev/v1/namespaces/etl/testjobs",
@@ -184,31 +183,31 @@ class ResilienceTest {
   @Test
   void aHungApiServerTimesOutAsUnavailable() {
     KubeJobs<TestJobSpec> impatient =
-        Fixture.builder(server, CLOCK, "gravitino-a")
+        Fixture.builder(KUBE.server(), CLOCK, "gravitino-a")
             .statusCacheTtl(Duration.ZERO)
             .requestTimeout(Duration.ofMillis(200))
             .build();
     // Each answer would come only after 5 s; three attempts would wait 15 s without the timeout
     // (the bound below leaves room for a loaded machine: 3 × 200 ms is what it takes when idle).
-    server.faults().add(Fault.on("GET", OBJECT).times(3).delay(Duration.ofSeconds(5)));
+    KUBE.server().faults().add(Fault.on("GET", OBJECT).times(3).delay(Duration.ofSeconds(5)));
 
     long start = System.nanoTime();
-    assertThatThrownBy(() -> impatient.statusReader().get(id))
+    assertThatThrownBy(() -> impatient.statusReader().get(KUBE.id()))
         .isInstanceOf(ApiUnavailableException.class);
     Duration took = Duration.ofNanos(System.nanoTime() - start);
 
     assertThat(took).isLessThan(Duration.ofSeconds(5));
-    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(3);
+    assertThat(KUBE.server().journal().count("GET", OBJECT)).isEqualTo(3);
   }
 
   @Test
   void aCreateWhoseAnswerTimesOutIsReadBackAndAdopted() {
     KubeJobs<TestJobSpec> impatient =
-        Fixture.builder(server, CLOCK, "gravitino-a")
+        Fixture.builder(KUBE.server(), CLOCK, "gravitino-a")
             .requestTimeout(Duration.ofMillis(200))
             .build();
     // The create is applied, but its answer comes after the request timeout.
-    server
+    KUBE.server()
         .faults()
         .add(
             Fault.on("POST", "/apis/kubejobs.dev/v1/namespaces/etl/testjobs")
@@ -221,11 +220,11 @@ class ResilienceTest {
     // One create, then reads only: the read-back may itself be retried when a loaded machine
     // answers it after the 200 ms timeout (seen once in 20 runs), but the create is never re-sent.
     List<String> requests =
-        server.journal().requests().stream().map(r -> r.verb() + " " + r.path()).toList();
+        KUBE.server().journal().requests().stream().map(r -> r.verb() + " " + r.path()).toList();
     assertThat(requests).first().isEqualTo("POST /apis/kubejobs.dev/v1/namespaces/etl/testjobs");
     assertThat(requests.subList(1, requests.size()))
         .isNotEmpty()
         .containsOnly("GET /apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-2");
-    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(2);
+    assertThat(KUBE.server().store().list(TestJobKind.TYPE, "etl")).hasSize(2);
   }
 }

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.submit;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,11 +27,10 @@ import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
-import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
@@ -44,53 +42,44 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 4, behaviours 1 and 2: idempotent submit, conflicts, rejections, lost answers. */
+/**
+ * Submit: one resource per job id however often it is sent, conflicts, rejections, lost answers.
+ */
 class JobSubmitterTest {
   /** The test kind under a group the server does not serve. */
   private static final ResourceKind UNSERVED =
       new ResourceKind("unserved.kubejobs.dev", "v1", "testjobs", "TestJob");
 
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String POSTS = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
   private static final String OBJECTS = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/[^/]+";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE = KubeJobsHarness.testJobs().build();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> jobs;
-
-  @BeforeEach
-  void setUp() {
-    CLOCK.set(T0);
-    server = KUBE.server();
-    jobs = Fixture.builder(server, CLOCK, "gravitino-a").build();
-  }
+  private static final MutableClock CLOCK = KUBE.clock();
 
   @Test
   void submittingTheSameJobTwiceCreatesOneResourceAndReturnsTheSameId() {
-    ExecutionId first = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
-    ExecutionId second = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    ExecutionId first = KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"));
+    ExecutionId second = KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"));
 
     assertThat(second).isEqualTo(first);
     assertThat(first.toString()).isEqualTo("test/testjobs.kubejobs.dev/etl/kj-job-1");
-    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+    assertThat(KUBE.server().store().list(TestJobKind.TYPE, "etl")).hasSize(1);
   }
 
   @Test
   void concurrentSubmitsOfOneJobFromTwoNodesShareOneResource() throws Exception {
-    KubeJobs<TestJobSpec> otherNode = Fixture.builder(server, CLOCK, "gravitino-a").build();
+    KubeJobs<TestJobSpec> otherNode = KUBE.newJobs();
     ExecutorService pool = Executors.newFixedThreadPool(8);
     CountDownLatch start = new CountDownLatch(1);
     try {
       List<Future<ExecutionId>> ids = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
-        KubeJobs<TestJobSpec> node = i % 2 == 0 ? jobs : otherNode;
+        KubeJobs<TestJobSpec> node = i % 2 == 0 ? KUBE.jobs() : otherNode;
         ids.add(
             pool.submit(
                 () -> {
@@ -105,21 +94,22 @@ class JobSubmitterTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+    assertThat(KUBE.server().store().list(TestJobKind.TYPE, "etl")).hasSize(1);
   }
 
   @Test
   void submittingOverAnotherDeploymentsResourceThrowsConflictNamingTheSetting() {
-    server
+    KUBE.server()
         .store()
         .create(TestJobKind.TYPE, "etl", Fixture.testJob("kj-job-1", "gravitino-b", "job-1", null));
 
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOf(JobConflictException.class)
         .hasMessageContaining("another deployment ('gravitino-b')")
         .hasMessageContaining("'deployment' setting")
         .hasMessageContaining("namePrefix");
-    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1").orElseThrow().toString())
+    assertThat(
+            KUBE.server().store().get(TestJobKind.TYPE, "etl", "kj-job-1").orElseThrow().toString())
         .contains("gravitino-b");
   }
 
@@ -129,24 +119,24 @@ class JobSubmitterTest {
     JsonArray finalizers = new JsonArray();
     finalizers.add(new JsonPrimitive("kubejobs.dev/hold"));
     object.getAsJsonObject("metadata").add("finalizers", finalizers);
-    server.store().create(TestJobKind.TYPE, "etl", object);
-    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+    KUBE.server().store().create(TestJobKind.TYPE, "etl", object);
+    KUBE.server().store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
 
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOf(JobConflictException.class)
         .hasMessageContaining("being deleted");
   }
 
   @Test
   void invalidResourceIsRejectedWithTheServersMessage() {
-    server
+    KUBE.server()
         .faults()
         .add(
             Fault.on("POST", POSTS)
                 .status(
                     422, "Invalid", "TestJob.kubejobs.dev \"kj-job-1\" is invalid: spec.image"));
 
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOfSatisfying(
             JobRejectedException.class,
             e -> {
@@ -154,13 +144,13 @@ class JobSubmitterTest {
               assertThat(e.code()).isEqualTo(422);
             })
         .hasMessageContaining("is invalid: spec.image");
-    assertThat(server.journal().count("POST", POSTS)).isEqualTo(1);
+    assertThat(KUBE.server().journal().count("POST", POSTS)).isEqualTo(1);
   }
 
   @Test
   void missingCrdIsToldApartFromMissingNamespace() {
     KubeJobs<TestJobSpec> unserved =
-        KubeJobs.builder(server.newClient(), TestJobKindVariant.ofResourceKind(UNSERVED))
+        KubeJobs.builder(KUBE.server().newClient(), TestJobKindVariant.ofResourceKind(UNSERVED))
             .cluster("test")
             .deployment("gravitino-a")
             .clock(CLOCK)
@@ -172,8 +162,8 @@ class JobSubmitterTest {
             e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.CRD_NOT_INSTALLED))
         .hasMessageContaining("install the operator's CRD");
 
-    server.requireNamespaces("etl");
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("nope")))
+    KUBE.server().requireNamespaces("etl");
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("nope")))
         .isInstanceOfSatisfying(
             JobRejectedException.class,
             e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.NAMESPACE_MISSING))
@@ -182,9 +172,9 @@ class JobSubmitterTest {
 
   @Test
   void forbiddenCreateIsRejectedNamingThePermission() {
-    server.rbac().deny("create", "kubejobs.dev", "testjobs");
+    KUBE.server().rbac().deny("create", "kubejobs.dev", "testjobs");
 
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOfSatisfying(
             JobRejectedException.class,
             e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.FORBIDDEN))
@@ -193,27 +183,25 @@ class JobSubmitterTest {
 
   @Test
   void createAppliedThenLostIsReadBackAndAdoptedAsOneResource() {
-    server.faults().add(Fault.on("POST", POSTS).appliedThenLost());
+    KUBE.server().faults().add(Fault.on("POST", POSTS).appliedThenLost());
 
-    ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    ExecutionId id = KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"));
 
     assertThat(id.name()).isEqualTo("kj-job-1");
-    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+    assertThat(KUBE.server().store().list(TestJobKind.TYPE, "etl")).hasSize(1);
     // Never blindly re-sent: one POST, then a read to see whether it landed.
-    assertThat(server.journal().count("POST", POSTS)).isEqualTo(1);
-    assertThat(server.journal().count("GET", OBJECTS)).isEqualTo(1);
-    assertThat(jobs.submitter().submit("job-1", TestJobSpec.in("etl"))).isEqualTo(id);
+    assertThat(KUBE.server().journal().count("POST", POSTS)).isEqualTo(1);
+    assertThat(KUBE.server().journal().count("GET", OBJECTS)).isEqualTo(1);
+    assertThat(KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"))).isEqualTo(id);
   }
 
   @Test
   void createNeverConfirmedDeletesWhatLandedAndSaysTheSweeperReconciles() {
     KubeJobs<TestJobSpec> lenient =
-        Fixture.builder(server, CLOCK, "gravitino-a")
-            .circuitBreaker(Fixture.lenientBreaker(CLOCK))
-            .build();
-    server.faults().add(Fault.on("POST", POSTS).forever().appliedThenLost());
+        KUBE.builder("gravitino-a").circuitBreaker(Fixture.lenientBreaker(CLOCK)).build();
+    KUBE.server().faults().add(Fault.on("POST", POSTS).forever().appliedThenLost());
     // Every read-back of every attempt fails (3 attempts x 3 tries); the final check gets through.
-    server.faults().add(Fault.on("GET", OBJECTS).times(9).connectionReset());
+    KUBE.server().faults().add(Fault.on("GET", OBJECTS).times(9).connectionReset());
 
     assertThatThrownBy(() -> lenient.submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOf(ApiUnavailableException.class)
@@ -221,18 +209,18 @@ class JobSubmitterTest {
         .hasMessageContaining("the resource that landed was deleted")
         .hasMessageContaining("orphan sweeper");
 
-    assertThat(server.store().list(TestJobKind.TYPE, "etl")).isEmpty();
-    RecordedRequest delete = server.journal().requests("DELETE", OBJECTS).get(0);
+    assertThat(KUBE.server().store().list(TestJobKind.TYPE, "etl")).isEmpty();
+    RecordedRequest delete = KUBE.server().journal().requests("DELETE", OBJECTS).get(0);
     assertThat(delete.body()).contains("\"preconditions\"").contains("\"uid\"");
   }
 
   @Test
   void createNeverConfirmedWithTheDefaultBreakerSaysTheCleanUpCouldNotRunAndTheSweeperReconciles() {
     // The default breaker opens after 5 unreachable attempts, before the clean-up could run.
-    server.faults().add(Fault.on("POST", POSTS).forever().appliedThenLost());
-    server.faults().add(Fault.on("GET", OBJECTS).forever().connectionReset());
+    KUBE.server().faults().add(Fault.on("POST", POSTS).forever().appliedThenLost());
+    KUBE.server().faults().add(Fault.on("GET", OBJECTS).forever().connectionReset());
 
-    assertThatThrownBy(() -> jobs.submitter().submit("job-1", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOf(ApiUnavailableException.class)
         .hasMessageContaining("could not be confirmed after 2 attempts")
         .hasMessageContaining("whether it landed could not be checked")
@@ -240,16 +228,16 @@ class JobSubmitterTest {
         .hasMessageContaining("submitting again is safe");
 
     // What landed stays for the sweeper: nothing could delete it. The third create was not sent.
-    assertThat(server.journal().count("POST", POSTS)).isEqualTo(2);
-    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
-    assertThat(server.journal().count("DELETE", OBJECTS)).isZero();
+    assertThat(KUBE.server().journal().count("POST", POSTS)).isEqualTo(2);
+    assertThat(KUBE.server().store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+    assertThat(KUBE.server().journal().count("DELETE", OBJECTS)).isZero();
   }
 
   @Test
   void createNeverConfirmedLeavesAResourceThatIsNotThisJobsAlone() {
     // Before the final check, the resource of that name turns out to be another job's.
     AtomicInteger gets = new AtomicInteger();
-    ApiClient client = server.newClient();
+    ApiClient client = KUBE.server().newClient();
     client.setHttpClient(
         client
             .getHttpClient()
@@ -257,7 +245,7 @@ class JobSubmitterTest {
             .addInterceptor(
                 chain -> {
                   if (chain.request().method().equals("GET") && gets.incrementAndGet() == 10) {
-                    server
+                    KUBE.server()
                         .store()
                         .update(
                             TestJobKind.TYPE,
@@ -274,17 +262,15 @@ class JobSubmitterTest {
                 })
             .build());
     KubeJobs<TestJobSpec> lenient =
-        Fixture.builder(client, CLOCK, "gravitino-a")
-            .circuitBreaker(Fixture.lenientBreaker(CLOCK))
-            .build();
-    server.faults().add(Fault.on("POST", POSTS).forever().appliedThenLost());
-    server.faults().add(Fault.on("GET", OBJECTS).times(9).connectionReset());
+        KUBE.builder(client, "gravitino-a").circuitBreaker(Fixture.lenientBreaker(CLOCK)).build();
+    KUBE.server().faults().add(Fault.on("POST", POSTS).forever().appliedThenLost());
+    KUBE.server().faults().add(Fault.on("GET", OBJECTS).times(9).connectionReset());
 
     assertThatThrownBy(() -> lenient.submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOf(ApiUnavailableException.class)
         .hasMessageContaining("not this job's and was left alone");
 
-    assertThat(server.store().list(TestJobKind.TYPE, "etl")).hasSize(1);
-    assertThat(server.journal().count("DELETE", OBJECTS)).isZero();
+    assertThat(KUBE.server().store().list(TestJobKind.TYPE, "etl")).hasSize(1);
+    assertThat(KUBE.server().journal().count("DELETE", OBJECTS)).isZero();
   }
 }

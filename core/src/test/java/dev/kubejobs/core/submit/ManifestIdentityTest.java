@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.submit;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,30 +26,27 @@ import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
-import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import java.util.Map;
 import java.util.function.Function;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 8, test strength: kubejobs owns its identity labels and annotations whatever manifest the
- * {@link JobKind} returns (a bare one gets its type, name, namespace and identity), and its checks
- * draw the line where the API server does: label keys, prefixes and values and the annotations'
- * total size are accepted up to the limits and refused one past them (kube-apiserver: {@code
+ * kubejobs owns its identity labels and annotations whatever manifest the {@link JobKind} returns
+ * (a bare one gets its type, name, namespace and identity), and its checks draw the line where the
+ * API server does: label keys, prefixes and values and the annotations' total size are accepted up
+ * to the limits and refused one past them (kube-apiserver: {@code
  * staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go}, {@code IsQualifiedName},
  * {@code IsValidLabelValue}; {@code
  * staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go}, {@code
  * ValidateAnnotationsSize}, 256 KiB counting keys plus values).
  */
 class ManifestIdentityTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String COLLECTION = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
   private static final int LIMIT = 256 * 1024;
 
@@ -58,19 +54,12 @@ class ManifestIdentityTest {
   private static final int FIRST_TOKEN = 18;
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE = KubeJobsHarness.testJobs().build();
 
-  private FakeKubernetesApiServer server;
-
-  @BeforeEach
-  void setUp() {
-    CLOCK.set(T0);
-    server = KUBE.server();
-  }
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private KubeJobs<TestJobSpec> jobs(JobKind<TestJobSpec> kind) {
-    return KubeJobs.builder(server.newClient(), kind)
+    return KubeJobs.builder(KUBE.server().newClient(), kind)
         .cluster(Fixture.CLUSTER)
         .deployment("gravitino")
         .clock(CLOCK)
@@ -112,10 +101,11 @@ class ManifestIdentityTest {
   void aBareManifestGetsKubejobsIdentityLabelsAnnotationsNameAndKind() {
     jobs(identity -> bare()).submitter().submit("job-1", TestJobSpec.in("etl"));
 
-    JsonObject stored = server.store().get(TestJobKind.TYPE, "etl", "kj-job-1").orElseThrow();
+    JsonObject stored =
+        KUBE.server().store().get(TestJobKind.TYPE, "etl", "kj-job-1").orElseThrow();
     assertThat(stored.get("apiVersion").getAsString()).isEqualTo("kubejobs.dev/v1");
     assertThat(stored.get("kind").getAsString()).isEqualTo("TestJob");
-    Map<String, String> annotations = Fixture.annotations(server, "etl", "kj-job-1");
+    Map<String, String> annotations = Fixture.annotations(KUBE.server(), "etl", "kj-job-1");
     assertThat(annotations)
         .containsEntry(JobIdentity.ANNOTATION_JOB_ID, "job-1")
         .containsKey(JobIdentity.ANNOTATION_SUBMITTED_BY)
@@ -126,7 +116,7 @@ class ManifestIdentityTest {
     assertThat(labels.get(JobIdentity.LABEL_DEPLOYMENT).getAsString()).isEqualTo("gravitino");
     // Name and namespace are in what was sent, not only filled in by the server from the path.
     JsonObject sent =
-        JsonParser.parseString(server.journal().requests("POST", COLLECTION).get(0).body())
+        JsonParser.parseString(KUBE.server().journal().requests("POST", COLLECTION).get(0).body())
             .getAsJsonObject()
             .getAsJsonObject("metadata");
     assertThat(sent.get("namespace").getAsString()).isEqualTo("etl");
@@ -151,7 +141,7 @@ class ManifestIdentityTest {
             () -> jobs(identity -> valueLabels).submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageContaining("must have an object 'labels', but it was a value");
-    assertThat(server.journal().count("POST", COLLECTION)).isZero();
+    assertThat(KUBE.server().journal().count("POST", COLLECTION)).isZero();
   }
 
   @Test
@@ -166,7 +156,7 @@ class ManifestIdentityTest {
     jobs(identity -> withAnnotation("big", fits))
         .submitter()
         .submit("job-1", TestJobSpec.in("etl"));
-    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(KUBE.server().store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
 
     assertThatThrownBy(
             () ->
@@ -188,7 +178,7 @@ class ManifestIdentityTest {
             () -> jobs.submitter().submit("job-2", labelled(Map.of("team", "a".repeat(64)))))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageContaining("label 'team'");
-    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-2")).isEmpty();
+    assertThat(KUBE.server().store().get(TestJobKind.TYPE, "etl", "kj-job-2")).isEmpty();
   }
 
   @Test
@@ -221,6 +211,6 @@ class ManifestIdentityTest {
     assertThatThrownBy(() -> jobs().submitter().submit("job-1", labelled(Map.of("/team", "etl"))))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageContaining("label '/team'");
-    assertThat(server.journal().count("POST", COLLECTION)).isZero();
+    assertThat(KUBE.server().journal().count("POST", COLLECTION)).isZero();
   }
 }

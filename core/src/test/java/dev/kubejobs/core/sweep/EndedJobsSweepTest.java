@@ -15,7 +15,8 @@
  */
 package dev.kubejobs.core.sweep;
 
-import static dev.kubejobs.core.testsupport2.Objects2.managedApp;
+import static dev.kubejobs.core.testing.FakeApps.managedApp;
+import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -26,22 +27,18 @@ import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
-import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
-import dev.kubejobs.core.resilience.ResiliencePolicy;
-import dev.kubejobs.core.testsupport2.FakeAppKind;
-import dev.kubejobs.core.testsupport2.Objects2;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.core.testing.FakeAppKind;
+import dev.kubejobs.core.testing.FakeApps;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
-import dev.kubejobs.testkit.ResourceStore;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -54,31 +51,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * status.endedAt} pins the sweep's rules.
  */
 class EndedJobsSweepTest {
-  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final Duration RETENTION = Duration.ofDays(1);
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(FakeAppKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<String> KUBE =
+      KubeJobsHarness.fakeApps().kind(StateKind::new).build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private static final String APPS = "/apis/apps.kubejobs.dev/v1/namespaces/";
-
-  private ResourceStore store;
-  private KubeJobs<String> jobs;
-
-  @BeforeEach
-  void setUp() {
-    CLOCK.set(T0);
-    store = KUBE.server().store();
-    jobs =
-        KubeJobs.builder(KUBE.client(), new StateKind())
-            .cluster(Objects2.CLUSTER)
-            .deployment("prod")
-            .clock(CLOCK)
-            .resiliencePolicy(ResiliencePolicy.none())
-            .build();
-  }
 
   /**
    * FakeApp with a mapper of its own: {@code status.state} RUNNING is STARTED; COMPLETED is
@@ -159,19 +140,19 @@ class EndedJobsSweepTest {
       status.addProperty("endedAt", ended.toString());
     }
     app.add("status", status);
-    store.create(FakeAppKind.TYPE, "etl", app);
+    KUBE.store().create(FakeAppKind.TYPE, "etl", app);
   }
 
   private void driverPod(String app, String phase) {
-    JsonObject pod = Objects2.driverPod(app + "-driver", app, FakeAppKind.DRIVER_CONTAINER);
+    JsonObject pod = FakeApps.driverPod(app + "-driver", app, FakeAppKind.DRIVER_CONTAINER);
     JsonObject status = new JsonObject();
     status.addProperty("phase", phase);
     pod.add("status", status);
-    store.create(ResourceType.POD, "etl", pod);
+    KUBE.store().create(ResourceType.POD, "etl", pod);
   }
 
   private boolean exists(String name) {
-    return store.get(FakeAppKind.TYPE, "etl", name).isPresent();
+    return KUBE.store().get(FakeAppKind.TYPE, "etl", name).isPresent();
   }
 
   private static SweepRequest.Builder request() {
@@ -200,7 +181,7 @@ class EndedJobsSweepTest {
     setStatus("kj-failed-old", "FAILED", now.minus(Duration.ofHours(30)));
 
     // when
-    SweepReport report = jobs.sweeper().sweep(request().build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
 
     // then: the two ended past retention are deleted, as such, with their uid precondition
     assertThat(report.deleted())
@@ -234,7 +215,7 @@ class EndedJobsSweepTest {
     CLOCK.set(T0.plus(Duration.ofDays(3)));
     setStatus("kj-failed-old", "FAILED", T0);
 
-    SweepReport report = jobs.sweeper().sweep(request().build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
 
     assertThat(report.deleted()).isEmpty();
     assertThat(exists("kj-failed-old")).isTrue();
@@ -246,7 +227,7 @@ class EndedJobsSweepTest {
     create("kj-no-end", "no-end", "prod", "COMPLETED", null);
     CLOCK.set(T0.plus(Duration.ofDays(3)));
 
-    SweepReport report = jobs.sweeper().sweep(request().build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
 
     assertThat(report.deleted()).isEmpty();
     assertThat(exists("kj-no-end")).isTrue();
@@ -265,7 +246,7 @@ class EndedJobsSweepTest {
     create("kj-done-old", "done-old", "prod", "COMPLETED", T0);
     CLOCK.set(T0.plus(Duration.ofDays(2)));
 
-    SweepReport report = jobs.sweeper().sweep(request().dryRun(true).build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().dryRun(true).build());
 
     assertThat(report.wouldDelete())
         .extracting(SweepEntry::name, SweepEntry::cause)
@@ -281,7 +262,7 @@ class EndedJobsSweepTest {
     create("kj-done-old", "done-old", "prod", "COMPLETED", T0);
     CLOCK.set(T0.plus(Duration.ofDays(30)));
 
-    SweepReport report = jobs.sweeper().sweep(request().endedJobsKeptFor(null).build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().endedJobsKeptFor(null).build());
 
     assertThat(report.deleted()).isEmpty();
     assertThat(report.keptKnown()).isEqualTo(1);
@@ -294,7 +275,7 @@ class EndedJobsSweepTest {
     create("kj-lost", "lost", "prod", "RUNNING", null);
     CLOCK.set(T0.plus(Duration.ofHours(2)));
 
-    SweepReport report = jobs.sweeper().sweep(request().build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
 
     assertThat(report.deleted())
         .extracting(SweepEntry::name, SweepEntry::cause)
@@ -310,16 +291,17 @@ class EndedJobsSweepTest {
   }
 
   private void setStatus(String name, String state, Instant ended) {
-    store.update(
-        FakeAppKind.TYPE,
-        "etl",
-        name,
-        app -> {
-          JsonObject status = new JsonObject();
-          status.addProperty("state", state);
-          status.addProperty("endedAt", ended.toString());
-          app.add("status", status);
-          return app;
-        });
+    KUBE.store()
+        .update(
+            FakeAppKind.TYPE,
+            "etl",
+            name,
+            app -> {
+              JsonObject status = new JsonObject();
+              status.addProperty("state", state);
+              status.addProperty("endedAt", ended.toString());
+              app.add("status", status);
+              return app;
+            });
   }
 }

@@ -15,8 +15,8 @@
  */
 package dev.kubejobs.core.sweep;
 
-import static dev.kubejobs.core.testsupport2.Objects2.driverPod;
-import static dev.kubejobs.core.testsupport2.Objects2.managedApp;
+import static dev.kubejobs.core.testing.FakeApps.driverPod;
+import static dev.kubejobs.core.testing.FakeApps.managedApp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -24,10 +24,10 @@ import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.testing.FakeAppKind;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.LogCapture;
-import dev.kubejobs.core.testsupport2.FakeAppKind;
-import dev.kubejobs.core.testsupport2.Objects2;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
@@ -35,7 +35,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -48,25 +47,23 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class NoCredentialsInLogsTest {
   private static final String TOKEN = "eyJhbGciOiJSUzI1NiJ9.c2VjcmV0LXRva2Vu.sig";
-  private static final MutableClock CLOCK = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
+  @RegisterExtension static final KubeJobsHarness<String> KUBE = KubeJobsHarness.fakeApps().build();
 
-  @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(FakeAppKind.TYPE).clock(CLOCK).build();
+  private static final MutableClock CLOCK = KUBE.clock();
 
   @Test
   void failuresOfSweepDriverLogAndPreflightNeverLogTheBearerToken() {
     ApiClient client = KUBE.server().newClient();
     client.setApiKeyPrefix("Bearer");
     client.setApiKey(TOKEN);
-    KubeJobs<String> jobs = Objects2.jobs(client, CLOCK, "prod");
+    KubeJobs<String> jobs = KUBE.track(KUBE.builder(client, "prod").build());
     KUBE.server().store().create(FakeAppKind.TYPE, "etl", managedApp("kj-a", "a", "prod"));
     KUBE.server()
         .store()
         .create(ResourceType.POD, "etl", driverPod("driver-a", "kj-a", "driver", "sidecar"));
     CLOCK.advance(Duration.ofHours(2));
     KUBE.server().rbac().deny("delete", "*", "*").deny("get", "", "pods/log").deny("*", "", "pods");
-    ExecutionId id = ExecutionId.of(Objects2.CLUSTER, FakeAppKind.KIND, "etl", "kj-a");
+    ExecutionId id = ExecutionId.of(Fixture.CLUSTER, FakeAppKind.KIND, "etl", "kj-a");
 
     Throwable unreachable;
     try (LogCapture logs = LogCapture.start()) {
@@ -98,7 +95,7 @@ class NoCredentialsInLogsTest {
     ApiClient client = KUBE.server().newClient();
     client.setApiKeyPrefix("Bearer");
     client.setApiKey(TOKEN);
-    KubeJobs<String> jobs = Objects2.jobs(client, CLOCK, "prod");
+    KubeJobs<String> jobs = KUBE.track(KUBE.builder(client, "prod").build());
 
     List<Throwable> failures = new ArrayList<>();
     try (LogCapture logs = LogCapture.start()) {

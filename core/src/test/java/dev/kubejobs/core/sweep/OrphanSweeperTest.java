@@ -15,53 +15,36 @@
  */
 package dev.kubejobs.core.sweep;
 
-import static dev.kubejobs.core.testsupport2.Objects2.managedApp;
+import static dev.kubejobs.core.testing.FakeApps.managedApp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.testsupport2.FakeAppKind;
-import dev.kubejobs.core.testsupport2.Objects2;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.core.testing.FakeAppKind;
+import dev.kubejobs.core.testing.FakeApps;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.Rbac;
 import dev.kubejobs.testkit.RecordedRequest;
-import dev.kubejobs.testkit.ResourceStore;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class OrphanSweeperTest {
-  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private static final MutableClock CLOCK = MutableClock.at(T0);
+  @RegisterExtension static final KubeJobsHarness<String> KUBE = KubeJobsHarness.fakeApps().build();
 
-  @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(FakeAppKind.TYPE).clock(CLOCK).build();
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private static final String APPS = "/apis/apps.kubejobs.dev/v1/namespaces/";
 
-  private ResourceStore store;
-  private KubeJobs<String> jobs;
-
-  @BeforeEach
-  void setUp() {
-    CLOCK.set(T0);
-    store = KUBE.server().store();
-    jobs = Objects2.jobs(KUBE.client(), CLOCK, "prod");
-  }
-
   private String create(String ns, JsonObject app) {
-    return store
+    return KUBE.store()
         .create(FakeAppKind.TYPE, ns, app)
         .getAsJsonObject("metadata")
         .get("uid")
@@ -69,7 +52,7 @@ class OrphanSweeperTest {
   }
 
   private boolean exists(String ns, String name) {
-    return store.get(FakeAppKind.TYPE, ns, name).isPresent();
+    return KUBE.store().get(FakeAppKind.TYPE, ns, name).isPresent();
   }
 
   private static SweepRequest.Builder request() {
@@ -87,14 +70,14 @@ class OrphanSweeperTest {
     String uidB = create("ml", managedApp("kj-lost-2", "lost-2", "prod"));
     create("etl", managedApp("kj-known-1", "known-1", "prod"));
     create("etl", managedApp("kj-lost-3", "lost-3", "staging"));
-    create("etl", Objects2.app("hand-made", Map.of(), Map.of()));
+    create("etl", FakeApps.app("hand-made", Map.of(), Map.of()));
     create("other", managedApp("kj-lost-5", "lost-5", "prod"));
     // two hours later, a young orphan
     CLOCK.advance(Duration.ofHours(2));
     create("etl", managedApp("kj-lost-4", "lost-4", "prod"));
 
     // when
-    SweepReport report = jobs.sweeper().sweep(request().build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
 
     // then: exactly the two old orphans of this deployment are gone
     assertThat(report.deleted())
@@ -131,7 +114,7 @@ class OrphanSweeperTest {
     create("etl", managedApp("kj-lost-1", "lost-1", "prod"));
     CLOCK.advance(Duration.ofHours(2));
 
-    SweepReport report = jobs.sweeper().sweep(request().dryRun(true).build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().dryRun(true).build());
 
     assertThat(report.dryRun()).isTrue();
     assertThat(report.wouldDelete()).extracting(SweepEntry::name).containsExactly("kj-lost-1");
@@ -151,13 +134,13 @@ class OrphanSweeperTest {
         request()
             .knownJobs(
                 jobId -> {
-                  store.delete(FakeAppKind.TYPE, "etl", "kj-lost-1");
+                  KUBE.store().delete(FakeAppKind.TYPE, "etl", "kj-lost-1");
                   create("etl", managedApp("kj-lost-1", "lost-1", "prod"));
                   return false;
                 })
             .build();
 
-    SweepReport report = jobs.sweeper().sweep(request);
+    SweepReport report = KUBE.jobs().sweeper().sweep(request);
 
     assertThat(report.entries(SweepEntry.Outcome.REPLACED))
         .extracting(SweepEntry::name)
@@ -172,9 +155,11 @@ class OrphanSweeperTest {
     create("etl", managedApp("kj-lost-1", "lost-1", "prod"));
     CLOCK.advance(Duration.ofHours(2));
     SweepRequest request =
-        request().knownJobs(jobId -> !store.delete(FakeAppKind.TYPE, "etl", "kj-lost-1")).build();
+        request()
+            .knownJobs(jobId -> !KUBE.store().delete(FakeAppKind.TYPE, "etl", "kj-lost-1"))
+            .build();
 
-    SweepReport report = jobs.sweeper().sweep(request);
+    SweepReport report = KUBE.jobs().sweeper().sweep(request);
 
     assertThat(report.entries(SweepEntry.Outcome.ALREADY_GONE))
         .extracting(SweepEntry::name)
@@ -200,7 +185,7 @@ class OrphanSweeperTest {
                 .forever()
                 .status(403, "Forbidden", "fakeapps is forbidden: User cannot delete"));
 
-    SweepReport report = jobs.sweeper().sweep(request().build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
 
     assertThat(report.failed())
         .extracting(SweepEntry::name, SweepEntry::outcome)
@@ -223,7 +208,7 @@ class OrphanSweeperTest {
         .rbac()
         .deny(Rbac.Rule.of("list", "apps.kubejobs.dev", "fakeapps").inNamespace("etl"));
 
-    SweepReport report = jobs.sweeper().sweep(request().build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
 
     assertThat(report.failedNamespaces()).containsOnlyKeys("etl");
     assertThat(report.failedNamespaces().get("etl")).contains("list").contains("forbidden");
@@ -242,7 +227,7 @@ class OrphanSweeperTest {
                 .forever()
                 .status(503, "ServiceUnavailable", "etcd leader changed"));
 
-    SweepReport report = jobs.sweeper().sweep(request().build());
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
 
     assertThat(report.failedNamespaces()).containsOnlyKeys("etl");
     assertThat(report.failedNamespaces().get("etl")).contains("503");
@@ -256,7 +241,7 @@ class OrphanSweeperTest {
     CLOCK.advance(Duration.ofHours(2));
     KUBE.server().faults().add(Fault.on("*", APPS + "ml/.*").forever().connectionReset());
 
-    assertThatThrownBy(() -> jobs.sweeper().sweep(request().build()))
+    assertThatThrownBy(() -> KUBE.jobs().sweeper().sweep(request().build()))
         .isInstanceOf(ApiUnavailableException.class)
         .isInstanceOfSatisfying(
             SweepUnavailableException.class,
@@ -286,7 +271,7 @@ class OrphanSweeperTest {
     assertThatThrownBy(() -> SweepRequest.builder().namespaces("etl").build())
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("knownJobs");
-    assertThatThrownBy(() -> jobs.sweeper().sweep(null))
+    assertThatThrownBy(() -> KUBE.jobs().sweeper().sweep(null))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -67,7 +67,8 @@ public final class Fixture {
     return builder(server.newClient(), clock, deployment, kind);
   }
 
-  private static KubeJobs.Builder<TestJobSpec> builder(
+  /** A builder over a client with a kind of test jobs, fast retries and the given clock. */
+  public static KubeJobs.Builder<TestJobSpec> builder(
       ApiClient client,
       MutableClock clock,
       String deployment,

@@ -19,24 +19,14 @@ import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
-import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.KubeGateway;
-import dev.kubejobs.core.internal.kube.ListResult;
-import dev.kubejobs.core.internal.kube.WatchCall;
-import dev.kubejobs.core.internal.kube.WatchEvent;
-import dev.kubejobs.core.internal.kube.WatchHandler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,14 +82,18 @@ import org.slf4j.LoggerFactory;
  * entries may be stale and a relist may be applying itself entry by entry. The listener hears every
  * change after the map shows it.
  *
+ * <p><b>Its parts</b>, split as client-java's informer splits its own ({@code
+ * util/src/main/java/io/kubernetes/client/informer/cache/}: {@code ReflectorRunnable}, {@code
+ * Cache}): a {@link Reflector} runs the list-and-watch loop above into a {@link WatchStore}, which
+ * holds the entries and the published flags and tells the listener; the reflector waits on a {@link
+ * Backoff} after failures, and an {@link IdleWatchdog} cancels a silent watch. This class only
+ * builds them, owns their two threads and answers the caller.
+ *
  * <p>Thread safe: {@link #view()}, {@link #awaitSync(Duration)}, {@link #invalidate(String)} and
  * {@link #close()} may be called from any thread. Nothing is shared between instances.
  */
 public final class NamespaceWatch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceWatch.class);
-
-  /** A watch shorter than this that brought no event counts as a failure (client-go's rule). */
-  private static final long SHORT_WATCH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   /** How long {@link #close()} waits for the threads to end. */
   private static final long JOIN_MILLIS = 10_000;
@@ -128,69 +122,28 @@ public final class NamespaceWatch implements AutoCloseable {
       boolean forbidden,
       Instant lastHeard) {}
 
-  /** The flags published together; replaced, never changed. */
-  private record State(
-      boolean inSync, boolean forbidden, String resourceVersion, Instant lastHeard) {}
-
-  /** How one watch request ended. */
-  private enum End {
-    /** The server ended the stream (timeoutSeconds, or it closed). */
-    ENDED,
-    /** The connection broke off. */
-    BROKEN,
-    /** The idle limit passed without anything arriving; the view canceled the call. */
-    IDLE,
-    /** An ERROR event with 410 Expired (or Gone). */
-    EXPIRED,
-    /** Another ERROR event. */
-    ERROR,
-    /** The view was closed. */
-    CLOSED
-  }
-
-  private final KubeGateway gateway;
   private final ResourceKind kind;
   private final String namespace;
-  private final String labelSelector;
-  private final WatchSettings settings;
-  private final Clock clock;
   private final ThreadFactory threads;
-  private final WatchListener listener;
-  private final UnaryOperator<ResourceSnapshot> keep;
+  private final WatchStore store;
+  private final Reflector reflector;
 
-  private final ConcurrentHashMap<String, ResourceSnapshot> entries = new ConcurrentHashMap<>();
-  private final Map<String, ResourceSnapshot> readOnly = Collections.unmodifiableMap(entries);
-  private final AtomicLong generation = new AtomicLong();
-
-  /** Guards state changes and the waits of {@link #awaitSync} and the back-off. */
+  /** Guards starting and closing. */
   private final Object lock = new Object();
-
-  /** Wakes the idle watchdog when a watch starts and on close. */
-  private final Object idleLock = new Object();
-
-  private volatile State state = new State(false, false, "", null);
-  private volatile boolean closed;
-  private volatile Stream active;
 
   // guarded by lock
   private boolean started;
+  private boolean closed;
   private Thread worker;
   private Thread watchdog;
 
-  // confined to the worker thread
-  private boolean warnedForbidden;
-  private boolean warnedRejected;
-
   private NamespaceWatch(Builder b) {
-    this.gateway = b.gateway;
     this.kind = b.kind;
     this.namespace = b.namespace;
-    this.labelSelector = b.labelSelector;
-    this.settings = b.settings;
-    this.clock = b.clock;
     this.threads = b.threads;
-    this.listener = b.listener;
-    this.keep = b.keep;
+    this.store = new WatchStore(b.namespace, b.clock, b.listener, b.keep);
+    this.reflector =
+        new Reflector(b.gateway, b.kind, b.namespace, b.labelSelector, b.settings, store);
   }
 
   /**
@@ -236,8 +189,8 @@ public final class NamespaceWatch implements AutoCloseable {
             "the watch of namespace '" + namespace + "' was started already");
       }
       started = true;
-      worker = threads.newThread(this::runWorker);
-      watchdog = threads.newThread(this::runWatchdog);
+      worker = threads.newThread(reflector);
+      watchdog = threads.newThread(reflector.watchdog());
       watchdog.setName(watchdog.getName() + "-idle");
       worker.start();
       watchdog.start();
@@ -250,9 +203,7 @@ public final class NamespaceWatch implements AutoCloseable {
    * @return the view
    */
   public View view() {
-    State s = state;
-    return new View(
-        readOnly, s.inSync(), generation.get(), s.resourceVersion(), s.forbidden(), s.lastHeard());
+    return store.view();
   }
 
   /**
@@ -263,22 +214,7 @@ public final class NamespaceWatch implements AutoCloseable {
    * @return whether the view is in sync
    */
   public boolean awaitSync(Duration timeout) {
-    long end = System.nanoTime() + timeout.toNanos();
-    synchronized (lock) {
-      while (!state.inSync() && !state.forbidden() && !closed) {
-        long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
-        if (left <= 0) {
-          break;
-        }
-        try {
-          lock.wait(left);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-      }
-      return state.inSync();
-    }
+    return store.awaitSync(timeout);
   }
 
   /**
@@ -289,10 +225,7 @@ public final class NamespaceWatch implements AutoCloseable {
    * @param name the object's name
    */
   public void invalidate(String name) {
-    if (entries.remove(Objects.requireNonNull(name, "name")) != null) {
-      generation.incrementAndGet();
-      LOG.debug("Watch of namespace '{}' dropped '{}' from its view", namespace, name);
-    }
+    store.invalidate(name);
   }
 
   /**
@@ -311,16 +244,9 @@ public final class NamespaceWatch implements AutoCloseable {
       closed = true;
       w = worker;
       d = watchdog;
-      lock.notifyAll();
     }
-    synchronized (idleLock) {
-      idleLock.notifyAll();
-    }
-    Stream s = active;
-    if (s != null) {
-      s.cancel();
-    }
-    setInSync(false);
+    reflector.close();
+    store.close();
     for (Thread t : new Thread[] {w, d}) {
       if (t == null || t == Thread.currentThread()) {
         continue;
@@ -341,388 +267,6 @@ public final class NamespaceWatch implements AutoCloseable {
   @Override
   public String toString() {
     return "NamespaceWatch{" + kind.qualifiedPlural() + " in namespace '" + namespace + "'}";
-  }
-
-  // ---------------------------------------------------------------- the watch thread
-
-  private void runWorker() {
-    boolean relist = true;
-    int failures = 0;
-    while (!closed) {
-      boolean progress = false;
-      String doing = relist ? "list" : "watch";
-      try {
-        if (relist) {
-          relist();
-          relist = false;
-          doing = "watch";
-        }
-        Stream stream = new Stream();
-        End end = watchOnce(stream);
-        progress = stream.progressed();
-        switch (end) {
-          case CLOSED:
-            return;
-          case ENDED:
-            LOG.debug("Watch of namespace '{}' ended; resuming from {}", namespace, rv());
-            break;
-          case BROKEN:
-            LOG.debug("Watch of namespace '{}' broke off; resuming from {}", namespace, rv());
-            break;
-          case IDLE:
-            progress = true;
-            LOG.debug(
-                "Watch of namespace '{}' brought nothing for {}; closed it, resuming from {}",
-                namespace,
-                settings.idleLimit(),
-                rv());
-            break;
-          case EXPIRED:
-            relist = true;
-            LOG.debug(
-                "Watch of namespace '{}' from {} expired (410): listing again", namespace, rv());
-            break;
-          case ERROR:
-          default:
-            relist = true;
-            progress = false;
-            LOG.debug(
-                "Watch of namespace '{}' got an ERROR event ({}): listing again",
-                namespace,
-                stream.error);
-            break;
-        }
-      } catch (ApiStatusException e) {
-        // The watch request itself was answered 410: the resourceVersion is too old.
-        relist = true;
-        LOG.debug("Watch of namespace '{}' was answered {}: listing again", namespace, e.code());
-      } catch (JobRejectedException e) {
-        if (e.reason() == JobRejectedException.Reason.FORBIDDEN) {
-          forbidden(doing, e);
-        } else {
-          relist = true;
-          rejected(doing, e);
-        }
-      } catch (ApiUnavailableException e) {
-        if (closed) {
-          break;
-        }
-        LOG.debug("Watch of namespace '{}' could not {}: {}", namespace, doing, e.getMessage());
-      } catch (RuntimeException e) {
-        if (closed) {
-          break;
-        }
-        relist = true;
-        LOG.warn(
-            "Watch of namespace '{}' failed unexpectedly; it lists again after a back-off",
-            namespace,
-            e);
-      }
-      failures = progress ? 0 : failures + 1;
-      if (failures > 0) {
-        pause(settings.backoff(failures, ThreadLocalRandom.current().nextDouble()));
-      }
-    }
-    setInSync(false);
-  }
-
-  /** Lists and applies what the list shows; the view's resourceVersion becomes the list's. */
-  private void relist() {
-    ListResult list = gateway.listWithVersion(null, kind, namespace, labelSelector);
-    Map<String, ResourceSnapshot> listed = new LinkedHashMap<>();
-    for (ResourceSnapshot item : list.items()) {
-      listed.put(item.name(), item);
-    }
-    for (Map.Entry<String, ResourceSnapshot> e : entries.entrySet()) {
-      if (!listed.containsKey(e.getKey()) && entries.remove(e.getKey(), e.getValue())) {
-        generation.incrementAndGet();
-        tell(e.getValue(), null);
-      }
-    }
-    for (ResourceSnapshot current : listed.values()) {
-      ResourceSnapshot previous = entries.put(current.name(), keep.apply(current));
-      if (previous == null) {
-        generation.incrementAndGet();
-        tell(null, current);
-      } else if (!Objects.equals(previous.uid(), current.uid())) {
-        // Deleted and created again between two watches: another object under the same name.
-        generation.incrementAndGet();
-        tell(previous, null);
-        tell(null, current);
-      } else if (!Objects.equals(previous.resourceVersion(), current.resourceVersion())) {
-        generation.incrementAndGet();
-        tell(previous, current);
-      }
-    }
-    Instant now = clock.instant();
-    update(s -> new State(s.inSync(), s.forbidden(), list.resourceVersion(), now));
-    LOG.debug(
-        "Watch of namespace '{}' listed {} objects at resourceVersion {}",
-        namespace,
-        listed.size(),
-        list.resourceVersion());
-  }
-
-  /** Runs one watch request from the view's resourceVersion until it ends. */
-  private End watchOnce(Stream stream) {
-    active = stream;
-    synchronized (idleLock) {
-      idleLock.notifyAll();
-    }
-    try {
-      gateway.watch(
-          kind,
-          namespace,
-          labelSelector,
-          rv(),
-          settings.serverTimeout(),
-          true,
-          new WatchHandler() {
-            @Override
-            public void starting(WatchCall call) {
-              stream.call = call;
-              if (closed) {
-                call.cancel();
-              }
-            }
-
-            @Override
-            public void opened() {
-              stream.touch();
-              stream.opened = true;
-              Instant now = clock.instant();
-              update(s -> new State(true, false, s.resourceVersion(), now));
-              generation.incrementAndGet();
-              LOG.debug("Watch of namespace '{}' open from {}", namespace, rv());
-            }
-
-            @Override
-            public void onEvent(WatchEvent event) {
-              stream.touch();
-              apply(event, stream);
-            }
-          });
-      return stream.error == null ? End.ENDED : errorEnd(stream);
-    } catch (ApiUnavailableException e) {
-      if (closed) {
-        return End.CLOSED;
-      }
-      if (stream.error != null) {
-        return errorEnd(stream);
-      }
-      if (stream.idle) {
-        return End.IDLE;
-      }
-      if (!stream.opened) {
-        throw e;
-      }
-      LOG.debug("Watch of namespace '{}': {}", namespace, e.getMessage());
-      return End.BROKEN;
-    } finally {
-      active = null;
-      setInSync(false);
-    }
-  }
-
-  private static End errorEnd(Stream stream) {
-    return stream.error.isExpired() ? End.EXPIRED : End.ERROR;
-  }
-
-  private void apply(WatchEvent event, Stream stream) {
-    switch (event.type()) {
-      case ADDED:
-      case MODIFIED:
-        {
-          ResourceSnapshot current = event.object();
-          ResourceSnapshot previous = entries.put(current.name(), keep.apply(current));
-          generation.incrementAndGet();
-          advance(event.resourceVersion());
-          stream.events++;
-          tell(previous, current);
-          break;
-        }
-      case DELETED:
-        {
-          ResourceSnapshot last = event.object();
-          entries.remove(last.name());
-          generation.incrementAndGet();
-          advance(event.resourceVersion());
-          stream.events++;
-          tell(last, null);
-          break;
-        }
-      case BOOKMARK:
-        advance(event.resourceVersion());
-        stream.events++;
-        break;
-      case ERROR:
-      default:
-        // The server ends the stream after an ERROR event; end it here in case it does not.
-        stream.error = event.error();
-        stream.cancel();
-        break;
-    }
-  }
-
-  private void advance(String resourceVersion) {
-    Instant now = clock.instant();
-    if (resourceVersion.isEmpty()) {
-      update(s -> new State(s.inSync(), s.forbidden(), s.resourceVersion(), now));
-    } else {
-      update(s -> new State(s.inSync(), s.forbidden(), resourceVersion, now));
-    }
-  }
-
-  private void tell(ResourceSnapshot previous, ResourceSnapshot current) {
-    if (listener == null) {
-      return;
-    }
-    try {
-      listener.changed(previous, current);
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "The listener of the watch of namespace '{}' failed on '{}'; the watch goes on",
-          namespace,
-          (current != null ? current : previous).name(),
-          e);
-    }
-  }
-
-  private void forbidden(String verb, JobRejectedException e) {
-    update(s -> new State(s.inSync(), true, s.resourceVersion(), s.lastHeard()));
-    generation.incrementAndGet();
-    if (!warnedForbidden) {
-      warnedForbidden = true;
-      LOG.warn(
-          "Cannot follow {} in namespace '{}' with a watch: {}. The status reader polls this"
-              + " namespace instead; grant the ApiClient's account the '{}' verb on {} to follow"
-              + " it with a watch",
-          kind.qualifiedPlural(),
-          namespace,
-          e.getMessage(),
-          "list".equals(verb) ? "list' and 'watch" : "watch",
-          kind.qualifiedPlural());
-    } else {
-      LOG.debug("Watch of namespace '{}' still forbidden: {}", namespace, e.getMessage());
-    }
-  }
-
-  private void rejected(String verb, JobRejectedException e) {
-    if (!warnedRejected) {
-      warnedRejected = true;
-      LOG.warn(
-          "Cannot {} {} in namespace '{}': {}; the watch tries again after a back-off",
-          verb,
-          kind.qualifiedPlural(),
-          namespace,
-          e.getMessage());
-    } else {
-      LOG.debug("Watch of namespace '{}' still refused: {}", namespace, e.getMessage());
-    }
-  }
-
-  /** Waits for the back-off, or until closed. */
-  private void pause(Duration wait) {
-    LOG.debug("Watch of namespace '{}' waits {} before trying again", namespace, wait);
-    long end = System.nanoTime() + wait.toNanos();
-    synchronized (lock) {
-      while (!closed) {
-        long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
-        if (left <= 0) {
-          return;
-        }
-        try {
-          lock.wait(left);
-        } catch (InterruptedException e) {
-          LOG.debug("Watch of namespace '{}' interrupted while waiting", namespace);
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
-  }
-
-  private String rv() {
-    return state.resourceVersion();
-  }
-
-  private void setInSync(boolean inSync) {
-    synchronized (lock) {
-      if (state.inSync() != inSync) {
-        State s = state;
-        state = new State(inSync, s.forbidden(), s.resourceVersion(), s.lastHeard());
-        generation.incrementAndGet();
-        lock.notifyAll();
-      }
-    }
-  }
-
-  private void update(UnaryOperator<State> change) {
-    synchronized (lock) {
-      state = change.apply(state);
-      lock.notifyAll();
-    }
-  }
-
-  // ---------------------------------------------------------------- the idle watchdog
-
-  private void runWatchdog() {
-    long idleNanos = settings.idleLimit().toNanos();
-    while (!closed) {
-      Stream stream = active;
-      long waitNanos = idleNanos;
-      if (stream != null) {
-        long quiet = System.nanoTime() - stream.lastActivity;
-        if (quiet >= idleNanos) {
-          if (!stream.idle) {
-            stream.idle = true;
-            stream.cancel();
-          }
-        } else {
-          waitNanos = idleNanos - quiet;
-        }
-      }
-      synchronized (idleLock) {
-        if (closed || active != stream) {
-          continue;
-        }
-        try {
-          idleLock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
-        } catch (InterruptedException e) {
-          LOG.debug("Idle watchdog of namespace '{}' interrupted; it stops", namespace);
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
-  }
-
-  /** One watch request: its handle and what it brought. */
-  private static final class Stream {
-    private final long startedAt = System.nanoTime();
-    private volatile WatchCall call;
-    private volatile long lastActivity = startedAt;
-    private volatile boolean idle;
-    private volatile boolean opened;
-    // worker thread only
-    private int events;
-    private WatchEvent.ErrorStatus error;
-
-    void touch() {
-      lastActivity = System.nanoTime();
-    }
-
-    void cancel() {
-      WatchCall c = call;
-      if (c != null) {
-        c.cancel();
-      }
-    }
-
-    /** Whether the watch brought an event or lasted a second (client-go's "very short watch"). */
-    boolean progressed() {
-      return events > 0 || System.nanoTime() - startedAt >= SHORT_WATCH_NANOS;
-    }
   }
 
   /** Builds a {@link NamespaceWatch}. Not thread safe. */

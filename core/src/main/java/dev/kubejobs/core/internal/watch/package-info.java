@@ -16,7 +16,10 @@
 /**
  * Informer-like views of one namespace's managed objects, fed by LIST + WATCH through the {@link
  * dev.kubejobs.core.internal.kube.KubeGateway}: {@link
- * dev.kubejobs.core.internal.watch.NamespaceWatch}. The building block of the watch-mode status
- * reader (issue 11). Not a published API: anything here may change without notice.
+ * dev.kubejobs.core.internal.watch.NamespaceWatch}, the building block of the watch-mode status
+ * reader. It is made of one part per job, as client-java's informer is: a reflector (the
+ * list-and-watch loop), a store (the entries and the flags it publishes), a back-off and an idle
+ * watchdog; only {@code NamespaceWatch}, {@code WatchListener} and {@code WatchSettings} are used
+ * from outside the package. Not a published API: anything here may change without notice.
  */
 package dev.kubejobs.core.internal.watch;

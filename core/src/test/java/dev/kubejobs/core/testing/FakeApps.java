@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core.testsupport2;
+package dev.kubejobs.core.testing;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -25,12 +25,12 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Builds the objects and instances the sweep, driver log and preflight tests arrange. */
-public final class Objects2 {
-  /** The cluster name of test instances. */
-  public static final String CLUSTER = "test";
-
-  private Objects2() {}
+/**
+ * Builds the objects and instances of the {@link FakeAppKind} that the sweep, driver log and
+ * preflight tests arrange.
+ */
+public final class FakeApps {
+  private FakeApps() {}
 
   /**
    * Returns an instance for a deployment, with no retries or breaker so faults show at once.
@@ -42,7 +42,7 @@ public final class Objects2 {
    */
   public static KubeJobs<String> jobs(ApiClient client, Clock clock, String deployment) {
     return KubeJobs.builder(client, new FakeAppKind())
-        .cluster(CLUSTER)
+        .cluster(Fixture.CLUSTER)
         .deployment(deployment)
         .clock(clock)
         .resiliencePolicy(ResiliencePolicy.none())

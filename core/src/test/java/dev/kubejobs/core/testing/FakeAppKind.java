@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core.testsupport2;
+package dev.kubejobs.core.testing;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobExecutionInfo;
@@ -56,7 +56,7 @@ public final class FakeAppKind implements JobKind<String> {
 
   @Override
   public JsonObject manifest(String spec, JobIdentity identity) {
-    return Objects2.app(identity.name(), identity.labels(), identity.annotations());
+    return FakeApps.app(identity.name(), identity.labels(), identity.annotations());
   }
 
   @Override

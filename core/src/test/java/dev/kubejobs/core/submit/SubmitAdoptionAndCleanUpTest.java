@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.submit;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -26,60 +25,50 @@ import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
-import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 8, test strength: how a submit adopts a resource another submit of the job created (the
- * claim, its bounds, a resource vanishing meanwhile), how its clean-up after lost answers is
- * bounded and what it keeps of the failures, and the manifest checks at their edges.
+ * How a submit adopts a resource another submit of the job created (the claim, its bounds, a
+ * resource vanishing meanwhile), how its clean-up after lost answers is bounded and what it keeps
+ * of the failures, and the manifest checks at their edges.
  */
-class SubmitStrengthTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
+class SubmitAdoptionAndCleanUpTest {
   private static final String COLLECTION = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
   private static final String OBJECT = COLLECTION + "/kj-job-1";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().deployment("gravitino").build();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> nodeA;
-
-  @BeforeEach
-  void setUp() {
-    CLOCK.set(T0);
-    server = KUBE.server();
-    nodeA = Fixture.builder(server, CLOCK, "gravitino").build();
-  }
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private KubeJobs<TestJobSpec> node(ClientHooks hooks) {
-    return Fixture.scripted(server, hooks, CLOCK, "gravitino").build();
+    return Fixture.scripted(KUBE.server(), hooks, CLOCK, "gravitino").build();
   }
 
   private String submittedBy() {
-    return Fixture.annotations(server, "etl", "kj-job-1").get(JobIdentity.ANNOTATION_SUBMITTED_BY);
+    return Fixture.annotations(KUBE.server(), "etl", "kj-job-1")
+        .get(JobIdentity.ANNOTATION_SUBMITTED_BY);
   }
 
   @Test
   void aSecondNodeAdoptsTheJobWithOneCreateAndOneResourceVersionLockedClaim() {
-    ExecutionId first = nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
+    ExecutionId first = KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"));
     String creator = submittedBy();
-    KubeJobs<TestJobSpec> nodeB = Fixture.builder(server, CLOCK, "gravitino").build();
-    server.journal().clear();
+    KubeJobs<TestJobSpec> nodeB = KUBE.builder("gravitino").build();
+    KUBE.server().journal().clear();
 
     assertThat(nodeB.submitter().submit("job-1", TestJobSpec.in("etl"))).isEqualTo(first);
 
-    assertThat(server.journal().count("POST", COLLECTION)).isEqualTo(1);
-    assertThat(server.journal().requests("PATCH", OBJECT))
+    assertThat(KUBE.server().journal().count("POST", COLLECTION)).isEqualTo(1);
+    assertThat(KUBE.server().journal().requests("PATCH", OBJECT))
         .singleElement()
         .satisfies(
             p ->
@@ -91,19 +80,19 @@ class SubmitStrengthTest {
 
   @Test
   void aClaimRefusedByAConflictEachTimeGivesUpAfterThreeAttemptsSayingSubmitAgain() {
-    nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
-    KubeJobs<TestJobSpec> nodeB = Fixture.builder(server, CLOCK, "gravitino").build();
-    server
+    KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"));
+    KubeJobs<TestJobSpec> nodeB = KUBE.builder("gravitino").build();
+    KUBE.server()
         .faults()
         .add(Fault.on("PATCH", OBJECT).forever().status(409, "Conflict", "object was modified"));
-    server.journal().clear();
+    KUBE.server().journal().clear();
 
     assertThatThrownBy(() -> nodeB.submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOf(ApiUnavailableException.class)
         .hasMessageContaining("could not adopt")
         .hasMessageContaining("each of 3 attempts");
 
-    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(3);
+    assertThat(KUBE.server().journal().count("PATCH", OBJECT)).isEqualTo(3);
   }
 
   @Test
@@ -117,31 +106,31 @@ class SubmitStrengthTest {
     // The claim finds the resource changed (409); the read after it finds it gone.
     submitsAgainWhenTheResourceVanishes(
         new ClientHooks()
-            .before("PATCH", OBJECT, () -> Fixture.touch(server, "etl", "kj-job-1"))
+            .before("PATCH", OBJECT, () -> Fixture.touch(KUBE.server(), "etl", "kj-job-1"))
             .before("GET", OBJECT, 2, this::deleteTheResource));
   }
 
   /** Node B submits job-1 over node A's resource, which vanishes as {@code hooks} script. */
   private void submitsAgainWhenTheResourceVanishes(ClientHooks hooks) {
-    nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
+    KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"));
     String creator = submittedBy();
     KubeJobs<TestJobSpec> nodeB = node(hooks);
-    server.journal().clear();
+    KUBE.server().journal().clear();
 
     nodeB.submitter().submit("job-1", TestJobSpec.in("etl"));
 
-    assertThat(server.journal().count("POST", COLLECTION)).isEqualTo(2);
+    assertThat(KUBE.server().journal().count("POST", COLLECTION)).isEqualTo(2);
     assertThat(submittedBy()).isNotNull().isNotEqualTo(creator);
   }
 
   private void deleteTheResource() {
-    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+    KUBE.server().store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
   }
 
   @Test
   void aClaimLostToAThirdSubmitsClaimLeavesTheResourceToThatSubmit() {
-    nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
-    KubeJobs<TestJobSpec> nodeC = Fixture.builder(server, CLOCK, "gravitino").build();
+    KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl"));
+    KubeJobs<TestJobSpec> nodeC = KUBE.builder("gravitino").build();
     AtomicReference<String> claimedByC = new AtomicReference<>();
     // Right before node B's claim, node C submits the job too and claims the resource first.
     KubeJobs<TestJobSpec> nodeB =
@@ -154,22 +143,22 @@ class SubmitStrengthTest {
                       nodeC.submitter().submit("job-1", TestJobSpec.in("etl"));
                       claimedByC.set(submittedBy());
                     }));
-    server.journal().clear();
+    KUBE.server().journal().clear();
 
     nodeB.submitter().submit("job-1", TestJobSpec.in("etl"));
 
     // B's claim answers 409, the read shows C's claim: B adopts without a claim or create of its
     // own, so C's claim stands.
     assertThat(submittedBy()).isEqualTo(claimedByC.get());
-    assertThat(server.journal().count("POST", COLLECTION)).isEqualTo(2);
-    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(2);
+    assertThat(KUBE.server().journal().count("POST", COLLECTION)).isEqualTo(2);
+    assertThat(KUBE.server().journal().count("PATCH", OBJECT)).isEqualTo(2);
   }
 
   @Test
   void theCleanUpOfALostCreateStopsAfterThreeDeletesRefusedByAConflict() {
     KubeJobs<TestJobSpec> lost =
         node(new ClientHooks().loseAnswer("POST", COLLECTION, 3).notSent("GET", OBJECT, 9));
-    server
+    KUBE.server()
         .faults()
         .add(Fault.on("DELETE", OBJECT).forever().status(409, "Conflict", "object was modified"));
 
@@ -178,7 +167,7 @@ class SubmitStrengthTest {
             ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isTrue())
         .hasMessageContaining("changed under each attempt to delete it");
 
-    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(3);
+    assertThat(KUBE.server().journal().count("DELETE", OBJECT)).isEqualTo(3);
   }
 
   @Test
@@ -202,10 +191,10 @@ class SubmitStrengthTest {
 
   @Test
   void aCreateNotSentBecauseTheBreakerOpenedIsKeptOnTheLostCreate() {
-    server.faults().add(Fault.on("POST", COLLECTION).forever().appliedThenLost());
-    server.faults().add(Fault.on("GET", OBJECT).forever().connectionReset());
+    KUBE.server().faults().add(Fault.on("POST", COLLECTION).forever().appliedThenLost());
+    KUBE.server().faults().add(Fault.on("GET", OBJECT).forever().connectionReset());
 
-    assertThatThrownBy(() -> nodeA.submitter().submit("job-1", TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit("job-1", TestJobSpec.in("etl")))
         .isInstanceOfSatisfying(
             ApiUnavailableException.class,
             e ->
@@ -218,21 +207,18 @@ class SubmitStrengthTest {
   void aJobIdOf1024CharactersIsSubmitted() {
     String jobId = "j".repeat(1024);
 
-    ExecutionId id = nodeA.submitter().submit(jobId, TestJobSpec.in("etl"));
+    ExecutionId id = KUBE.jobs().submitter().submit(jobId, TestJobSpec.in("etl"));
 
-    assertThat(Fixture.annotations(server, "etl", id.name()))
+    assertThat(Fixture.annotations(KUBE.server(), "etl", id.name()))
         .containsEntry(JobIdentity.ANNOTATION_JOB_ID, jobId);
   }
 
   @Test
   void aConflictQuotesAJobIdOf100CharactersWhole() {
     String jobId = "j".repeat(100);
-    Fixture.builder(server, CLOCK, "other")
-        .build()
-        .submitter()
-        .submit(jobId, TestJobSpec.in("etl"));
+    KUBE.builder("other").build().submitter().submit(jobId, TestJobSpec.in("etl"));
 
-    assertThatThrownBy(() -> nodeA.submitter().submit(jobId, TestJobSpec.in("etl")))
+    assertThatThrownBy(() -> KUBE.jobs().submitter().submit(jobId, TestJobSpec.in("etl")))
         .isInstanceOf(JobConflictException.class)
         .hasMessageContaining("cannot submit job '" + jobId + "'");
   }
