@@ -30,11 +30,13 @@ import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.core.sweep.SweepEntry;
 import dev.kubejobs.core.sweep.SweepReport;
 import dev.kubejobs.core.sweep.SweepRequest;
+import dev.kubejobs.examples.cli.DiagnosisFormat;
 import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.KubeflowOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.operator.DriverTrouble;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import dev.kubejobs.testkit.operator.SparkAppPath;
 import io.kubernetes.client.openapi.ApiClient;
@@ -63,6 +65,10 @@ import java.util.stream.Collectors;
  *   <li>submits a second job and cancels it (CANCELLED);
  *   <li>submits a job nobody runs (the "operator down" path) and shows it FAILED after the
  *       no-status timeout, shortened here to a few seconds;
+ *   <li>submits a job whose driver image does not exist: the driver pod is stuck in {@code
+ *       ImagePullBackOff} until the Apache operator gives up ({@code DriverStartTimedOut}), and the
+ *       demo prints the job's diagnosis (cause, sentence, evidence) as the CLI's {@code status}
+ *       does;
  *   <li>leaves an orphan (a job the scheduler never recorded) and sweeps it;
  *   <li>prints the preflight report and a table of the jobs.
  * </ol>
@@ -194,7 +200,29 @@ public final class Demo {
                 .build());
     follow(List.of(ingest), j -> false);
 
-    section("4. Sweep an orphan");
+    section("4. A stuck job, and why");
+    out.println(
+        "   This job names a driver image that does not exist. Its driver pod waits in"
+            + " ImagePullBackOff;");
+    out.println(
+        "   the Apache operator says only \"Requested driver from resource scheduler.\" until"
+            + " it gives up.");
+    out.println(
+        "   kubejobs reads the pod and its events and says why (for a job waiting over 60 s, or"
+            + " one that");
+    out.println("   just failed), as `status` and `watch` print it:");
+    Job stuck =
+        submit(
+            apache,
+            "apache",
+            "stuck-image",
+            sparkPi()
+                .image(DriverTrouble.DEFAULT_BAD_IMAGE)
+                .label(FakeSparkOperator.TROUBLE_LABEL, "image-pull")
+                .build());
+    follow(List.of(stuck), j -> false);
+
+    section("5. Sweep an orphan");
     out.println(
         "   A scheduler node crashed after submitting job 'lost-report' and before recording it:"
             + " the");
@@ -231,28 +259,29 @@ public final class Demo {
       swept += report.deleted().size();
     }
 
-    section("5. Preflight");
+    section("6. Preflight");
     for (KubeJobs<SparkJobSpec> kind : List.of(apache, kubeflow)) {
       PreflightReport report = kind.preflight().check(NAMESPACE);
       report.summary().lines().forEach(l -> out.println("   " + l));
     }
 
-    section("6. Jobs");
+    section("7. Jobs");
     table();
     out.printf(
         Locale.ROOT,
         "%nDemo finished in %.1f s (%.1f s to start the simulated cluster).%n",
         setupSeconds + elapsedSeconds(),
         setupSeconds);
-    return verdict(piApache, piKubeflow, etl, ingest, swept);
+    return verdict(piApache, piKubeflow, etl, ingest, stuck, swept);
   }
 
-  private int verdict(Job piApache, Job piKubeflow, Job etl, Job ingest, int swept) {
+  private int verdict(Job piApache, Job piKubeflow, Job etl, Job ingest, Job stuck, int swept) {
     List<String> wrong = new ArrayList<>();
     expect(wrong, piApache, JobStatus.SUCCEEDED);
     expect(wrong, piKubeflow, JobStatus.SUCCEEDED);
     expect(wrong, etl, JobStatus.CANCELLED);
     expect(wrong, ingest, JobStatus.FAILED);
+    expect(wrong, stuck, JobStatus.FAILED);
     if (swept != 1) {
       wrong.add("swept " + swept + " orphans, expected 1");
     }
@@ -393,6 +422,13 @@ public final class Demo {
       out.println(text.stripTrailing());
       out.flush();
     }
+    String diagnosis = info.diagnosis().map(d -> d.cause() + ": " + d.summary()).orElse("");
+    if (!diagnosis.equals(job.diagnosis)) {
+      // printed when it appears or changes, below the job's state line, as `watch` does
+      DiagnosisFormat.lines(info).forEach(l -> out.println("             " + l));
+      out.flush();
+      job.diagnosis = diagnosis;
+    }
     if (info.status().isTerminal() && job.log == null && !job.gone) {
       // Read now: the operator releases the driver pod on its next step.
       job.log = job.kind.driverLogs().tail(job.id, settings.logLines, 64 * 1024);
@@ -508,6 +544,7 @@ public final class Demo {
     boolean cancelRequested;
     boolean gone;
     DriverLog log;
+    String diagnosis = "";
 
     Job(KubeJobs<SparkJobSpec> kind, String operator, String jobId, ExecutionId id) {
       this.kind = kind;

@@ -17,12 +17,23 @@ package dev.kubejobs.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.spark.ApacheOptions;
+import dev.kubejobs.spark.SparkJobSpec;
+import dev.kubejobs.spark.SparkOperators;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.operator.DriverTrouble;
+import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,6 +66,9 @@ class DemoTest {
         .contains("cancel(kj-etl-nightly) -> REQUESTED")
         .containsPattern("apache +etl-nightly +CANCELLED")
         .containsPattern("kubeflow +ingest-raw +FAILED +\\(no status\\)")
+        .containsPattern("apache +stuck-image +QUEUED +DriverRequested")
+        .containsPattern(
+            "apache +stuck-image +FAILED +DriverStartTimedOut +The Spark application failed")
         .contains("DELETED spark-jobs/kj-lost-report (job 'lost-report')")
         .contains("kubejobs preflight OK: sparkapplications.spark.apache.org v1")
         .contains("kubejobs preflight OK: sparkapplications.sparkoperator.k8s.io v1beta2");
@@ -64,7 +78,8 @@ class DemoTest {
         .containsPattern("spark-pi +apache +SUCCEEDED +\\d\\d:\\d\\d:\\d\\d +\\d\\d:\\d\\d:\\d\\d")
         .containsPattern("spark-pi +kubeflow +SUCCEEDED")
         .containsPattern("etl-nightly +apache +CANCELLED .* kj-etl-nightly")
-        .containsPattern("ingest-raw +kubeflow +FAILED +- +\\d\\d:\\d\\d:\\d\\d +kj-ingest-raw");
+        .containsPattern("ingest-raw +kubeflow +FAILED +- +\\d\\d:\\d\\d:\\d\\d +kj-ingest-raw")
+        .containsPattern("stuck-image +apache +FAILED +- +\\d\\d:\\d\\d:\\d\\d +kj-stuck-image");
     // one line per state change: the same state is never printed twice in a row for a job
     assertThat(
             stdout.lines().filter(l -> l.matches(".*apache +spark-pi +STARTED +RunningHealthy.*")))
@@ -72,6 +87,71 @@ class DemoTest {
     // no stack traces, no log lines on standard output
     assertThat(stdout).doesNotContain("Exception", "\tat ", "[main]", "WARN", "DEBUG", "SLF4J");
     assertThat(err.get()).doesNotContain("\tat ");
+  }
+
+  /**
+   * The demo's stuck job shows its diagnosis. kubejobs' status pipeline fills {@code diagnosis()}
+   * on {@code get()} (built on a separate branch, merged by the integrator): the test first checks
+   * that it does, on a job like the demo's, and is skipped when it does not; then the demo must
+   * print that job's diagnosis below its state line.
+   */
+  @Test
+  void theDemoPrintsTheStuckJobsDiagnosis_afterThePipelineFillsDiagnosis() throws Exception {
+    Assumptions.assumeTrue(
+        getDiagnosesADriverWhoseImageCannotBePulled(),
+        "kubejobs' status pipeline does not fill JobExecutionInfo.diagnosis() on this branch");
+
+    String stdout = runDemo();
+
+    assertThat(stdout)
+        .containsPattern(
+            "apache +stuck-image +FAILED +DriverStartTimedOut.*\\R +diagnosis: IMAGE_PULL_FAILED: "
+                + ".*apache/spark:4.0.1-typo")
+        .containsPattern("\\R +evidence: +\\S");
+  }
+
+  /** Whether {@code get()} of a job that timed out on an image pull carries a diagnosis. */
+  private static boolean getDiagnosesADriverWhoseImageCannotBePulled() {
+    try (FakeKubernetesApiServer server = FakeKubernetesApiServer.start();
+        FakeSparkOperator operator = FakeSparkOperator.apache(server);
+        KubeJobs<SparkJobSpec> jobs =
+            KubeJobs.builder(server.newClient(), SparkOperators.apache(ApacheOptions.ofDefaults()))
+                .cluster("probe")
+                .deployment("probe")
+                .build()) {
+      ExecutionId id =
+          jobs.submitter()
+              .submit(
+                  "stuck",
+                  SparkJobSpec.builder()
+                      .namespace("jobs")
+                      .mainApplicationFile("local:///opt/spark/examples/jars/spark-examples.jar")
+                      .mainClass("org.apache.spark.examples.SparkPi")
+                      .image(DriverTrouble.DEFAULT_BAD_IMAGE)
+                      .sparkVersion("4.0.1")
+                      .label(FakeSparkOperator.TROUBLE_LABEL, "image-pull")
+                      .build());
+      operator.moveTo(id.namespace(), id.name(), "DriverStartTimedOut");
+      JobExecutionInfo info = jobs.statusReader().get(id);
+      return info.status() == JobStatus.FAILED && info.diagnosis().isPresent();
+    }
+  }
+
+  private static String runDemo() throws Exception {
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    Main.class.getName()))
+            .start();
+    CompletableFuture<String> out = read(process.getInputStream());
+    CompletableFuture<String> err = read(process.getErrorStream());
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("demo ends within 60 s").isTrue();
+    String stdout = out.get();
+    assertThat(process.exitValue()).as(stdout + err.get()).isZero();
+    return stdout;
   }
 
   private static CompletableFuture<String> read(java.io.InputStream in) {

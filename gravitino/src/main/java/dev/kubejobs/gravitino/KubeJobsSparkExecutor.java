@@ -19,6 +19,8 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.diagnosis.Cause;
+import dev.kubejobs.core.diagnosis.Diagnosis;
 import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
 import dev.kubejobs.core.sweep.SweepReport;
@@ -37,6 +39,8 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -120,6 +124,21 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   private volatile Duration sweepInterval;
   private final AtomicReference<Instant> nextSweep = new AtomicReference<>();
   private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
+
+  /** The most jobs whose last logged diagnosis cause is remembered: {@value}. */
+  static final int DIAGNOSES_REMEMBERED = 1024;
+
+  /** The cause last logged per job, so each is logged once; the least recently used go first. */
+  private final Map<String, Cause> loggedCauses =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Cause> eldest) {
+              return size() > DIAGNOSES_REMEMBERED;
+            }
+          });
 
   /** Creates an executor that {@link #initialize} configures; what Gravitino calls. */
   public KubeJobsSparkExecutor() {
@@ -301,6 +320,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     } finally {
       sweepEndedJobsIfDue();
     }
+    info.diagnosis().ifPresent(d -> logOnce(jobId, d));
     JobStatus status = info.status();
     boolean ended =
         status == JobStatus.SUCCEEDED
@@ -312,6 +332,17 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
         .withStartedAt(startedAt)
         .withFinishedAt(ended ? info.finishedAt().orElse(null) : null)
         .build();
+  }
+
+  /**
+   * Logs a job's diagnosis at WARN the first time its cause is seen for the job: Gravitino's {@code
+   * JobExecutionInfo} has no message field, so the server log and {@link #getJobStderr} are where
+   * its users read why the job is stuck or failed.
+   */
+  private void logOnce(String jobId, Diagnosis d) {
+    if (loggedCauses.put(jobId, d.cause()) != d.cause()) {
+      LOG.warn("Job '{}': {}: {}", jobId, d.cause(), d.summary());
+    }
   }
 
   /**
@@ -511,19 +542,40 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   }
 
   /**
-   * Returns an empty list: Kubernetes' pod log API cannot serve standard error apart from standard
-   * output (one interleaved stream per container; a split by stream exists only behind an alpha
-   * feature gate), so the driver's whole output, standard error included, is what {@link
-   * #getJobStdout} returns. Never throws.
+   * Returns why the job is stuck or failed when kubejobs diagnosed it, else an empty list. The
+   * driver's own output, standard error included, is what {@link #getJobStdout} returns:
+   * Kubernetes' pod log API cannot serve standard error apart from standard output (one interleaved
+   * stream per container; a split by stream exists only behind an alpha feature gate). So this
+   * channel carries what the driver could not write: for a job whose driver never ran (image not
+   * pulled, pod not scheduled, a missing Secret) or was killed (OOMKilled, evicted), and for one
+   * waiting too long, the {@link dev.kubejobs.core.JobExecutionInfo#diagnosis() diagnosis}: {@code
+   * "[kubejobs] Job <id>: <CAUSE>: <sentence>"} and one line per piece of evidence (the pod's
+   * condition or container state, the events with their count and times), capped to {@code
+   * maxLines} and {@code maxBytes}. Never throws: an unknown or malformed id, a job whose resource
+   * is gone or an unreachable API server give an empty list (logged at DEBUG).
    *
    * @param jobId the execution id
    * @param maxLines the most lines
-   * @param maxBytes the most bytes
-   * @return an empty list
+   * @param maxBytes the most bytes (UTF-8)
+   * @return the diagnosis lines, or an empty list
    */
   @Override
   public List<String> getJobStderr(String jobId, int maxLines, int maxBytes) {
-    return List.of();
+    if (maxLines <= 0 || maxBytes <= 0) {
+      return List.of();
+    }
+    try {
+      ExecutionId id = ExecutionId.parse(jobId);
+      return jobs()
+          .statusReader()
+          .get(id)
+          .diagnosis()
+          .map(d -> DiagnosisLines.of(jobId, d, maxLines, maxBytes))
+          .orElse(List.of());
+    } catch (RuntimeException e) {
+      LOG.debug("No diagnosis for '{}': {}", jobId, e.toString());
+      return List.of();
+    }
   }
 
   /**

@@ -24,6 +24,7 @@ import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.fixtures.DriverLogs;
+import dev.kubejobs.testkit.operator.DriverTrouble;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -42,6 +43,7 @@ import org.apache.gravitino.job.JobHandle;
 import org.apache.gravitino.job.ShellJobTemplate;
 import org.apache.gravitino.job.SparkJobTemplate;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -458,6 +460,34 @@ class KubeJobsSparkExecutorTest {
     handed.close();
 
     assertThat(client.getHttpClient().dispatcher().executorService().isShutdown()).isFalse();
+  }
+
+  /**
+   * A job whose driver image cannot be pulled fails (Apache: DriverStartTimedOut) without a driver
+   * log; its diagnosis is what {@code getJobStderr} returns. The diagnosis is made by kubejobs'
+   * status pipeline on {@code get()}: until that pipeline fills {@code diagnosis()} (a separate
+   * branch, merged by the integrator) this test is skipped, and once it does, it checks what this
+   * executor makes of it.
+   */
+  @Test
+  void aJobWhoseDriverImageCannotBePulledHasItsDiagnosisOnStderr_afterThePipelineFillsDiagnosis()
+      throws IOException {
+    FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
+    executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
+    String id = executor.submitJob(context(11), Templates.sparkPi());
+    operator.driverTrouble(NS, "kj-job-11", DriverTrouble.imagePull());
+    operator.moveTo(NS, "kj-job-11", "DriverStartTimedOut");
+
+    JobExecutionInfo failed = executor.getJobExecutionInfo(id);
+    List<String> stderr = executor.getJobStderr(id, 20, 64 * 1024);
+
+    assertThat(failed.status()).isEqualTo(JobHandle.Status.FAILED);
+    Assumptions.assumeFalse(
+        stderr.isEmpty(),
+        "kubejobs' status pipeline does not fill JobExecutionInfo.diagnosis() on this branch");
+    assertThat(stderr.get(0)).startsWith("[kubejobs] Job " + id + ": IMAGE_PULL_FAILED: ");
+    assertThat(stderr).anySatisfy(l -> assertThat(l).contains("apache/spark:4.0.1-typo"));
+    assertThat(executor.getJobStderr(id, 1, 64 * 1024)).hasSize(1);
   }
 
   private FakeSparkOperator operator(FakeSparkOperator.Flavor flavor) {

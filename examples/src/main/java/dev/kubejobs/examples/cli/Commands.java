@@ -201,7 +201,12 @@ public final class Commands {
       KubeJobs<SparkJobSpec> jobs = cluster.kubeJobs();
       ExecutionId executionId = cluster.executionId(jobs, id);
       JobExecutionInfo info = jobs.statusReader().get(executionId);
-      PrintWriter out = out();
+      print(out(), executionId, info);
+      return 0;
+    }
+
+    /** Prints a status, then its diagnosis when it carries one. */
+    static void print(PrintWriter out, ExecutionId executionId, JobExecutionInfo info) {
       out.println("id:        " + executionId);
       out.println("status:    " + info.status());
       out.println("operator:  " + orDash(info.operatorState()));
@@ -210,7 +215,7 @@ public final class Commands {
       out.println("driver:    " + info.driverPod().orElse("-"));
       out.println("web UI:    " + info.webUi().orElse("-"));
       out.println("message:   " + orDash(info.message()));
-      return 0;
+      DiagnosisFormat.lines(info).forEach(out::println);
     }
   }
 
@@ -254,21 +259,10 @@ public final class Commands {
       PrintWriter out = out();
       out.println("watching " + executionId);
       long start = System.nanoTime();
-      String last = null;
+      WatchPrinter printer = new WatchPrinter(out);
       while (true) {
         JobExecutionInfo info = jobs.statusReader().get(executionId);
-        String line = info.status() + "  " + orDash(info.operatorState());
-        if (!line.equals(last)) {
-          out.printf(
-              Locale.ROOT,
-              "%+7.1fs  %-10s %-28s %s%n",
-              (System.nanoTime() - start) / 1e9,
-              info.status(),
-              orDash(info.operatorState()),
-              orDash(info.message()));
-          out.flush();
-          last = line;
-        }
+        printer.print((System.nanoTime() - start) / 1e9, info);
         if (info.status().isTerminal()) {
           return info.status() == JobStatus.SUCCEEDED ? 0 : Errors.FAILED;
         }
@@ -277,6 +271,43 @@ public final class Commands {
           throw new CliException(Errors.FAILED, "interrupted while watching " + executionId);
         }
       }
+    }
+  }
+
+  /**
+   * Prints the {@code watch} command's lines: one per change of status or operator state, and the
+   * diagnosis, indented below, each time it appears or changes (its cause or sentence). Not thread
+   * safe.
+   */
+  static final class WatchPrinter {
+    private static final String INDENT = " ".repeat(10);
+    private final PrintWriter out;
+    private String lastLine;
+    private String lastDiagnosis = "";
+
+    WatchPrinter(PrintWriter out) {
+      this.out = out;
+    }
+
+    /** Prints what changed since the last call, if anything, and flushes. */
+    void print(double elapsedSeconds, JobExecutionInfo info) {
+      String line = info.status() + "  " + orDash(info.operatorState());
+      String diagnosis = DiagnosisFormat.key(info);
+      if (!line.equals(lastLine)) {
+        out.printf(
+            Locale.ROOT,
+            "%+7.1fs  %-10s %-28s %s%n",
+            elapsedSeconds,
+            info.status(),
+            orDash(info.operatorState()),
+            orDash(info.message()));
+        lastLine = line;
+      }
+      if (!diagnosis.equals(lastDiagnosis)) {
+        DiagnosisFormat.lines(info).forEach(l -> out.println(INDENT + l));
+        lastDiagnosis = diagnosis;
+      }
+      out.flush();
     }
   }
 

@@ -24,13 +24,17 @@ import dev.kubejobs.testkit.ResourceType;
 import dev.kubejobs.testkit.fixtures.ApacheStatuses;
 import dev.kubejobs.testkit.fixtures.DriverLogs;
 import dev.kubejobs.testkit.fixtures.DriverPodBuilder;
+import dev.kubejobs.testkit.fixtures.EventBuilder;
 import dev.kubejobs.testkit.fixtures.KubeflowStatuses;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /**
@@ -57,6 +61,11 @@ final class AppRun {
   final SparkAppPath path;
   final List<Step> steps = new ArrayList<>();
   final boolean sidecar;
+  final DriverTrouble trouble;
+
+  /** The events recorded about the stuck driver pod, by name: their first time and count. */
+  private final Map<String, Seen> recorded = new LinkedHashMap<>();
+
   int next;
   String driverPod;
   Instant driverStartedAt;
@@ -69,7 +78,8 @@ final class AppRun {
       Clock clock,
       JsonObject app,
       SparkAppPath path,
-      boolean sidecar) {
+      boolean sidecar,
+      DriverTrouble trouble) {
     this.settings = settings;
     this.store = store;
     this.clock = clock;
@@ -78,6 +88,7 @@ final class AppRun {
     this.uid = meta(app, "uid");
     this.path = path;
     this.sidecar = sidecar;
+    this.trouble = trouble;
   }
 
   boolean apache() {
@@ -190,6 +201,27 @@ final class AppRun {
     apacheAppend("DriverRequested", ApacheStatuses.defaultMessage("DriverRequested"));
   }
 
+  /**
+   * {@code DriverStartTimedOut} with the driver pod's status as {@code lastObservedDriverStatus},
+   * as the Apache operator's {@code AppDriverTimeoutObserver} writes it
+   * (apache/spark-kubernetes-operator {@code
+   * spark-operator/src/main/java/org/apache/spark/k8s/operator/reconciler/observers/AppDriverTimeoutObserver.java}
+   * at d5acafd24a0cd9cf225026bbdbcb0775d73ffe8f: {@code appState.setLastObservedDriverStatus(
+   * driver.getStatus())}).
+   */
+  void apacheDriverStartTimedOut() {
+    Instant at = now();
+    JsonObject observed = driverPodStatus().orElse(null);
+    updateStatus(
+        s ->
+            ApacheStatuses.append(
+                orEmpty(s),
+                "DriverStartTimedOut",
+                ApacheStatuses.defaultMessage("DriverStartTimedOut"),
+                at,
+                observed));
+  }
+
   void apacheRelease() {
     deleteDriverPod();
     apacheAppend("ResourceReleased", null);
@@ -210,18 +242,60 @@ final class AppRun {
         s ->
             KubeflowStatuses.submitted(
                 s == null ? KubeflowStatuses.empty() : s, pod, submissionId, at));
+    if (trouble != null) {
+      recordOperatorEvent(
+          "Normal",
+          "SparkApplicationSubmitted",
+          "SparkApplication " + name + " was submitted successfully");
+    }
   }
 
   void kubeflowRunning() {
     driverRunning();
     String appId = KubeflowStatuses.sparkAppId(namespace, name);
     updateStatus(s -> KubeflowStatuses.running(orKubeflowEmpty(s), name, appId));
+    if (trouble != null) {
+      recordOperatorEvent("Normal", "SparkDriverRunning", "Driver " + driverPod + " is running");
+    }
+  }
+
+  /**
+   * Moves {@code SUCCEEDING}/{@code FAILING} to its end; for a run with a trouble also records the
+   * operator's {@code SparkApplicationFailed} (or {@code Completed}) event.
+   */
+  void kubeflowTerminal() {
+    updateStatus(KubeflowStatuses::terminal);
+    if (trouble == null) {
+      return;
+    }
+    JsonObject status = status().orElseGet(JsonObject::new);
+    String state = KubeflowStatuses.state(status).orElse("");
+    if ("FAILED".equals(state)) {
+      JsonObject appState = status.getAsJsonObject("applicationState");
+      String error =
+          appState != null && appState.has("errorMessage")
+              ? appState.get("errorMessage").getAsString()
+              : "";
+      recordOperatorEvent(
+          "Warning", "SparkApplicationFailed", "SparkApplication " + name + " failed: " + error);
+    } else if ("COMPLETED".equals(state)) {
+      recordOperatorEvent(
+          "Normal", "SparkApplicationCompleted", "SparkApplication " + name + " completed");
+    }
   }
 
   void kubeflowNoticeExit() {
     Instant at = now();
     int exitCode = driverExitCode().orElse(0);
-    updateStatus(s -> KubeflowStatuses.driverTerminated(orKubeflowEmpty(s), exitCode, at));
+    String reason = driverTerminatedReason().orElse(exitCode == 0 ? "Completed" : "Error");
+    updateStatus(s -> KubeflowStatuses.driverTerminated(orKubeflowEmpty(s), exitCode, reason, at));
+    if (trouble != null) {
+      if (exitCode == 0) {
+        recordOperatorEvent("Normal", "SparkDriverCompleted", "Driver " + driverPod + " completed");
+      } else {
+        recordOperatorEvent("Warning", "SparkDriverFailed", "Driver " + driverPod + " failed");
+      }
+    }
   }
 
   // ---- driver pod ----
@@ -249,6 +323,9 @@ final class AppRun {
     }
     if (pending) {
       b.pending();
+      if (trouble != null) {
+        trouble.applyTo(b);
+      }
     } else {
       driverStartedAt = now();
       b.running(driverStartedAt);
@@ -270,7 +347,98 @@ final class AppRun {
     if (!pending) {
       writeLogs(DriverLogs.running(name, driverStartedAt));
     }
+    if (pending && trouble != null && trouble.keepsDriverPending()) {
+      recordTroubleEvents();
+    }
   }
+
+  /**
+   * Records the events of the stuck driver pod: each one new, or, for one recorded before that the
+   * component records again on each retry, once more (its count up by one, its last time now).
+   */
+  void recordTroubleEvents() {
+    Optional<JsonObject> pod =
+        driverPod == null ? Optional.empty() : store.get(ResourceType.POD, namespace, driverPod);
+    if (pod.isEmpty() || trouble == null) {
+      return;
+    }
+    Instant at = now();
+    for (DriverTrouble.RecordedEvent e : trouble.events(namespace, driverPod)) {
+      String eventName = driverPod + "." + hex(driverPod + "/" + e.id());
+      Seen seen = recorded.get(eventName);
+      if (seen != null && !e.repeats()) {
+        continue;
+      }
+      Seen now = seen == null ? new Seen(at, 1) : new Seen(seen.first(), seen.count() + 1);
+      recorded.put(eventName, now);
+      EventBuilder b =
+          EventBuilder.about(pod.get())
+              .named(eventName)
+              .reportedBy(e.component())
+              .seen(now.count(), now.first(), at);
+      if ("Warning".equals(e.type())) {
+        b.warning(e.reason(), e.message());
+      } else {
+        b.normal(e.reason(), e.message());
+      }
+      putEvent(e.series() ? b.buildSeries() : b.build());
+    }
+  }
+
+  /**
+   * Records an event of the operator about the application through the {@code core/v1} recorder, as
+   * the Kubeflow operator does (kubeflow/spark-operator v2.5.2, commit
+   * 43afb8bbd32463037d8fb6e414e252c69081882b: {@code cmd/operator/controller/start.go} {@code
+   * GetEventRecorderFor("spark-application-controller")}; {@code
+   * internal/controller/sparkapplication/controller.go} {@code recordSparkApplicationEvent} and
+   * {@code recordDriverEvent}).
+   */
+  void recordOperatorEvent(String type, String reason, String message) {
+    Optional<JsonObject> app = app();
+    if (app.isEmpty()) {
+      return;
+    }
+    Instant at = now();
+    String eventName = name + "." + hex(name + "/" + reason + "/" + submissions);
+    EventBuilder b =
+        EventBuilder.about(app.get()).named(eventName).reportedBy("spark-application-controller");
+    b.at(at);
+    if ("Warning".equals(type)) {
+      b.warning(reason, message);
+    } else {
+      b.normal(reason, message);
+    }
+    putEvent(b.build());
+  }
+
+  private void putEvent(JsonObject event) {
+    String eventName = event.getAsJsonObject("metadata").get("name").getAsString();
+    JsonObject meta = event.getAsJsonObject("metadata");
+    meta.remove("uid");
+    if (store.get(ResourceType.EVENT, namespace, eventName).isPresent()) {
+      store.update(
+          ResourceType.EVENT,
+          namespace,
+          eventName,
+          old -> {
+            JsonObject next = event.deepCopy();
+            next.add("metadata", old.getAsJsonObject("metadata"));
+            return next;
+          });
+    } else {
+      store.create(ResourceType.EVENT, namespace, event);
+    }
+  }
+
+  private static String hex(String s) {
+    return UUID.nameUUIDFromBytes(s.getBytes(StandardCharsets.UTF_8))
+        .toString()
+        .replace("-", "")
+        .substring(0, 16);
+  }
+
+  /** When an event was first recorded and how many times. */
+  private record Seen(Instant first, int count) {}
 
   void driverRunning() {
     driverStartedAt = now();
@@ -279,10 +447,18 @@ final class AppRun {
     writeLogs(DriverLogs.running(name, started));
   }
 
-  void driverExited(int exitCode) {
+  void driverExited(int scriptedExitCode) {
     Instant finished = now();
     Instant started = driverStartedAt != null ? driverStartedAt : finished;
-    updatePodStatus(podBuilder().terminated(exitCode, started, finished).buildStatus());
+    boolean oom =
+        scriptedExitCode != 0 && trouble != null && trouble.kind() == DriverTrouble.Kind.OOM_KILLED;
+    // killed by SIGKILL: 128 + 9
+    int exitCode = oom ? 137 : scriptedExitCode;
+    DriverPodBuilder pod = podBuilder().terminated(exitCode, started, finished);
+    if (oom) {
+      pod.terminationReason("OOMKilled", null);
+    }
+    updatePodStatus(pod.buildStatus());
     writeLogs(
         exitCode == 0
             ? DriverLogs.succeeded(name, started, finished)
@@ -320,6 +496,27 @@ final class AppRun {
                           .getAsJsonObject("terminated")
                           .get("exitCode")
                           .getAsInt());
+                }
+              }
+              return Optional.empty();
+            });
+  }
+
+  private Optional<String> driverTerminatedReason() {
+    return driverPodStatus()
+        .flatMap(
+            s -> {
+              if (!s.has("containerStatuses")) {
+                return Optional.empty();
+              }
+              for (JsonElement c : s.getAsJsonArray("containerStatuses")) {
+                JsonObject cs = c.getAsJsonObject();
+                JsonObject state = cs.getAsJsonObject("state");
+                if (DriverPodBuilder.DRIVER_CONTAINER.equals(cs.get("name").getAsString())
+                    && state.has("terminated")
+                    && state.getAsJsonObject("terminated").has("reason")) {
+                  return Optional.of(
+                      state.getAsJsonObject("terminated").get("reason").getAsString());
                 }
               }
               return Optional.empty();

@@ -93,6 +93,12 @@ public final class FakeSparkOperator implements AutoCloseable {
   /** The label that, set to {@code true}, gives an application's driver pod a sidecar container. */
   public static final String SIDECAR_LABEL = "testkit.kubejobs.dev/sidecar";
 
+  /**
+   * The label naming the {@link DriverTrouble} of an application, e.g. {@code
+   * testkit.kubejobs.dev/driver-trouble=image-pull}; see {@link DriverTrouble#parse(String)}.
+   */
+  public static final String TROUBLE_LABEL = "testkit.kubejobs.dev/driver-trouble";
+
   /** Which Spark operator to imitate. */
   public enum Flavor {
     /** The Apache Spark Kubernetes Operator, {@code spark.apache.org/v1} (or {@code v1beta1}). */
@@ -108,6 +114,7 @@ public final class FakeSparkOperator implements AutoCloseable {
   private final Settings settings;
   private final Map<String, AppRun> runs = new HashMap<>();
   private final Map<String, SparkAppPath> chosenPaths = new HashMap<>();
+  private final Map<String, DriverTrouble> chosenTroubles = new HashMap<>();
   private final Object lock = new Object();
   private volatile boolean up = true;
   private boolean ticked;
@@ -381,6 +388,49 @@ public final class FakeSparkOperator implements AutoCloseable {
   }
 
   /**
+   * Gives one application's driver a {@link DriverTrouble}: its driver pod will be stuck with that
+   * cause (or, for {@link DriverTrouble#oomKilled()}, killed), the fake server gets the Events the
+   * scheduler, the kubelet and the operator record, and the operator writes what it writes then.
+   * The trouble replaces the application's path (see {@link DriverTrouble}). The label {@value
+   * #TROUBLE_LABEL} does the same for an application submitted through the API.
+   *
+   * @param namespace the application's namespace
+   * @param name the application's name (it may not exist yet)
+   * @param trouble the trouble
+   * @return this operator
+   * @throws IllegalStateException if the operator has already moved the application (choose the
+   *     trouble before stepping)
+   */
+  public FakeSparkOperator driverTrouble(String namespace, String name, DriverTrouble trouble) {
+    Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(trouble, "trouble");
+    synchronized (lock) {
+      var app = server.store().get(settings.type(), namespace, name);
+      if (app.isPresent()) {
+        AppRun run = runs.get(AppRun.meta(app.get(), "uid"));
+        if (run != null && (run.next > 0 || run.deletionHandled)) {
+          throw new IllegalStateException(
+              "cannot give "
+                  + namespace
+                  + "/"
+                  + name
+                  + " the driver trouble "
+                  + trouble.kind()
+                  + ": it has already made transitions on path "
+                  + run.path
+                  + "; choose the trouble right after creating it, before stepping");
+        }
+        if (run != null) {
+          runs.remove(run.uid);
+        }
+      }
+      chosenTroubles.put(namespace + "/" + name, trouble);
+      return this;
+    }
+  }
+
+  /**
    * Takes the operator down, as when its pod is gone: until {@link #up()}, nothing moves — {@link
    * #step()}, {@link #advance(String, String)} and the timer change nothing, {@link #moveTo(String,
    * String, String)} throws — and deleting an Apache application stays held by its finalizer. Doing
@@ -600,10 +650,18 @@ public final class FakeSparkOperator implements AutoCloseable {
     boolean sidecar =
         settings.sidecar()
             || labels != null && "true".equalsIgnoreCase(string(labels, SIDECAR_LABEL));
+    DriverTrouble trouble =
+        chosenTroubles.remove(AppRun.meta(app, "namespace") + "/" + AppRun.meta(app, "name"));
+    if (trouble == null && labels != null && labels.has(TROUBLE_LABEL)) {
+      trouble = DriverTrouble.parse(string(labels, TROUBLE_LABEL));
+    }
+    if (trouble != null && path != SparkAppPath.OPERATOR_DOWN) {
+      path = trouble.keepsDriverPending() ? SparkAppPath.DRIVER_START_TIMEOUT : SparkAppPath.FAILED;
+    }
     if (!isNew(app) || deleting(app)) {
       path = path == SparkAppPath.OPERATOR_DOWN ? path : null;
     }
-    AppRun run = new AppRun(settings, server.store(), server.clock(), app, path, sidecar);
+    AppRun run = new AppRun(settings, server.store(), server.clock(), app, path, sidecar, trouble);
     Scripts.script(run, retainPolicy(app));
     if (run.path == null) {
       // adopted: remember its driver pod for deletion

@@ -30,6 +30,7 @@ final class Scripts {
   static final String FINALIZER_STEP = "finalizer";
   static final String DRIVER_EXITED_STEP = "driver-exited";
   static final String UNPARSEABLE_STEP = "unparseable-status";
+  static final String KUBELET_RETRY_STEP = "kubelet-retry";
 
   private Scripts() {}
 
@@ -73,7 +74,10 @@ final class Scripts {
       case DRIVER_START_TIMEOUT -> {
         s.add(step("Submitted", AppRun::apacheSubmitted));
         s.add(step("DriverRequested", AppRun::apacheRequestDriver));
-        s.add(state("DriverStartTimedOut"));
+        if (run.trouble != null) {
+          s.add(step(KUBELET_RETRY_STEP, AppRun::recordTroubleEvents));
+        }
+        s.add(step("DriverStartTimedOut", AppRun::apacheDriverStartTimedOut));
         s.add(end(retainOnFailure));
       }
       case RESTARTED_THEN_SUCCEEDED -> {
@@ -156,6 +160,12 @@ final class Scripts {
         s.add(terminal("FAILED"));
       }
       case DRIVER_START_TIMEOUT -> {
+        if (run.trouble != null) {
+          // the pod exists but stays Pending: the operator maps it to SUBMITTED and waits
+          s.add(step("SUBMITTED", r -> r.kubeflowSubmit(true)));
+          s.add(step(KUBELET_RETRY_STEP, AppRun::recordTroubleEvents));
+          return;
+        }
         s.add(step("SUBMITTED", r -> r.kubeflowSubmit(false)));
         s.add(
             step(
@@ -205,7 +215,7 @@ final class Scripts {
   }
 
   private static AppRun.Step terminal(String state) {
-    return step(state, r -> r.updateStatus(KubeflowStatuses::terminal));
+    return step(state, AppRun::kubeflowTerminal);
   }
 
   private static AppRun.Step exited(int exitCode) {

@@ -49,9 +49,11 @@ public enum SparkAppPath {
 
   /**
    * The driver never starts. Apache: {@code finalizer, Submitted, DriverRequested} (pod stays
-   * pending){@code , DriverStartTimedOut, ResourceReleased}. Kubeflow, which has no such state:
-   * {@code SUBMITTED} without a driver pod, then {@code FAILING} ("driver pod not found"), {@code
-   * FAILED}.
+   * pending){@code , DriverStartTimedOut} (the pending pod's status as {@code
+   * lastObservedDriverStatus}){@code , ResourceReleased}. For a driver stuck with a cause (image,
+   * scheduling, configuration) and its events, see {@link DriverTrouble}. Kubeflow, which has no
+   * such state: {@code SUBMITTED} without a driver pod, then {@code FAILING} ("driver pod not
+   * found"), {@code FAILED}.
    */
   DRIVER_START_TIMEOUT,
 

@@ -1,0 +1,380 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.testkit.operator;
+
+import dev.kubejobs.testkit.fixtures.DriverPodBuilder;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Why the driver of one SparkApplication does not get to run, as the cluster shows it: the driver
+ * pod the {@link FakeSparkOperator} creates is stuck (or, for {@link #oomKilled()}, killed) the way
+ * the kubelet and the scheduler leave it, and the fake server gets the Events they record. Chosen
+ * per application with {@link FakeSparkOperator#driverTrouble(String, String, DriverTrouble)} or
+ * the label {@value FakeSparkOperator#TROUBLE_LABEL} ({@code image-pull}, {@code unschedulable},
+ * {@code config-error}, {@code oom-killed}, each with the default message below).
+ *
+ * <p>A trouble replaces the application's {@link SparkAppPath}:
+ *
+ * <ul>
+ *   <li>A driver that cannot start ({@link #imagePull}, {@link #unschedulable}, {@link
+ *       #configError}). Apache: {@code finalizer, Submitted, DriverRequested} (the stuck pod and
+ *       its events){@code , kubelet-retry} (the repeating events counted once more){@code ,
+ *       DriverStartTimedOut} (with {@code lastObservedDriverStatus}, the stuck pod's status){@code
+ *       , ResourceReleased} (pod deleted), as the Apache operator's {@code
+ *       AppDriverTimeoutObserver} does after {@code driverStartTimeoutMillis}. Kubeflow: {@code
+ *       SUBMITTED} (the stuck pod, its events, and the operator's {@code SparkApplicationSubmitted}
+ *       event){@code , kubelet-retry}, then nothing: the Kubeflow operator maps a {@code Pending}
+ *       driver pod to {@code SUBMITTED} and waits for ever.
+ *   <li>A driver killed for its memory ({@link #oomKilled()}): the {@link SparkAppPath#FAILED} path
+ *       with the driver container terminated {@code OOMKilled}, exit code 137.
+ * </ul>
+ *
+ * <p>Immutable and thread safe.
+ */
+public final class DriverTrouble {
+
+  /** The kinds of trouble. */
+  public enum Kind {
+    /** The driver image cannot be pulled: {@code ErrImagePull}, then {@code ImagePullBackOff}. */
+    IMAGE_PULL,
+    /**
+     * The scheduler cannot place the driver pod: {@code PodScheduled=False}, {@code Unschedulable}.
+     */
+    UNSCHEDULABLE,
+    /** The driver container cannot be created from its configuration. */
+    CONFIG_ERROR,
+    /** The driver container is killed for exceeding its memory limit. */
+    OOM_KILLED
+  }
+
+  /** The image of {@link #imagePull()}: a tag that does not exist. */
+  public static final String DEFAULT_BAD_IMAGE = "apache/spark:4.0.1-typo";
+
+  /**
+   * The scheduler's message of {@link #unschedulable()}, as kube-scheduler's {@code FitError}
+   * writes it (kubernetes/kubernetes {@code pkg/scheduler/framework/types.go}) with the default
+   * preemption plugin's post-filter message.
+   */
+  public static final String DEFAULT_SCHEDULER_MESSAGE =
+      "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No"
+          + " preemption victims found for incoming pod.";
+
+  /**
+   * The kubelet's message of {@link #configError()}: a Secret the driver's environment refers to is
+   * missing (kubernetes/kubernetes {@code pkg/kubelet/kubelet_pods.go} {@code
+   * makeEnvironmentVariables}).
+   */
+  public static final String DEFAULT_CONFIG_MESSAGE = "secret \"spark-secrets\" not found";
+
+  private final Kind kind;
+  private final String image;
+  private final String message;
+
+  private DriverTrouble(Kind kind, String image, String message) {
+    this.kind = kind;
+    this.image = image;
+    this.message = message;
+  }
+
+  /**
+   * A driver image that does not exist in its registry: containerd's answer {@code "...: not
+   * found"}.
+   *
+   * @param image the image reference the driver pod names
+   * @return the trouble
+   */
+  public static DriverTrouble imagePull(String image) {
+    Objects.requireNonNull(image, "image");
+    return imagePull(
+        image,
+        "rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/"
+            + image
+            + "\": failed to resolve reference \"docker.io/"
+            + image
+            + "\": docker.io/"
+            + image
+            + ": not found");
+  }
+
+  /**
+   * A driver image that cannot be pulled, with the container runtime's answer, e.g. {@code "...
+   * pull access denied, repository does not exist or may require authorization ..."}.
+   *
+   * @param image the image reference the driver pod names
+   * @param runtimeAnswer what the container runtime answered, after {@code "Failed to pull image
+   *     \"<image>\": "} in the kubelet's event
+   * @return the trouble
+   */
+  public static DriverTrouble imagePull(String image, String runtimeAnswer) {
+    return new DriverTrouble(
+        Kind.IMAGE_PULL, requireText(image, "image"), requireText(runtimeAnswer, "runtimeAnswer"));
+  }
+
+  /**
+   * A driver image that does not exist: {@value #DEFAULT_BAD_IMAGE}.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble imagePull() {
+    return imagePull(DEFAULT_BAD_IMAGE);
+  }
+
+  /**
+   * A driver pod the scheduler cannot place, with its message.
+   *
+   * @param schedulerMessage the scheduler's message, e.g. {@value #DEFAULT_SCHEDULER_MESSAGE}
+   * @return the trouble
+   */
+  public static DriverTrouble unschedulable(String schedulerMessage) {
+    return new DriverTrouble(
+        Kind.UNSCHEDULABLE, null, requireText(schedulerMessage, "schedulerMessage"));
+  }
+
+  /**
+   * A driver pod the scheduler cannot place: {@value #DEFAULT_SCHEDULER_MESSAGE}.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble unschedulable() {
+    return unschedulable(DEFAULT_SCHEDULER_MESSAGE);
+  }
+
+  /**
+   * A driver container that cannot be created: {@code CreateContainerConfigError} with the
+   * kubelet's message.
+   *
+   * @param kubeletMessage e.g. {@value #DEFAULT_CONFIG_MESSAGE} or {@code "couldn't find key
+   *     password in Secret jobs/db"}
+   * @return the trouble
+   */
+  public static DriverTrouble configError(String kubeletMessage) {
+    return new DriverTrouble(
+        Kind.CONFIG_ERROR, null, requireText(kubeletMessage, "kubeletMessage"));
+  }
+
+  /**
+   * A driver container that cannot be created: {@value #DEFAULT_CONFIG_MESSAGE}.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble configError() {
+    return configError(DEFAULT_CONFIG_MESSAGE);
+  }
+
+  /**
+   * A driver container killed for exceeding its memory limit: terminated with reason {@code
+   * OOMKilled} (containerd's {@code oomExitReason}) and exit code 137 (128 + SIGKILL).
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble oomKilled() {
+    return new DriverTrouble(Kind.OOM_KILLED, null, null);
+  }
+
+  /**
+   * Parses a value of the label {@value FakeSparkOperator#TROUBLE_LABEL}: {@code image-pull},
+   * {@code unschedulable}, {@code config-error} or {@code oom-killed} (case-insensitive, {@code _}
+   * accepted for {@code -}), each with its default message.
+   *
+   * @param value the label value
+   * @return the trouble
+   * @throws IllegalArgumentException naming the label, the value and the accepted values
+   */
+  public static DriverTrouble parse(String value) {
+    String normalized = value.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+    for (Kind k : Kind.values()) {
+      if (k.name().equals(normalized)) {
+        return switch (k) {
+          case IMAGE_PULL -> imagePull();
+          case UNSCHEDULABLE -> unschedulable();
+          case CONFIG_ERROR -> configError();
+          case OOM_KILLED -> oomKilled();
+        };
+      }
+    }
+    throw new IllegalArgumentException(
+        FakeSparkOperator.TROUBLE_LABEL
+            + " must be one of "
+            + Arrays.stream(Kind.values())
+                .map(k -> k.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                .toList()
+            + ", but was '"
+            + value
+            + "'");
+  }
+
+  /**
+   * Returns the kind of trouble.
+   *
+   * @return the kind
+   */
+  public Kind kind() {
+    return kind;
+  }
+
+  /**
+   * Returns whether the driver never starts (every kind but {@link Kind#OOM_KILLED}).
+   *
+   * @return true when the driver pod stays {@code Pending}
+   */
+  public boolean keepsDriverPending() {
+    return kind != Kind.OOM_KILLED;
+  }
+
+  /**
+   * Returns the driver image of an {@link Kind#IMAGE_PULL} trouble.
+   *
+   * @return the image, or null for the other kinds
+   */
+  public String image() {
+    return image;
+  }
+
+  /**
+   * Returns the message the cluster writes: the runtime's answer ({@link Kind#IMAGE_PULL}), the
+   * scheduler's message ({@link Kind#UNSCHEDULABLE}) or the kubelet's ({@link Kind#CONFIG_ERROR}).
+   *
+   * @return the message, or null for {@link Kind#OOM_KILLED}
+   */
+  public String message() {
+    return message;
+  }
+
+  /** Puts the stuck state on a driver pod builder. */
+  void applyTo(DriverPodBuilder pod) {
+    switch (kind) {
+      case IMAGE_PULL -> pod.image(image).waiting("ImagePullBackOff", backOffMessage());
+      case UNSCHEDULABLE -> pod.unschedulable(message);
+      case CONFIG_ERROR -> pod.waiting("CreateContainerConfigError", message);
+      case OOM_KILLED -> {
+        // set when the driver exits
+      }
+    }
+  }
+
+  /**
+   * The Events the scheduler and the kubelet record about the stuck driver pod, in the order they
+   * record them.
+   *
+   * <p>Sources (kubernetes/kubernetes): kube-scheduler {@code pkg/scheduler/schedule_one.go}
+   * records through the {@code events.k8s.io} recorder {@code Eventf(pod, nil, Warning,
+   * "FailedScheduling", "Scheduling", msg)} and, once bound, {@code Normal Scheduled "Successfully
+   * assigned %v/%v to %v"}; the kubelet records through the {@code core/v1} recorder: {@code
+   * pkg/kubelet/images/image_manager.go} (commit 00a3928bde544dbb4fd046bb78439178ec37fb5a) {@code
+   * Normal Pulling "Pulling image %q"}, {@code Warning Failed "Failed to pull image %q: %v"},
+   * {@code Normal BackOff "Back-off pulling image %q"}, and {@code
+   * pkg/kubelet/kuberuntime/kuberuntime_container.go} {@code startContainer}: {@code Warning Failed
+   * "Error: %v"} with the error ({@code ErrImagePull}, {@code ImagePullBackOff}) or the
+   * configuration error's message; reasons from {@code pkg/kubelet/events/event.go}.
+   */
+  List<RecordedEvent> events(String namespace, String pod) {
+    String node = "node-1";
+    RecordedEvent scheduled =
+        new RecordedEvent(
+            "scheduled",
+            "Normal",
+            "Scheduled",
+            "Successfully assigned " + namespace + "/" + pod + " to " + node,
+            "default-scheduler",
+            true,
+            false);
+    return switch (kind) {
+      case IMAGE_PULL ->
+          List.of(
+              scheduled,
+              kubelet("pulling", "Normal", "Pulling", "Pulling image \"" + image + "\""),
+              kubelet(
+                  "failed-pull",
+                  "Warning",
+                  "Failed",
+                  "Failed to pull image \"" + image + "\": " + message),
+              kubelet("err-image-pull", "Warning", "Failed", "Error: ErrImagePull"),
+              kubelet("back-off", "Normal", "BackOff", backOffMessage()),
+              kubelet("image-pull-back-off", "Warning", "Failed", "Error: ImagePullBackOff"));
+      case UNSCHEDULABLE ->
+          List.of(
+              new RecordedEvent(
+                  "failed-scheduling",
+                  "Warning",
+                  "FailedScheduling",
+                  message,
+                  "default-scheduler",
+                  true,
+                  true));
+      case CONFIG_ERROR ->
+          List.of(scheduled, kubelet("config-error", "Warning", "Failed", "Error: " + message));
+      case OOM_KILLED -> List.of();
+    };
+  }
+
+  private String backOffMessage() {
+    return "Back-off pulling image \"" + image + "\"";
+  }
+
+  private static RecordedEvent kubelet(String id, String type, String reason, String message) {
+    return new RecordedEvent(id, type, reason, message, "kubelet", false, true);
+  }
+
+  private static String requireText(String value, String name) {
+    Objects.requireNonNull(value, name);
+    if (value.isBlank()) {
+      throw new IllegalArgumentException(name + " must not be blank, but was '" + value + "'");
+    }
+    return value;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof DriverTrouble t
+        && kind == t.kind
+        && Objects.equals(image, t.image)
+        && Objects.equals(message, t.message);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kind, image, message);
+  }
+
+  @Override
+  public String toString() {
+    return kind + (image != null ? " " + image : "") + (message != null ? ": " + message : "");
+  }
+
+  /**
+   * One Event a component records about the driver pod.
+   *
+   * @param id a stable id, part of the event's name
+   * @param type Normal or Warning
+   * @param reason the reason
+   * @param message the message
+   * @param component the reporting component
+   * @param series whether it is written through {@code events.k8s.io/v1} (the scheduler) rather
+   *     than the {@code core/v1} recorder (the kubelet)
+   * @param repeats whether the component records it again on each retry
+   */
+  record RecordedEvent(
+      String id,
+      String type,
+      String reason,
+      String message,
+      String component,
+      boolean series,
+      boolean repeats) {}
+}
