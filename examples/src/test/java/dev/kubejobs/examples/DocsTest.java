@@ -38,8 +38,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps every doc a user reads true as a whole: each relative link (and its #anchor) resolves and
  * each linked {@code Test.method} exists; each Java block is a verbatim quote of a source the build
- * compiles; no table row is stated in two docs; and no development history (issue numbers, "this
- * build") is in them.
+ * compiles; no table row and no example method is stated in two docs; and no development history
+ * (issue numbers, "this build") is in them.
  */
 class DocsTest {
   static final Path ROOT = Path.of("..");
@@ -59,19 +59,6 @@ class DocsTest {
           "gravitino/README.md",
           "CONTRIBUTING.md",
           "CHANGELOG.md");
-
-  /**
-   * Java blocks not yet quoted from a compiled source, each named by its doc and first line: they
-   * are in sections other changes are rewriting (the testkit's two-node section, the fake
-   * operators' page). The test fails when one is fixed, so that it is taken off this list.
-   */
-  static final List<String> NOT_COMPILED_YET =
-      List.of(
-          "testkit/README.md: ApiClient nodeA = server.newClient(\"node-a\");"
-              + "   // adds header X-Kubejobs-Testkit-Client: node-a",
-          "testkit/README-operator.md: try (FakeKubernetesApiServer server ="
-              + " FakeKubernetesApiServer.start();",
-          "testkit/README-operator.md: JsonObject app = ApacheFixtures.inState(\"RunningHealthy\")");
 
   static final Pattern LINK = Pattern.compile("\\[`?([^\\]`]+)`?\\]\\(([^)\\s]+)\\)");
   static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL);
@@ -149,10 +136,35 @@ class DocsTest {
         }
       }
     }
-    assertThat(notCompiled)
-        .as("Java blocks quoted from no compiled source")
-        .isEqualTo(NOT_COMPILED_YET);
+    assertThat(notCompiled).as("Java blocks quoted from no compiled source").isEmpty();
     assertThat(blocks).isGreaterThanOrEqualTo(8);
+  }
+
+  @Test
+  void noExampleMethodIsQuotedInTwoDocs() {
+    Pattern method =
+        Pattern.compile(
+            "(?m)^\\s*(?:(?:public|protected|private|static|final) )*(?:<[^>]+> )?"
+                + "[\\w<>\\[\\], .]+ ([a-z][A-Za-z0-9]*)\\([^;]*\\{$");
+    Map<String, String> firstDoc = new HashMap<>();
+    for (Map.Entry<String, String> doc : docs.entrySet()) {
+      Matcher block = JAVA_BLOCK.matcher(doc.getValue());
+      while (block.find()) {
+        Matcher m = method.matcher(block.group(1));
+        while (m.find()) {
+          String earlier = firstDoc.putIfAbsent(m.group(1), doc.getKey());
+          assertThat(earlier == null || earlier.equals(doc.getKey()))
+              .as("the example %s() is in %s and %s", m.group(1), earlier, doc.getKey())
+              .isTrue();
+        }
+      }
+    }
+    // the README's program and test, the testkit's next steps, core's usage
+    assertThat(firstDoc)
+        .containsEntry("main", "README.md")
+        .containsEntry("aJobIsQueuedThenStartedThenSucceeded", "README.md")
+        .containsEntry("aJobOnTheFailedPathFails", "testkit/README-operator.md")
+        .containsEntry("usage", "core/README.md");
   }
 
   @Test

@@ -23,6 +23,7 @@ import dev.kubejobs.core.ClusterMismatchException;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobConflictException;
+import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
@@ -45,6 +46,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -55,8 +57,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps the root README and the spark module's README true: the README's program and test are the
  * consumer check's compiled files, its dependency snippet is the consumer check's, the commands of
- * "Try it" exist, and the status mapping tables of spark/README.md agree with the real mappers.
- * {@link DocsTest} checks the links and quotes of every doc.
+ * its Quick start exist, it stays short, and the status mapping tables of spark/README.md agree
+ * with the real mappers. {@link DocsTest} checks the links and quotes of every doc.
  */
 class ReadmeTest {
   static final Path ROOT = Path.of("..");
@@ -131,24 +133,28 @@ class ReadmeTest {
   }
 
   @Test
-  void tryItRunsTheDemoAndFakeClusterCommandsTheProgramHas() {
-    String tryIt = section(readme, "## Try it");
-    Matcher block = Pattern.compile("```bash\\n(.*?)```", Pattern.DOTALL).matcher(tryIt);
-    assertThat(block.find()).isTrue();
-    List<String> commands = block.group(1).lines().toList();
+  void quickStartServesTheSimulatedClusterWithACommandTheProgramHas() {
+    String quick = section(readme, "## Quick start");
 
-    assertThat(commands)
-        .containsExactly(
-            "./mvnw -B -q -DskipTests -pl examples -am package",
-            "java -jar examples/target/kubejobs-examples.jar",
-            "java -jar examples/target/kubejobs-examples.jar fake-cluster"
-                + " --kubeconfig /tmp/kubejobs-fake.yaml");
+    assertThat(quick)
+        .contains(
+            "`java -jar examples/target/kubejobs-examples.jar fake-cluster"
+                + " --kubeconfig /tmp/kubejobs-fake.yaml`");
     assertThat(Main.commandLine().getSubcommands()).containsKeys("fake-cluster", "check", "list");
   }
 
   @Test
+  void whyIsMyJobStuckNamesTheDiagnosisAccessorAndItsHome() throws NoSuchMethodException {
+    String stuck = section(readme, "## Why is my job stuck");
+
+    assertThat(stuck).contains("`JobExecutionInfo.diagnosis()`");
+    assertThat(JobExecutionInfo.class.getMethod("diagnosis").getReturnType())
+        .isEqualTo(Optional.class);
+  }
+
+  @Test
   void theRootReadmeStaysShortAndItsErrorTableNamesEverySubclass() {
-    assertThat(readme.lines().count()).isLessThanOrEqualTo(280);
+    assertThat(readme.lines().count()).isLessThanOrEqualTo(200);
     String errors = section(readme, "## Errors and what to do");
     for (Class<?> type :
         List.of(

@@ -18,12 +18,10 @@ package com.example.scheduler;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.preflight.PreflightReport;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.Config;
-import java.util.List;
 
 public class SparkPiOnACluster {
   public static void main(String[] args) throws Exception {
@@ -35,11 +33,6 @@ public class SparkPiOnACluster {
             .cluster("prod") // written into every ExecutionId; the same on every node
             .deployment("my-scheduler") // separates schedulers sharing a namespace
             .build()) {
-      PreflightReport preflight = jobs.preflight().check("spark-jobs");
-      if (!preflight.isOk()) {
-        throw new IllegalStateException(preflight.summary()); // the missing CRD or permissions
-      }
-
       SparkJobSpec spec =
           SparkJobSpec.builder()
               .namespace("spark-jobs")
@@ -48,15 +41,12 @@ public class SparkPiOnACluster {
               .sparkVersion("4.0.1")
               .mainApplicationFile("local:///opt/spark/examples/jars/spark-examples.jar")
               .mainClass("org.apache.spark.examples.SparkPi")
-              .arguments(List.of("1000"))
               .build();
 
       ExecutionId id = jobs.submitter().submit("spark-pi-1", spec); // idempotent per job id
       System.out.println("submitted " + id); // store id.toString(): any node can use it
-
       JobExecutionInfo info = jobs.statusReader().get(id);
       System.out.println(info.status() + " " + info.operatorState() + " " + info.message());
-
       System.out.println("cancel: " + jobs.canceller().cancel(id)); // never waits for the end
     }
   }

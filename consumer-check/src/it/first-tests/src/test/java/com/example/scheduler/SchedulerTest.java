@@ -24,7 +24,6 @@ import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
-import dev.kubejobs.testkit.operator.SparkAppPath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -53,21 +52,9 @@ class SchedulerTest {
   void aJobIsQueuedThenStartedThenSucceeded() {
     ExecutionId id = jobs.submitter().submit("nightly-1", SPEC);
     assertEquals(JobStatus.QUEUED, jobs.statusReader().get(id).status());
-
     KUBE.operator().moveTo(id.namespace(), id.name(), "RunningHealthy");
     assertEquals(JobStatus.STARTED, jobs.statusReader().get(id).status());
-
     KUBE.operator().runToEnd(id.namespace(), id.name());
     assertEquals(JobStatus.SUCCEEDED, jobs.statusReader().get(id).status());
-  }
-
-  @Test
-  void aJobOnTheFailedPathFails() {
-    ExecutionId id = jobs.submitter().submit("nightly-2", SPEC);
-    KUBE.operator().path(id.namespace(), id.name(), SparkAppPath.FAILED); // before stepping
-
-    KUBE.operator().runToEnd(id.namespace(), id.name());
-
-    assertEquals(JobStatus.FAILED, jobs.statusReader().get(id).status());
   }
 }

@@ -37,7 +37,7 @@ class SparkPiOnAClusterTest {
   @TempDir Path dir;
 
   @Test
-  void theProgramPassesThePreflightSubmitsOnceAndCancels() throws Exception {
+  void theProgramSubmitsOnceReadsTheStatusAndCancels() throws Exception {
     Path kubeconfig = dir.resolve("kubeconfig");
     Files.writeString(
         kubeconfig,

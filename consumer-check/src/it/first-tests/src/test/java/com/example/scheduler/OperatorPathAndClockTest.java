@@ -38,10 +38,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The first tests a scheduler's developer writes on the testkit, from its README, with nothing but
- * kubejobs-spark, kubejobs-testkit and JUnit on the class path.
+ * The steps after the root README's first test, with nothing but kubejobs-spark, kubejobs-testkit
+ * and JUnit on the class path: a path chosen per job and the fake's clock moved past a timeout
+ * (both quoted in the testkit's README-operator.md), a cancel and an unreachable API server.
  */
-class FirstTest {
+class OperatorPathAndClockTest {
 
   static final SparkJobSpec SPEC =
       SparkJobSpec.builder()
@@ -51,7 +52,6 @@ class FirstTest {
           .sparkVersion("4.0.1")
           .build();
 
-  // --8<-- [start:first-test]
   @RegisterExtension // one fake API server and Apache operator per class, emptied before each test
   static final FakeKubernetesExtension KUBE =
       FakeKubernetesExtension.builder().operator(FakeSparkOperator.Flavor.APACHE).build();
@@ -64,18 +64,7 @@ class FirstTest {
           .clock(KUBE.clock())
           .build();
 
-  @Test
-  void aJobIsQueuedThenStartedThenSucceeded() {
-    ExecutionId id = jobs.submitter().submit("nightly-1", SPEC);
-    assertEquals(JobStatus.QUEUED, jobs.statusReader().get(id).status());
-
-    KUBE.operator().moveTo(id.namespace(), id.name(), "RunningHealthy");
-    assertEquals(JobStatus.STARTED, jobs.statusReader().get(id).status());
-
-    KUBE.operator().runToEnd(id.namespace(), id.name());
-    assertEquals(JobStatus.SUCCEEDED, jobs.statusReader().get(id).status());
-  }
-
+  // --8<-- [start:path-and-clock]
   @Test
   void aJobOnTheFailedPathFails() {
     ExecutionId id = jobs.submitter().submit("nightly-2", SPEC);
@@ -96,7 +85,7 @@ class FirstTest {
 
     assertEquals(JobStatus.FAILED, jobs.statusReader().get(id).status());
   }
-  // --8<-- [end:first-test]
+  // --8<-- [end:path-and-clock]
 
   @Test
   void aCancelledRunningJobEndsCancelled() {
