@@ -26,6 +26,7 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
@@ -168,11 +169,16 @@ class StatusRacesTest {
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"FAILED\",\"driverPod\":\"x/../y\"}");
     KubeJobs<TestJobSpec> nodeA = node(new ClientHooks(), Duration.ofSeconds(5));
 
-    JobExecutionInfo info = nodeA.statusReader().get(id);
-    Map<ExecutionId, JobStatusResult> all = nodeA.statusReader().getAll(List.of(id));
+    JobExecutionInfo info;
+    Map<ExecutionId, JobStatusResult> all;
+    try (LogCapture logs = LogCapture.start()) {
+      info = nodeA.statusReader().get(id);
+      all = nodeA.statusReader().getAll(List.of(id));
+
+      assertThat(logs.warnings()).anyMatch(w -> w.contains("invalid driver pod"));
+    }
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(info.warnings()).anyMatch(w -> w.contains("invalid driver pod"));
     assertThat(all.get(id).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
     assertThat(server.journal().count("GET", "/api/v1/.*")).isZero();
   }

@@ -16,10 +16,10 @@
 package dev.kubejobs.spark.internal;
 
 import dev.kubejobs.core.DriverPod;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.JsonView;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,7 +58,7 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
   }
 
   @Override
-  public JobExecutionInfo map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
+  public MappingDecision map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
     return rules.decide(application, observe(application), restarts(application), driverPod, now);
   }
 
