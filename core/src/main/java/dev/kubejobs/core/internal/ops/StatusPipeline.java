@@ -51,15 +51,19 @@ import org.slf4j.LoggerFactory;
  *       the delete, read the job again and start over (at most {@value #MAX_ROUNDS} rounds).
  * </ol>
  *
- * <p>The hops of a cold-cache polling {@code get} of a job whose mapper wants its driver pod,
- * counted as classes crossed on the way down and back: before this pipeline about 20 classes and 30
- * hops (StatusOperation → StatusCache → KubeGateway → ... → StatusCache.Entry → StatusResolver →
- * JobStatusMapper.resolve → StatusResolver's recording lookup → StatusResolver.lookUpDriver →
- * KubeGateway, and three callbacks back into the caller: the cache's {@code listed} consumer, the
- * recording function, and the resolver's {@code forCancel} strip of flags). Now: StatusOperation →
- * StatusCache (→ KubeGateway) → StatusPipeline → JobStatusMapper → DriverPodLocator (→ KubeGateway)
- * → JobStatusMapper → FollowUpExecutor (→ KubeGateway) → ReportedStatuses: nine classes, no
- * callback into a caller and no flag stripped.
+ * <p>Hops of a cold-cache polling {@code get} of a job whose mapper asks for its driver pod (the
+ * gateway's own internals not counted). Before (issue #24's count): about 20 classes and 30 hops,
+ * with three callbacks into the caller (the cache's {@code listed} consumer, {@code
+ * JobStatusMapper.resolve}'s lookup function wrapped in the resolver's recording function, and in
+ * watch mode {@code WatchSource -> changedOnWatch -> getAll}); the mapper ran three times and two
+ * flags were stripped afterwards. Now about 12 classes and 20 hops: StatusOperation.get ->
+ * ReportedStatuses.terminal -> StatusCache.listing (Slot, Listing) -> KubeGateway.listEach ->
+ * StatusCache.Entry.mapAhead -> StatusPipeline.mapAlone -> JobStatusMapper.map; then
+ * StatusOperation.readNamespace -> DriverPodLocator.locateAll -> StatusPipeline.decide -> complete
+ * -> DriverPodLocator.locate -> KubeGateway.getPod -> JobStatusMapper.map -> WarnOnce ->
+ * ReportedStatuses.raise -> JobStatusResult. The mapper runs twice, no flag is stripped; one
+ * callback is left, the cache's {@code listed} consumer that maps a copy while its list page is
+ * parsed (kept for the many-jobs benchmark's memory and time).
  *
  * <p>Not a published API; thread safe.
  */
