@@ -15,7 +15,9 @@
  */
 package dev.kubejobs.core;
 
+import dev.kubejobs.core.diagnosis.DiagnosisRule;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Maps what the cluster holds for one job to the status a scheduler records.
@@ -48,4 +50,16 @@ public interface JobStatusMapper {
    *     DriverPod#notLookedUp()}), or a status to report after a follow-up
    */
   MappingDecision map(ResourceSnapshot application, DriverPod driverPod, Instant now);
+
+  /**
+   * Returns the kind's own rules for explaining a stuck or failed job (for example what an operator
+   * writes in its status when a submission failed), run by kubejobs' status pipeline after the
+   * rules every job shares (driver pod, events); see {@link dev.kubejobs.core.diagnosis.Diagnoser}.
+   * Rules are pure, like the mapper.
+   *
+   * @return the rules, in the order to try them; none by default
+   */
+  default List<DiagnosisRule> diagnosisRules() {
+    return List.of();
+  }
 }

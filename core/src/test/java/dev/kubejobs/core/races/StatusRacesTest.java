@@ -180,7 +180,12 @@ class StatusRacesTest {
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(all.get(id).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
-    assertThat(server.journal().count("GET", "/api/v1/.*")).isZero();
+    // No pod is looked up under that name; the one core/v1 request is the events LIST of the
+    // failure's diagnosis, as the job is first reported FAILED.
+    assertThat(server.journal().count("GET", "/api/v1/namespaces/etl/pods.*")).isZero();
+    assertThat(server.journal().count("GET", "/api/v1/.*"))
+        .isEqualTo(server.journal().count("GET", "/api/v1/namespaces/etl/events.*"))
+        .isEqualTo(1);
   }
 
   @Test

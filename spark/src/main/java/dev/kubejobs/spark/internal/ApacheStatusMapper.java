@@ -22,6 +22,8 @@ import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.JsonView;
 import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.diagnosis.DiagnosisRule;
+import dev.kubejobs.spark.diagnosis.SparkDiagnosisRules;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
@@ -104,6 +106,12 @@ public final class ApacheStatusMapper implements JobStatusMapper {
   @Override
   public MappingDecision map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
     return rules.decide(application, observe(application), restarts(application), driverPod, now);
+  }
+
+  /** The operator's own diagnosis rule: {@link SparkDiagnosisRules#apache()}. */
+  @Override
+  public List<DiagnosisRule> diagnosisRules() {
+    return List.of(SparkDiagnosisRules.apache());
   }
 
   /**

@@ -21,8 +21,11 @@ import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.JsonView;
 import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.diagnosis.DiagnosisRule;
+import dev.kubejobs.spark.diagnosis.SparkDiagnosisRules;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -60,6 +63,12 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
   @Override
   public MappingDecision map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
     return rules.decide(application, observe(application), restarts(application), driverPod, now);
+  }
+
+  /** The operator's own diagnosis rule: {@link SparkDiagnosisRules#kubeflow()}. */
+  @Override
+  public List<DiagnosisRule> diagnosisRules() {
+    return List.of(SparkDiagnosisRules.kubeflow());
   }
 
   /**

@@ -149,7 +149,9 @@ final class StatusCache {
           return mapped;
         }
         alone = mapped;
-        if (mapped instanceof MappingDecision.Report) {
+        if (mapped instanceof MappingDecision.Report
+            && mapped.info().status() != JobStatus.FAILED) {
+          // A failure keeps its copy for its diagnosis, made as it is first reported.
           app = null;
         }
         return mapped;
@@ -173,6 +175,11 @@ final class StatusCache {
 
     private static boolean mayChangeWithTime(JobExecutionInfo info) {
       return info.status() == JobStatus.QUEUED || info.status() == JobStatus.CANCELLING;
+    }
+
+    /** The copy if it is still held, else null. */
+    ResourceSnapshot keptCopy() {
+      return app;
     }
 
     /** The copy, while the mapping needs it (a driver pod to look up, a follow-up to carry out). */

@@ -32,6 +32,7 @@ import dev.kubejobs.core.status.JobStatusReader;
 import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.status.StatusSource;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -91,6 +92,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
   private final KubeJobsContext<S> ctx;
   private final Duration ttl;
   private final StatusPipeline pipeline;
+  private final DiagnosisStep diagnosis;
   private final StatusCache cache;
   private final Executor executor;
   private final ListenerDispatch dispatch;
@@ -105,7 +107,14 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
    * @param ttl how long a namespace's list serves reads; zero reads each job with a GET
    */
   public StatusOperation(KubeJobsContext<S> ctx, Duration ttl) {
-    this(ctx, ttl, null, null, StatusSource.polling(), Duration.ZERO);
+    this(
+        ctx,
+        ttl,
+        null,
+        null,
+        StatusSource.polling(),
+        Duration.ZERO,
+        dev.kubejobs.core.diagnosis.Diagnoser.DEFAULT_STUCK_AFTER);
   }
 
   /**
@@ -119,6 +128,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
    * @param source polling, or watching each namespace read
    * @param firstWatchWait how long the first read of a namespace waits for its watch's first sync
    *     before it polls instead
+   * @param diagnoseAfter how long a job may wait in QUEUED before it is diagnosed
    */
   public StatusOperation(
       KubeJobsContext<S> ctx,
@@ -126,7 +136,8 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       Executor executor,
       JobStatusListener listener,
       StatusSource source,
-      Duration firstWatchWait) {
+      Duration firstWatchWait,
+      Duration diagnoseAfter) {
     this.ctx = ctx;
     this.dispatch = listener == null ? null : new ListenerDispatch(ctx.cluster(), listener);
     this.reported =
@@ -134,6 +145,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
             ReportedStatuses.DEFAULT_CAPACITY, dispatch == null ? null : dispatch::changed);
     this.ttl = ttl;
     this.pipeline = new StatusPipeline(ctx);
+    this.diagnosis = new DiagnosisStep(ctx, pipeline.locator(), diagnoseAfter);
     this.cache =
         new StatusCache(
             ctx,
@@ -360,7 +372,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       return done.get();
     }
     JobExecutionInfo info =
-        pipeline.decide(id, fresh, pipeline.mapAlone(id, fresh), null, Purpose.CANCEL);
+        pipeline.decide(id, fresh, pipeline.mapAlone(id, fresh), null, Purpose.CANCEL).info();
     if (!info.status().isTerminal()) {
       return info;
     }
@@ -427,6 +439,11 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
 
     String uid() {
       return app != null ? app.uid() : entry.uid();
+    }
+
+    /** The copy when still held (a cache drops the copy of most plain reports), else null. */
+    ResourceSnapshot copyIfKept() {
+      return app != null ? app : entry.keptCopy();
     }
 
     boolean mayEnd() {
@@ -529,11 +546,20 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       }
     }
     Map<ExecutionId, Located> pods = pipeline.locator().locateAll(ns, wanting);
-    // 4. Decide (the one pipeline: driver pod, follow-up), hold against the floor, report.
+    // 4. Decide (the one pipeline: driver pod, follow-up), diagnose a job stuck or just failed
+    // (its namespace's events listed once, at the first such job), hold against the floor.
+    DiagnosisStep.NamespaceEvents events = diagnosis.eventsOf(ns);
     for (Candidate c : candidates) {
       try {
         ResourceSnapshot app = c.alone instanceof MappingDecision.Report ? null : c.app();
-        JobExecutionInfo info = pipeline.decide(c.id, app, c.alone, pods.get(c.id), Purpose.READ);
+        StatusPipeline.Decided decided =
+            pipeline.decide(c.id, app, c.alone, pods.get(c.id), Purpose.READ);
+        JobExecutionInfo info = decided.info();
+        Instant now = ctx.clock().instant();
+        ResourceSnapshot copy = decided.app() != null ? decided.app() : c.copyIfKept();
+        if (diagnosis.wanted(info, copy, now) && copy != null) {
+          info = diagnosis.diagnose(c.id, info, copy, decided.pod(), events, now);
+        }
         out[c.index] = JobStatusResult.of(floor(c.id, info, c.uid()));
       } catch (KubeJobsException e) {
         out[c.index] = fail(c.id, e);

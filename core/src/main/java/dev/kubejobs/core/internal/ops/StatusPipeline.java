@@ -152,10 +152,11 @@ public final class StatusPipeline {
    * @param pod the driver pod when the caller already looked it up with other jobs' (or null:
    *     looked up here when the mapper asks)
    * @param purpose who asks
-   * @return the status to report (before the reader's floor)
+   * @return the status to report (before the reader's floor), with the copy and the driver pod it
+   *     was decided on
    * @throws dev.kubejobs.core.KubeJobsException when a lookup, a follow-up or the mapper failed
    */
-  JobExecutionInfo decide(
+  Decided decide(
       ExecutionId id, ResourceSnapshot app, MappingDecision alone, Located pod, Purpose purpose) {
     ResourceSnapshot copy = app;
     MappingDecision decision = alone;
@@ -181,16 +182,16 @@ public final class StatusPipeline {
       }
       warn(id, decision, driver);
       if (!(decision instanceof MappingDecision.ReportAfter after)) {
-        return decision.info();
+        return new Decided(decision.info(), copy, driver);
       }
       if (purpose == Purpose.CANCEL
           && after.followUp().action() == FollowUp.Action.DELETE_APPLICATION) {
-        return after.info();
+        return new Decided(after.info(), copy, driver);
       }
       FollowUpExecutor.Outcome outcome =
           followUps.carryOut(id, copy, driver, after.followUp(), after.info());
       if (outcome instanceof FollowUpExecutor.Outcome.Report report) {
-        return report.info();
+        return new Decided(report.info(), copy, driver);
       }
       if (round >= MAX_ROUNDS) {
         throw new ApiUnavailableException(
@@ -216,6 +217,15 @@ public final class StatusPipeline {
       pod = null;
     }
   }
+
+  /**
+   * What the pipeline decided for a job, and what from.
+   *
+   * @param info the status to report
+   * @param app the copy it was decided on; null when the caller gave none (a plain report)
+   * @param pod the driver pod as the mapping saw it
+   */
+  record Decided(JobExecutionInfo info, ResourceSnapshot app, DriverPod pod) {}
 
   /**
    * A mapping made with the driver pod when the first one asked for it.
