@@ -52,12 +52,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * its namespace's events; a healthy job costs no request more.
  *
  * <p>Shapes: the kubelet reports a container that cannot pull its image as waiting with reason
- * {@code ImagePullBackOff} and message {@code Back-off pulling image "..."} (kubernetes/kubernetes
- * v1.31.0, pkg/kubelet/images/image_manager.go, {@code ErrImagePullBackOff}), and a container the
- * kernel killed for memory as terminated with reason {@code OOMKilled}, exit code 137
- * (pkg/kubelet/kuberuntime/kuberuntime_container.go); the testkit's {@link DriverPodBuilder} writes
- * both. The Kubeflow operator stays {@code SUBMITTED} while its driver cannot pull; the Apache
- * operator stays {@code DriverRequested} (until its start timeout).
+ * {@code ImagePullBackOff} and message {@code Back-off pulling image "<image>"}, after a Warning
+ * event {@code Failed} "Failed to pull image "<image>": ..." (kubernetes/kubernetes
+ * pkg/kubelet/images/image_manager.go, EnsureImageExists, commit 00a3928b); a container the kernel
+ * killed for memory is terminated with reason {@code OOMKilled} (containerd
+ * pkg/cri/server/helpers.go, {@code oomExitReason}, commit 4970bd6e); the testkit's {@link
+ * DriverPodBuilder} writes both. The Kubeflow operator stays {@code SUBMITTED} while its driver
+ * cannot pull; the Apache operator stays {@code DriverRequested} (until its start timeout).
  */
 class DiagnosisOnTheStatusPathTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");

@@ -66,7 +66,8 @@ import org.slf4j.LoggerFactory;
  *       LIST of the namespace, not one GET per job; a job gone from that list is confirmed with a
  *       GET ({@link NoSuchJobException} when it is gone);
  *   <li>the driver pods of the jobs that need them, with one labelled pod LIST (per 200 jobs) when
- *       the job kind can select several jobs' pods at once ({@link JobKind#driverPodsSelector});
+ *       the job kind can select several jobs' pods at once ({@link
+ *       dev.kubejobs.core.JobKind#driverPodsSelector});
  *   <li>each job's follow-up (a delete), one job at a time.
  * </ol>
  *
