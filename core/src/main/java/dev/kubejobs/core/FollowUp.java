@@ -21,8 +21,8 @@ import java.util.Objects;
  * An action a {@link JobStatusMapper} asks the caller to carry out before an outcome may be
  * reported: the outcome holds only once the action is confirmed done.
  *
- * <p>Until then the job keeps the status of the {@link JobExecutionInfo} that carries this
- * follow-up. Instances are immutable and thread safe.
+ * <p>Until then the job keeps the status of the {@link MappingDecision.ReportAfter} that carries
+ * this follow-up. Instances are immutable and thread safe.
  *
  * @param action what to do
  * @param outcome the status to report once the action is confirmed

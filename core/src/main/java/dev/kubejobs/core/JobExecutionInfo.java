@@ -17,8 +17,6 @@ package dev.kubejobs.core;
 
 import dev.kubejobs.core.diagnosis.Diagnosis;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -36,9 +34,6 @@ public final class JobExecutionInfo {
   private final String operatorState;
   private final String driverPod;
   private final String webUi;
-  private final boolean driverPodWanted;
-  private final FollowUp followUp;
-  private final List<String> warnings;
   private final Diagnosis diagnosis;
 
   private JobExecutionInfo(Builder b) {
@@ -49,9 +44,6 @@ public final class JobExecutionInfo {
     this.operatorState = b.operatorState;
     this.driverPod = b.driverPod;
     this.webUi = b.webUi;
-    this.driverPodWanted = b.driverPodWanted;
-    this.followUp = b.followUp;
-    this.warnings = List.copyOf(b.warnings);
     this.diagnosis = b.diagnosis;
   }
 
@@ -78,9 +70,6 @@ public final class JobExecutionInfo {
     b.operatorState = operatorState;
     b.driverPod = driverPod;
     b.webUi = webUi;
-    b.driverPodWanted = driverPodWanted;
-    b.followUp = followUp;
-    b.warnings.addAll(warnings);
     b.diagnosis = diagnosis;
     return b;
   }
@@ -88,7 +77,7 @@ public final class JobExecutionInfo {
   /**
    * Returns the job's status.
    *
-   * @return the status; while {@link #followUp()} is present, the status until it is done
+   * @return the status
    */
   public JobStatus status() {
     return status;
@@ -150,35 +139,6 @@ public final class JobExecutionInfo {
   }
 
   /**
-   * Returns whether the mapper would answer better with the driver pod looked up. Only set when the
-   * mapper was given {@link DriverPod#notLookedUp()}.
-   *
-   * @return true if the caller should look up the driver pod and map again
-   */
-  public boolean driverPodWanted() {
-    return driverPodWanted;
-  }
-
-  /**
-   * Returns the action that must be confirmed before the follow-up's outcome is reported.
-   *
-   * @return the follow-up, or empty
-   */
-  public Optional<FollowUp> followUp() {
-    return Optional.ofNullable(followUp);
-  }
-
-  /**
-   * Returns warnings the mapper wants logged once each (for example an operator state this version
-   * does not know). The text is stable, so callers can de-duplicate on it.
-   *
-   * @return an unmodifiable list, usually empty
-   */
-  public List<String> warnings() {
-    return warnings;
-  }
-
-  /**
    * Returns why the job waits longer than expected or why it failed, when kubejobs could tell: a
    * stable cause, one sentence naming the object and what to do, and the evidence it rests on (pod
    * conditions, container states, events). A healthy job has none.
@@ -201,15 +161,12 @@ public final class JobExecutionInfo {
         && operatorState.equals(other.operatorState)
         && Objects.equals(driverPod, other.driverPod)
         && Objects.equals(webUi, other.webUi)
-        && driverPodWanted == other.driverPodWanted
-        && Objects.equals(followUp, other.followUp)
-        && warnings.equals(other.warnings)
         && Objects.equals(diagnosis, other.diagnosis);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(status, startedAt, finishedAt, message, operatorState, driverPod, followUp);
+    return Objects.hash(status, startedAt, finishedAt, message, operatorState, driverPod);
   }
 
   @Override
@@ -226,9 +183,6 @@ public final class JobExecutionInfo {
         + message
         + (driverPod != null ? ", driverPod=" + driverPod : "")
         + (webUi != null ? ", webUi=" + webUi : "")
-        + (driverPodWanted ? ", driverPodWanted" : "")
-        + (followUp != null ? ", followUp=" + followUp : "")
-        + (warnings.isEmpty() ? "" : ", warnings=" + warnings)
         + (diagnosis != null ? ", diagnosis=" + diagnosis.cause() : "")
         + "}";
   }
@@ -242,9 +196,6 @@ public final class JobExecutionInfo {
     private String operatorState = "";
     private String driverPod;
     private String webUi;
-    private boolean driverPodWanted;
-    private FollowUp followUp;
-    private final List<String> warnings = new ArrayList<>();
     private Diagnosis diagnosis;
 
     private Builder(JobStatus status) {
@@ -325,39 +276,6 @@ public final class JobExecutionInfo {
      */
     public Builder webUi(String webUi) {
       this.webUi = webUi;
-      return this;
-    }
-
-    /**
-     * Sets whether the driver pod should be looked up and the mapping repeated.
-     *
-     * @param driverPodWanted true to ask for the pod
-     * @return this builder
-     */
-    public Builder driverPodWanted(boolean driverPodWanted) {
-      this.driverPodWanted = driverPodWanted;
-      return this;
-    }
-
-    /**
-     * Sets the follow-up action.
-     *
-     * @param followUp the follow-up, or null for none
-     * @return this builder
-     */
-    public Builder followUp(FollowUp followUp) {
-      this.followUp = followUp;
-      return this;
-    }
-
-    /**
-     * Adds a warning to log once.
-     *
-     * @param warning the warning text
-     * @return this builder
-     */
-    public Builder warning(String warning) {
-      this.warnings.add(Objects.requireNonNull(warning, "warning"));
       return this;
     }
 

@@ -15,18 +15,21 @@
  */
 package dev.kubejobs.core;
 
+import dev.kubejobs.core.diagnosis.DiagnosisRule;
 import java.time.Instant;
-import java.util.function.Function;
+import java.util.List;
 
 /**
  * Maps what the cluster holds for one job to the status a scheduler records.
  *
  * <p>A mapper is a pure function: it does no I/O, keeps no state and logs nothing, so the same
- * inputs always give the same result. What needs I/O it asks for in the result: {@link
- * JobExecutionInfo#driverPodWanted()} when it was given {@link DriverPod#notLookedUp()} and the pod
- * would change the answer, and {@link JobExecutionInfo#followUp()} when an outcome may be reported
- * only after the caller deleted something. Warnings it wants logged once are in {@link
- * JobExecutionInfo#warnings()}.
+ * inputs always give the same result. What needs I/O it asks for in its {@link MappingDecision}:
+ * {@link MappingDecision.NeedDriverPod} when it was given {@link DriverPod#notLookedUp()} and the
+ * pod would change the answer, {@link MappingDecision.ReportAfter} when an outcome may be reported
+ * only after the caller deleted something. Warnings it wants logged once travel with the decision.
+ *
+ * <p>kubejobs' status pipeline runs a mapper at most twice per copy of a resource: once with {@link
+ * DriverPod#notLookedUp()}, and once more with the driver pod when the first decision asks for it.
  *
  * <p>Time: a mapper may let {@code now} change its answer only for a job it reports {@link
  * JobStatus#QUEUED} or {@link JobStatus#CANCELLING} (for example a timeout for a job no operator
@@ -38,43 +41,25 @@ import java.util.function.Function;
 @FunctionalInterface
 public interface JobStatusMapper {
   /**
-   * Maps a job's resource and driver pod to its execution info.
+   * Decides a job's status from its resource and what is known of its driver pod.
    *
    * @param application the job's resource as last read
    * @param driverPod what is known of the driver pod
    * @param now the current time, for timeouts
-   * @return the execution info
+   * @return the decision: a status to report, a request for the driver pod (only when given {@link
+   *     DriverPod#notLookedUp()}), or a status to report after a follow-up
    */
-  JobExecutionInfo map(ResourceSnapshot application, DriverPod driverPod, Instant now);
+  MappingDecision map(ResourceSnapshot application, DriverPod driverPod, Instant now);
 
   /**
-   * Maps a job the way kubejobs' status reader and canceller do: first without the driver pod,
-   * then, when that answer asks for the pod ({@link JobExecutionInfo#driverPodWanted()}), once more
-   * with what {@code driverPods} finds. Calling {@link #map} alone with {@link
-   * DriverPod#notLookedUp()} leaves such jobs QUEUED or STARTED — a failure, for example, is
-   * reported only once its driver pod is known to have stopped.
+   * Returns the kind's own rules for explaining a stuck or failed job (for example what an operator
+   * writes in its status when a submission failed), run by kubejobs' status pipeline after the
+   * rules every job shares (driver pod, events); see {@link dev.kubejobs.core.diagnosis.Diagnoser}.
+   * Rules are pure, like the mapper.
    *
-   * <p>The result may still carry a {@link JobExecutionInfo#followUp() follow-up}: its outcome is
-   * final only after the caller carried it out (the status reader does; a test can assert it). Pure
-   * as long as {@code driverPods} is; it is called at most once.
-   *
-   * <pre>{@code
-   * JobExecutionInfo info =
-   *     kind.statusMapper().resolve(app, a -> DriverPod.found(driverPod), clock.instant());
-   * }</pre>
-   *
-   * @param application the job's resource as last read
-   * @param driverPods looks up the driver pod of the application, for example {@code a ->
-   *     DriverPod.absent()} in a test
-   * @param now the current time, for timeouts
-   * @return the execution info, with a follow-up still to carry out when one is needed
+   * @return the rules, in the order to try them; none by default
    */
-  default JobExecutionInfo resolve(
-      ResourceSnapshot application, Function<ResourceSnapshot, DriverPod> driverPods, Instant now) {
-    JobExecutionInfo first = map(application, DriverPod.notLookedUp(), now);
-    if (!first.driverPodWanted()) {
-      return first;
-    }
-    return map(application, driverPods.apply(application), now);
+  default List<DiagnosisRule> diagnosisRules() {
+    return List.of();
   }
 }

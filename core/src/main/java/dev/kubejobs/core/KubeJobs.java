@@ -16,6 +16,7 @@
 package dev.kubejobs.core;
 
 import dev.kubejobs.core.cancel.JobCanceller;
+import dev.kubejobs.core.diagnosis.Diagnoser;
 import dev.kubejobs.core.internal.DaemonThreads;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.WarnOnce;
@@ -130,7 +131,8 @@ public final class KubeJobs<S> implements AutoCloseable {
             b.statusExecutor != null ? b.statusExecutor : ownExecutor,
             b.statusListener,
             b.statusSource,
-            b.requestTimeout);
+            b.requestTimeout,
+            b.diagnoseAfter);
     this.canceller = new CancelOperation<>(context, statusReader);
   }
 
@@ -354,6 +356,7 @@ public final class KubeJobs<S> implements AutoCloseable {
     private int statusParallelism = DEFAULT_STATUS_PARALLELISM;
     private JobStatusListener statusListener;
     private StatusSource statusSource = StatusSource.polling();
+    private Duration diagnoseAfter = Diagnoser.DEFAULT_STUCK_AFTER;
 
     private Builder(ApiClient client, JobKind<S> jobKind) {
       this.client = client;
@@ -494,6 +497,28 @@ public final class KubeJobs<S> implements AutoCloseable {
         throw new IllegalArgumentException("statusExecutor must not be null");
       }
       this.statusExecutor = executor;
+      return this;
+    }
+
+    /**
+     * Sets how long a job may wait in {@link JobStatus#QUEUED} (counted from its resource's
+     * creation) before the status reader explains why, in {@link JobExecutionInfo#diagnosis()};
+     * default {@link Diagnoser#DEFAULT_STUCK_AFTER} (60 s). A job that fails is explained as it is
+     * first reported FAILED, whatever this is. Diagnosing costs the job's driver pod (unless its
+     * mapping looked it up already) and at most one events LIST per namespace per read; a job that
+     * neither waits that long nor failed costs nothing more.
+     *
+     * @param after from 0 (a waiting job is explained at once) to 1 day
+     * @return this builder
+     * @throws IllegalArgumentException naming the rule and the value
+     */
+    public Builder<S> diagnoseAfter(Duration after) {
+      if (after == null || after.isNegative() || after.compareTo(Duration.ofDays(1)) > 0) {
+        throw new IllegalArgumentException(
+            "diagnoseAfter must be from 0 to 1 day (for example Duration.ofSeconds(60)), but was "
+                + after);
+      }
+      this.diagnoseAfter = after;
       return this;
     }
 

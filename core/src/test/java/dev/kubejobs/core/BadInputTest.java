@@ -139,6 +139,16 @@ class BadInputTest {
     assertThatThrownBy(() -> b.statusCacheTtl(Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("statusCacheTtl must be from 0 to 10 minutes, but was PT-1S");
+    assertThatThrownBy(() -> b.diagnoseAfter(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("diagnoseAfter must be from 0 to 1 day")
+        .hasMessageContaining("but was PT-1S");
+    assertThatThrownBy(() -> b.diagnoseAfter(Duration.ofDays(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("but was PT48H");
+    assertThatThrownBy(() -> b.diagnoseAfter(null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("diagnoseAfter must be");
     assertThatThrownBy(() -> b.requestTimeout(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("requestTimeout must be more than 0");

@@ -385,6 +385,7 @@ public final class Demo {
                     .jobKind()
                     .statusMapper()
                     .map(ResourceSnapshot.of(o), DriverPod.notLookedUp(), Instant.now())
+                    .info()
                     .operatorState())
         .orElse(null);
   }

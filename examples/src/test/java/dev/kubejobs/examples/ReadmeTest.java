@@ -251,7 +251,7 @@ class ReadmeTest {
   }
 
   private static JobStatus status(JobStatusMapper mapper, JsonObject app) {
-    return mapper.map(ResourceSnapshot.of(app), DriverPod.absent(), NOW).status();
+    return mapper.map(ResourceSnapshot.of(app), DriverPod.absent(), NOW).info().status();
   }
 
   /** Parses "| `State` | STATUS or STATUS ... |" rows of the table under a heading. */

@@ -23,11 +23,12 @@ import com.google.gson.JsonObject;
 import dev.kubejobs.core.CancelMark;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.ops.StatusPipeline;
 import dev.kubejobs.spark.Fixtures.App;
 import dev.kubejobs.spark.Fixtures.Pod;
 import java.time.Duration;
@@ -48,11 +49,11 @@ class ApacheStatusMapperTest {
   private static final JobStatusMapper MAPPER = KIND.statusMapper();
   private static final Instant NOW = at(30);
 
-  private static JobExecutionInfo map(App app) {
+  private static MappingDecision map(App app) {
     return MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), NOW);
   }
 
-  private static JobExecutionInfo map(App app, DriverPod pod) {
+  private static MappingDecision map(App app, DriverPod pod) {
     return MAPPER.map(app.snapshot(), pod, NOW);
   }
 
@@ -99,16 +100,16 @@ class ApacheStatusMapperTest {
     String[] states = path.trim().split("\\s+");
     App app = App.apache().states(states);
 
-    JobExecutionInfo info = map(app);
-    JobExecutionInfo absent = map(app, DriverPod.absent());
+    MappingDecision info = map(app);
+    MappingDecision absent = map(app, DriverPod.absent());
 
-    assertThat(info.status()).isEqualTo(withoutPod);
-    assertThat(info.driverPodWanted()).isEqualTo(podWanted);
-    assertThat(info.followUp()).isEmpty();
+    assertThat(info.info().status()).isEqualTo(withoutPod);
+    assertThat(info.needsDriverPod()).isEqualTo(podWanted);
+    assertThat(info.pendingFollowUp()).isEmpty();
     assertThat(info.warnings()).isEmpty();
-    assertThat(info.operatorState()).isEqualTo(states[states.length - 1]);
-    assertThat(absent.status()).isEqualTo(withPodAbsent);
-    assertThat(absent.driverPodWanted()).isFalse();
+    assertThat(info.info().operatorState()).isEqualTo(states[states.length - 1]);
+    assertThat(absent.info().status()).isEqualTo(withPodAbsent);
+    assertThat(absent.needsDriverPod()).isFalse();
   }
 
   @Test
@@ -152,9 +153,9 @@ class ApacheStatusMapperTest {
             "RunningHealthy",
             "RunningWithPartialCapacity",
             "RunningWithBelowThresholdExecutors")) {
-      JobExecutionInfo info = map(App.apache().states("Submitted", state));
-      assertThat(info.driverPodWanted()).as(state).isFalse();
-      assertThat(info.status().isTerminal()).as(state).isFalse();
+      MappingDecision info = map(App.apache().states("Submitted", state));
+      assertThat(info.needsDriverPod()).as(state).isFalse();
+      assertThat(info.info().status().isTerminal()).as(state).isFalse();
     }
   }
 
@@ -183,11 +184,11 @@ class ApacheStatusMapperTest {
       status.add("stateTransitionHistory", history);
       App app = App.apache().restartPolicy("OnFailure").status(status.toString());
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(info.finishedAt()).contains(at(11));
-      assertThat(info.startedAt()).contains(at(3));
+      assertThat(info.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(info.info().finishedAt()).contains(at(11));
+      assertThat(info.info().startedAt()).contains(at(3));
     }
 
     @Test
@@ -201,8 +202,8 @@ class ApacheStatusMapperTest {
       }
       App app = App.apache().status("{\"stateTransitionHistory\":" + history + "}");
 
-      assertThat(map(app).status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(map(app).operatorState()).isEqualTo("Succeeded");
+      assertThat(map(app).info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(map(app).info().operatorState()).isEqualTo("Succeeded");
     }
   }
 
@@ -215,12 +216,12 @@ class ApacheStatusMapperTest {
               .states("Submitted", "DriverRequested", "DriverStarted", "Failed", "ResourceReleased")
               .stateMessage("Application resources released");
 
-      JobExecutionInfo info = map(app, DriverPod.absent());
+      MappingDecision info = map(app, DriverPod.absent());
 
-      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(info.operatorState()).isEqualTo("ResourceReleased");
-      assertThat(info.finishedAt()).contains(at(4));
-      assertThat(info.message()).contains("Failed");
+      assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.info().operatorState()).isEqualTo("ResourceReleased");
+      assertThat(info.info().finishedAt()).contains(at(4));
+      assertThat(info.info().message()).contains("Failed");
     }
 
     @Test
@@ -234,7 +235,7 @@ class ApacheStatusMapperTest {
                   "Succeeded",
                   "TerminatedWithoutReleaseResources");
 
-      assertThat(map(app).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(map(app).info().status()).isEqualTo(JobStatus.SUCCEEDED);
     }
 
     @Test
@@ -254,10 +255,10 @@ class ApacheStatusMapperTest {
                   "RunningHealthy",
                   "ResourceReleased");
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(info.message()).contains("deleted outside kubejobs");
+      assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.info().message()).contains("deleted outside kubejobs");
     }
 
     @Test
@@ -267,11 +268,11 @@ class ApacheStatusMapperTest {
               .restartPolicy("OnFailure")
               .states("Submitted", "DriverRequested", "DriverStarted", "RunningHealthy", "Failed");
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      assertThat(info.driverPodWanted()).isFalse();
-      assertThat(info.message()).contains("may restart");
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.needsDriverPod()).isFalse();
+      assertThat(info.info().message()).contains("may restart");
     }
 
     @Test
@@ -286,8 +287,8 @@ class ApacheStatusMapperTest {
               .states(
                   "Submitted", "DriverRequested", "DriverStarted", "Succeeded", "ResourceReleased");
 
-      assertThat(map(running).status()).isEqualTo(JobStatus.STARTED);
-      assertThat(map(released).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(map(running).info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(map(released).info().status()).isEqualTo(JobStatus.SUCCEEDED);
     }
 
     @Test
@@ -303,10 +304,10 @@ class ApacheStatusMapperTest {
       App requested = App.apache().restartPolicy("OnFailure").states(path.toArray(String[]::new));
 
       for (App app : List.of(scheduled, submitted, requested)) {
-        JobExecutionInfo info = map(app);
-        assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-        assertThat(info.startedAt()).contains(at(3));
-        assertThat(info.driverPodWanted()).isFalse();
+        MappingDecision info = map(app);
+        assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+        assertThat(info.info().startedAt()).contains(at(3));
+        assertThat(info.needsDriverPod()).isFalse();
       }
     }
 
@@ -322,7 +323,7 @@ class ApacheStatusMapperTest {
                   "ScheduledToRestart",
                   "Submitted");
 
-      assertThat(map(app).status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(map(app).info().status()).isEqualTo(JobStatus.QUEUED);
     }
 
     @Test
@@ -341,11 +342,11 @@ class ApacheStatusMapperTest {
       status.add("previousAttemptSummary", previous);
       App app = App.apache().restartPolicy("OnFailure").status(status.toString()).attempt(1);
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      assertThat(info.startedAt()).contains(at(2));
-      assertThat(info.driverPod()).contains(Fixtures.NAME + "-1-driver");
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.info().startedAt()).contains(at(2));
+      assertThat(info.info().driverPod()).contains(Fixtures.NAME + "-1-driver");
     }
   }
 
@@ -356,17 +357,17 @@ class ApacheStatusMapperTest {
       App fresh = App.apache().states("Submitted", "DriverWarmingUp");
       App started = App.apache().states("Submitted", "DriverStarted", "DriverWarmingUp");
 
-      JobExecutionInfo a = map(fresh);
-      JobExecutionInfo b = map(started.name("kj-other"));
+      MappingDecision a = map(fresh);
+      MappingDecision b = map(started.name("kj-other"));
 
-      assertThat(a.status()).isEqualTo(JobStatus.QUEUED);
-      assertThat(b.status()).isEqualTo(JobStatus.STARTED);
+      assertThat(a.info().status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(b.info().status()).isEqualTo(JobStatus.STARTED);
       assertThat(a.warnings()).hasSize(1);
       assertThat(a.warnings().get(0)).contains("DriverWarmingUp");
       // Restart policy Never: a terminated driver would decide, so the pod is asked for.
-      assertThat(a.driverPodWanted()).isTrue();
-      assertThat(a.followUp()).isEmpty();
-      assertThat(map(fresh, DriverPod.absent()).status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(a.needsDriverPod()).isTrue();
+      assertThat(a.pendingFollowUp()).isEmpty();
+      assertThat(map(fresh, DriverPod.absent()).info().status()).isEqualTo(JobStatus.QUEUED);
       assertThat(b.warnings().get(0)).contains("DriverWarmingUp").doesNotContain("kj-other");
       assertThat(b.warnings()).isEqualTo(a.warnings());
     }
@@ -375,12 +376,12 @@ class ApacheStatusMapperTest {
     void phaseOnlyStatusStaysQueuedAsksForThePodAndIsNeverDeleted() {
       App app = App.apache().status("{\"phase\":\"Running\"}");
 
-      JobExecutionInfo info =
+      MappingDecision info =
           MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), T0.plusSeconds(86_400));
 
-      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-      assertThat(info.driverPodWanted()).isTrue();
-      assertThat(info.followUp()).isEmpty();
+      assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(info.needsDriverPod()).isTrue();
+      assertThat(info.pendingFollowUp()).isEmpty();
       assertThat(info.warnings()).singleElement().asString().contains("currentStateSummary");
     }
 
@@ -390,13 +391,13 @@ class ApacheStatusMapperTest {
       ResourceSnapshot pod =
           Pod.named(Fixtures.NAME + "-0-driver").terminated(0, at(2), at(9)).snapshot();
 
-      JobExecutionInfo info = map(app, DriverPod.found(pod));
+      MappingDecision info = map(app, DriverPod.found(pod));
 
-      assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(info.startedAt()).contains(at(2));
-      assertThat(info.finishedAt()).contains(at(9));
-      assertThat(info.followUp()).isEmpty();
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(info.info().startedAt()).contains(at(2));
+      assertThat(info.info().finishedAt()).contains(at(9));
+      assertThat(info.pendingFollowUp()).isEmpty();
+      assertThat(info.needsDriverPod()).isFalse();
     }
 
     @Test
@@ -405,11 +406,11 @@ class ApacheStatusMapperTest {
       ResourceSnapshot pod =
           Pod.named(Fixtures.NAME + "-0-driver").terminated(1, at(2), at(9)).snapshot();
 
-      JobExecutionInfo info = map(app, DriverPod.found(pod));
+      MappingDecision info = map(app, DriverPod.found(pod));
 
-      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(info.message()).contains("exited with code 1");
-      assertThat(info.finishedAt()).contains(at(9));
+      assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.info().message()).contains("exited with code 1");
+      assertThat(info.info().finishedAt()).contains(at(9));
     }
 
     @Test
@@ -417,21 +418,21 @@ class ApacheStatusMapperTest {
       App app = App.apache().status("{\"phase\":\"Running\"}");
       ResourceSnapshot pod = Pod.named(Fixtures.NAME + "-0-driver").running(at(2)).snapshot();
 
-      JobExecutionInfo info = map(app, DriverPod.found(pod));
+      MappingDecision info = map(app, DriverPod.found(pod));
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      assertThat(info.startedAt()).contains(at(2));
-      assertThat(info.followUp()).isEmpty();
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.info().startedAt()).contains(at(2));
+      assertThat(info.pendingFollowUp()).isEmpty();
     }
 
     @Test
     void phaseOnlyStatusWithAbsentPodStaysQueued() {
-      JobExecutionInfo info =
+      MappingDecision info =
           map(App.apache().status("{\"phase\":\"Running\"}"), DriverPod.absent());
 
-      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-      assertThat(info.driverPodWanted()).isFalse();
-      assertThat(info.followUp()).isEmpty();
+      assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(info.needsDriverPod()).isFalse();
+      assertThat(info.pendingFollowUp()).isEmpty();
     }
 
     @Test
@@ -442,12 +443,12 @@ class ApacheStatusMapperTest {
               "{\"currentState\":\"RunningHealthy\"}",
               "{\"currentState\":{\"currentStateSummary\":{\"name\":\"RunningHealthy\"}}}",
               "\"Running\"")) {
-        JobExecutionInfo info =
+        MappingDecision info =
             MAPPER.map(App.apache().status(status).snapshot(), DriverPod.notLookedUp(), at(600));
-        assertThat(info.status()).as(status).isEqualTo(JobStatus.QUEUED);
-        assertThat(info.followUp()).as(status).isEmpty();
+        assertThat(info.info().status()).as(status).isEqualTo(JobStatus.QUEUED);
+        assertThat(info.pendingFollowUp()).as(status).isEmpty();
         assertThat(info.warnings()).as(status).hasSize(1);
-        assertThat(info.driverPodWanted()).as(status).isTrue();
+        assertThat(info.needsDriverPod()).as(status).isTrue();
       }
     }
   }
@@ -456,19 +457,19 @@ class ApacheStatusMapperTest {
   class NoStatus {
     @Test
     void noStatusYoungerThanTheTimeoutIsQueued() {
-      JobExecutionInfo info = MAPPER.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(9));
+      MappingDecision info = MAPPER.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(9));
 
-      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-      assertThat(info.followUp()).isEmpty();
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(info.pendingFollowUp()).isEmpty();
+      assertThat(info.needsDriverPod()).isFalse();
     }
 
     @Test
     void noStatusPastTheTimeoutAsksToDeleteTheApplicationBeforeFailing() {
-      JobExecutionInfo info = MAPPER.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(10));
+      MappingDecision info = MAPPER.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(10));
 
-      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-      FollowUp followUp = info.followUp().orElseThrow();
+      assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+      FollowUp followUp = info.pendingFollowUp().orElseThrow();
       assertThat(followUp.action()).isEqualTo(FollowUp.Action.DELETE_APPLICATION);
       assertThat(followUp.outcome()).isEqualTo(JobStatus.FAILED);
       assertThat(followUp.message()).contains("Apache Spark operator").contains("10 min");
@@ -476,10 +477,10 @@ class ApacheStatusMapperTest {
 
     @Test
     void emptyStatusObjectCountsAsNoStatus() {
-      JobExecutionInfo info =
+      MappingDecision info =
           MAPPER.map(App.apache().status("{}").snapshot(), DriverPod.notLookedUp(), at(11));
 
-      assertThat(info.followUp())
+      assertThat(info.pendingFollowUp())
           .map(FollowUp::action)
           .contains(FollowUp.Action.DELETE_APPLICATION);
     }
@@ -491,9 +492,11 @@ class ApacheStatusMapperTest {
                   ApacheOptions.builder().noStatusTimeout(Duration.ofMinutes(2)).build())
               .statusMapper();
 
-      assertThat(mapper.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(1)).followUp())
+      assertThat(
+              mapper.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(1)).pendingFollowUp())
           .isEmpty();
-      assertThat(mapper.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(3)).followUp())
+      assertThat(
+              mapper.map(App.apache().snapshot(), DriverPod.notLookedUp(), at(3)).pendingFollowUp())
           .get()
           .extracting(FollowUp::message)
           .asString()
@@ -504,12 +507,12 @@ class ApacheStatusMapperTest {
     void noStatusBeingDeletedWithTheCancelMarkIsCancelledNotTimedOut() {
       App app = App.apache().cancelMark(at(12)).deleting(at(12));
 
-      JobExecutionInfo info = map(app, DriverPod.absent());
+      MappingDecision info = map(app, DriverPod.absent());
 
-      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
-      assertThat(info.followUp()).isEmpty();
-      assertThat(map(app).status()).isEqualTo(JobStatus.CANCELLING);
-      assertThat(map(app).followUp()).isEmpty();
+      assertThat(info.info().status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(info.pendingFollowUp()).isEmpty();
+      assertThat(map(app).info().status()).isEqualTo(JobStatus.CANCELLING);
+      assertThat(map(app).pendingFollowUp()).isEmpty();
     }
   }
 
@@ -526,10 +529,10 @@ class ApacheStatusMapperTest {
     void outcomeRecordedBeforeTheCancelAndDeletionStands() {
       App app = App.apache().states(succeeded).cancelMark(at(6)).deleting(at(6));
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(info.finishedAt()).contains(at(5));
+      assertThat(info.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(info.info().finishedAt()).contains(at(5));
     }
 
     @Test
@@ -538,16 +541,16 @@ class ApacheStatusMapperTest {
       path.add("ResourceReleased");
       App app = App.apache().states(path.toArray(String[]::new)).cancelMark(at(7)).deleting(at(7));
 
-      assertThat(map(app).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(map(app).info().status()).isEqualTo(JobStatus.SUCCEEDED);
     }
 
     @Test
     void outcomeRecordedAfterTheCancelledDeletionIsCancelled() {
       App app = App.apache().states(succeeded).cancelMark(at(4)).deleting(at(4));
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(info.info().status()).isEqualTo(JobStatus.CANCELLED);
     }
 
     // Issue 8 item 3: order from what the marked copy held, never from clocks. The cancel deletes
@@ -563,7 +566,7 @@ class ApacheStatusMapperTest {
               .cancelMark(new CancelMark(at(6), "node-a#1", "41", "RunningHealthy"))
               .deleting(at(6));
 
-      assertThat(map(app, DriverPod.absent()).status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(map(app, DriverPod.absent()).info().status()).isEqualTo(JobStatus.CANCELLED);
     }
 
     @Test
@@ -576,7 +579,7 @@ class ApacheStatusMapperTest {
               .cancelMark(new CancelMark(at(4), "node-a#1", "41", "Failed"))
               .deleting(at(4));
 
-      assertThat(map(app, DriverPod.absent()).status()).isEqualTo(JobStatus.FAILED);
+      assertThat(map(app, DriverPod.absent()).info().status()).isEqualTo(JobStatus.FAILED);
     }
 
     @Test
@@ -592,14 +595,14 @@ class ApacheStatusMapperTest {
       ResourceSnapshot exitedLate =
           Pod.named(Fixtures.NAME + "-0-driver").terminated(0, at(2), at(6)).snapshot();
 
-      JobExecutionInfo before = map(app, DriverPod.found(exitedEarly));
+      MappingDecision before = map(app, DriverPod.found(exitedEarly));
       app.deleting(at(5));
-      JobExecutionInfo after = map(app, DriverPod.found(exitedEarly));
-      JobExecutionInfo late = map(app, DriverPod.found(exitedLate));
+      MappingDecision after = map(app, DriverPod.found(exitedEarly));
+      MappingDecision late = map(app, DriverPod.found(exitedLate));
 
-      assertThat(before.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(after.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(late.status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(before.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(after.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(late.info().status()).isEqualTo(JobStatus.CANCELLED);
     }
 
     @Test
@@ -620,8 +623,9 @@ class ApacheStatusMapperTest {
       App deletedElsewhere =
           App.apache().restartPolicy("OnFailure").states(failedAttempt).deleting(at(6));
 
-      assertThat(map(cancelled, DriverPod.absent()).status()).isEqualTo(JobStatus.CANCELLED);
-      assertThat(map(deletedElsewhere, DriverPod.absent()).status()).isEqualTo(JobStatus.FAILED);
+      assertThat(map(cancelled, DriverPod.absent()).info().status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(map(deletedElsewhere, DriverPod.absent()).info().status())
+          .isEqualTo(JobStatus.FAILED);
     }
 
     @Test
@@ -631,7 +635,7 @@ class ApacheStatusMapperTest {
               .states(running)
               .cancelMark(new CancelMark(at(5), "node-a#1", "41", "RunningHealthy"));
 
-      String message = map(app).message();
+      String message = map(app).info().message();
 
       assertThat(message).startsWith("Cancel requested at " + at(5) + ";");
       assertThat(message).doesNotContain("writer=").doesNotContain("resourceVersion=");
@@ -640,7 +644,7 @@ class ApacheStatusMapperTest {
               .states(running)
               .cancelMark(new CancelMark(at(5), "node-a#1", "41", "RunningHealthy"))
               .deleting(at(5));
-      assertThat(map(deleted, DriverPod.absent()).message())
+      assertThat(map(deleted, DriverPod.absent()).info().message())
           .contains("(requested at " + at(5) + ")");
     }
 
@@ -650,33 +654,35 @@ class ApacheStatusMapperTest {
       // CANCELLING for ever. Core reports the deletion of a marked copy as CANCELLED.
       App app = App.apache().cancelMark(new CancelMark(at(1), "node-a#1", "3", ""));
 
-      JobExecutionInfo young = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(5));
-      JobExecutionInfo old = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(10));
+      MappingDecision young = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(5));
+      MappingDecision old = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(10));
 
-      assertThat(young.status()).isEqualTo(JobStatus.CANCELLING);
-      assertThat(young.followUp()).isEmpty();
-      assertThat(old.followUp()).map(FollowUp::action).contains(FollowUp.Action.DELETE_APPLICATION);
+      assertThat(young.info().status()).isEqualTo(JobStatus.CANCELLING);
+      assertThat(young.pendingFollowUp()).isEmpty();
+      assertThat(old.pendingFollowUp())
+          .map(FollowUp::action)
+          .contains(FollowUp.Action.DELETE_APPLICATION);
     }
 
     @Test
     void cancelMarkWithoutDeletionOrOutcomeIsCancelling() {
       App app = App.apache().states(running).cancelMark(at(5));
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.CANCELLING);
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.info().status()).isEqualTo(JobStatus.CANCELLING);
+      assertThat(info.needsDriverPod()).isFalse();
     }
 
     @Test
     void cancelMarkAndDeletionWithoutOutcomeIsCancelledOnceTheDriverIsGone() {
       App app = App.apache().states(running).cancelMark(at(5)).deleting(at(5));
 
-      JobExecutionInfo info = map(app, DriverPod.absent());
+      MappingDecision info = map(app, DriverPod.absent());
 
-      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
-      assertThat(info.finishedAt()).contains(at(5));
-      assertThat(info.startedAt()).contains(at(3));
+      assertThat(info.info().status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(info.info().finishedAt()).contains(at(5));
+      assertThat(info.info().startedAt()).contains(at(3));
     }
 
     @Test
@@ -690,21 +696,21 @@ class ApacheStatusMapperTest {
               .cancelMark(at(4))
               .deleting(at(4));
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
-      assertThat(info.finishedAt()).contains(at(5));
+      assertThat(info.info().status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(info.info().finishedAt()).contains(at(5));
     }
 
     @Test
     void deletedBySomeoneElseFailsSayingSo() {
       App app = App.apache().states(running).deleting(at(5));
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(info.message()).contains("deleted outside kubejobs");
-      assertThat(info.followUp()).isEmpty();
+      assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.info().message()).contains("deleted outside kubejobs");
+      assertThat(info.pendingFollowUp()).isEmpty();
     }
 
     @Test
@@ -714,10 +720,12 @@ class ApacheStatusMapperTest {
       App app =
           App.apache().states(path.toArray(String[]::new)).stateMessage("shutdown as requested");
 
-      JobExecutionInfo info = map(app);
+      MappingDecision info = map(app);
 
-      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(info.message()).contains("outside kubejobs").contains("shutdown as requested");
+      assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.info().message())
+          .contains("outside kubejobs")
+          .contains("shutdown as requested");
     }
 
     @Test
@@ -728,7 +736,7 @@ class ApacheStatusMapperTest {
               .states("Submitted", "DriverRequested", "DriverStarted", "Failed")
               .deleting(at(6));
 
-      assertThat(map(app, DriverPod.absent()).status()).isEqualTo(JobStatus.FAILED);
+      assertThat(map(app, DriverPod.absent()).info().status()).isEqualTo(JobStatus.FAILED);
     }
   }
 
@@ -749,13 +757,13 @@ class ApacheStatusMapperTest {
       ResourceSnapshot pod =
           Pod.named(Fixtures.NAME + "-0-driver").terminated(0, at(2), at(4)).snapshot();
 
-      JobExecutionInfo withPod = map(app, DriverPod.found(pod));
-      JobExecutionInfo withoutPod = map(app);
+      MappingDecision withPod = map(app, DriverPod.found(pod));
+      MappingDecision withoutPod = map(app);
 
-      assertThat(withPod.startedAt()).contains(at(3));
-      assertThat(withPod.finishedAt()).contains(at(4));
-      assertThat(withoutPod.startedAt()).contains(at(3));
-      assertThat(withoutPod.finishedAt()).contains(at(5));
+      assertThat(withPod.info().startedAt()).contains(at(3));
+      assertThat(withPod.info().finishedAt()).contains(at(4));
+      assertThat(withoutPod.info().startedAt()).contains(at(3));
+      assertThat(withoutPod.info().finishedAt()).contains(at(5));
     }
 
     @Test
@@ -771,54 +779,63 @@ class ApacheStatusMapperTest {
               .sidecarFirst(at(1))
               .snapshot();
 
-      assertThat(map(app, DriverPod.found(pod)).startedAt()).contains(at(2));
-      assertThat(map(app, DriverPod.found(ended)).startedAt()).contains(at(2));
+      assertThat(map(app, DriverPod.found(pod)).info().startedAt()).contains(at(2));
+      assertThat(map(app, DriverPod.found(ended)).info().startedAt()).contains(at(2));
     }
 
     @Test
     void failedWithDriverNotLookedUpAsksForThePodBeforeFailing() {
-      JobExecutionInfo info = map(App.apache().states(failed));
+      MappingDecision info = map(App.apache().states(failed));
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      assertThat(info.driverPodWanted()).isTrue();
-      assertThat(info.finishedAt()).isEmpty();
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.needsDriverPod()).isTrue();
+      assertThat(info.info().finishedAt()).isEmpty();
     }
 
     @Test
     void resolveLooksThePodUpAsTheReaderDoesAndReportsTheFailure() {
       // What a user's own test gets from the public protocol, without kubejobs' reader.
-      JobExecutionInfo info =
-          MAPPER.resolve(App.apache().states(failed).snapshot(), app -> DriverPod.absent(), NOW);
+      ResourceSnapshot app = App.apache().states(failed).snapshot();
+      MappingDecision info =
+          StatusPipeline.complete(
+                  MAPPER,
+                  app,
+                  MAPPER.map(app, DriverPod.notLookedUp(), NOW),
+                  a -> DriverPod.absent(),
+                  NOW)
+              .decision();
 
-      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(map(App.apache().states(failed)).status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(map(App.apache().states(failed)).info().status()).isEqualTo(JobStatus.STARTED);
     }
 
     @Test
     void failedWithLiveDriverDeletesThePodBeforeFailing() {
       ResourceSnapshot pod = Pod.named(Fixtures.NAME + "-0-driver").running(at(2)).snapshot();
 
-      JobExecutionInfo info = map(App.apache().states(failed), DriverPod.found(pod));
+      MappingDecision info = map(App.apache().states(failed), DriverPod.found(pod));
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      FollowUp followUp = info.followUp().orElseThrow();
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      FollowUp followUp = info.pendingFollowUp().orElseThrow();
       assertThat(followUp.action()).isEqualTo(FollowUp.Action.DELETE_DRIVER_POD);
       assertThat(followUp.outcome()).isEqualTo(JobStatus.FAILED);
       assertThat(followUp.message()).contains(Fixtures.NAME + "-0-driver");
-      assertThat(info.driverPod()).contains(Fixtures.NAME + "-0-driver");
+      assertThat(info.info().driverPod()).contains(Fixtures.NAME + "-0-driver");
     }
 
     @Test
     void failedWithPendingDriverPodDeletesIt() {
       ResourceSnapshot pod = Pod.named(Fixtures.NAME + "-0-driver").phase("Pending").snapshot();
 
-      JobExecutionInfo info =
+      MappingDecision info =
           map(
               App.apache().states("Submitted", "DriverRequested", "DriverStartTimedOut"),
               DriverPod.found(pod));
 
-      assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-      assertThat(info.followUp()).map(FollowUp::action).contains(FollowUp.Action.DELETE_DRIVER_POD);
+      assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(info.pendingFollowUp())
+          .map(FollowUp::action)
+          .contains(FollowUp.Action.DELETE_DRIVER_POD);
     }
 
     @Test
@@ -828,32 +845,32 @@ class ApacheStatusMapperTest {
       ResourceSnapshot deleting =
           Pod.named(Fixtures.NAME + "-0-driver").running(at(2)).deleting(at(6)).snapshot();
 
-      JobExecutionInfo a = map(App.apache().states(failed), DriverPod.found(ended));
-      JobExecutionInfo b = map(App.apache().states(failed), DriverPod.found(deleting));
+      MappingDecision a = map(App.apache().states(failed), DriverPod.found(ended));
+      MappingDecision b = map(App.apache().states(failed), DriverPod.found(deleting));
 
-      assertThat(a.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(a.finishedAt()).contains(at(5));
-      assertThat(b.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(b.followUp()).isEmpty();
+      assertThat(a.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(a.info().finishedAt()).contains(at(5));
+      assertThat(b.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(b.pendingFollowUp()).isEmpty();
     }
 
     @Test
     void forbiddenPodLookupFallsBackToTheApplicationAndWarnsWithThePermission() {
       String reason = "forbidden: cannot list resource \"pods\" in namespace \"etl\"";
 
-      JobExecutionInfo info = map(App.apache().states(failed), DriverPod.unavailable(reason));
+      MappingDecision info = map(App.apache().states(failed), DriverPod.unavailable(reason));
 
-      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(info.finishedAt()).contains(at(5));
+      assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.info().finishedAt()).contains(at(5));
       assertThat(info.warnings()).singleElement().asString().contains(reason);
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.needsDriverPod()).isFalse();
     }
 
     @Test
     void failedMessageCarriesTheOperatorsMessage() {
       App app = App.apache().states(failed).stateMessage("Driver exited with code 137");
 
-      assertThat(map(app, DriverPod.absent()).message())
+      assertThat(map(app, DriverPod.absent()).info().message())
           .contains("Driver exited with code 137")
           .contains("Failed");
     }
@@ -867,7 +884,7 @@ class ApacheStatusMapperTest {
 
       assertThat(KIND.driverPodName(app.snapshot())).contains(Fixtures.NAME + "-2-driver");
       assertThat(KIND.driverPodName(App.apache().snapshot())).contains(Fixtures.NAME + "-0-driver");
-      assertThat(map(app).driverPod()).contains(Fixtures.NAME + "-2-driver");
+      assertThat(map(app).info().driverPod()).contains(Fixtures.NAME + "-2-driver");
     }
 
     @Test

@@ -22,10 +22,10 @@ import com.google.gson.JsonObject;
 import dev.kubejobs.core.CancelMark;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.spark.Fixtures.App;
 import dev.kubejobs.spark.Fixtures.Pod;
@@ -43,11 +43,11 @@ class KubeflowStatusMapperTest {
   private static final JobStatusMapper MAPPER = KIND.statusMapper();
   private static final Instant NOW = at(5);
 
-  private static JobExecutionInfo map(App app) {
+  private static MappingDecision map(App app) {
     return MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), NOW);
   }
 
-  private static JobExecutionInfo map(App app, DriverPod pod) {
+  private static MappingDecision map(App app, DriverPod pod) {
     return MAPPER.map(app.snapshot(), pod, NOW);
   }
 
@@ -89,15 +89,15 @@ class KubeflowStatusMapperTest {
     executors.addProperty(Fixtures.NAME + "-exec-1", "RUNNING");
     started.statusObject().add("executorState", executors);
 
-    JobExecutionInfo info = map(app);
+    MappingDecision info = map(app);
 
-    assertThat(info.status()).isEqualTo(withoutPod);
-    assertThat(info.driverPodWanted()).isEqualTo(podWanted);
-    assertThat(info.followUp()).isEmpty();
+    assertThat(info.info().status()).isEqualTo(withoutPod);
+    assertThat(info.needsDriverPod()).isEqualTo(podWanted);
+    assertThat(info.pendingFollowUp()).isEmpty();
     assertThat(info.warnings()).isEmpty();
-    assertThat(info.operatorState()).isEqualTo(state);
-    assertThat(map(app, DriverPod.absent()).status()).isEqualTo(withPodAbsent);
-    assertThat(map(started, DriverPod.absent()).status()).isEqualTo(withExecutors);
+    assertThat(info.info().operatorState()).isEqualTo(state);
+    assertThat(map(app, DriverPod.absent()).info().status()).isEqualTo(withPodAbsent);
+    assertThat(map(started, DriverPod.absent()).info().status()).isEqualTo(withExecutors);
   }
 
   @ParameterizedTest
@@ -122,10 +122,10 @@ class KubeflowStatusMapperTest {
             DriverPod.unavailable("forbidden"),
             DriverPod.found(
                 Pod.named(Fixtures.NAME + "-driver").terminated(1, at(1), at(2)).snapshot()))) {
-      JobExecutionInfo info = MAPPER.map(app.snapshot(), pod, muchLater);
-      assertThat(info.status().isTerminal()).as(state + " " + pod).isFalse();
-      assertThat(info.followUp()).as(state + " " + pod).isEmpty();
-      assertThat(info.driverPodWanted()).as(state + " " + pod).isFalse();
+      MappingDecision info = MAPPER.map(app.snapshot(), pod, muchLater);
+      assertThat(info.info().status().isTerminal()).as(state + " " + pod).isFalse();
+      assertThat(info.pendingFollowUp()).as(state + " " + pod).isEmpty();
+      assertThat(info.needsDriverPod()).as(state + " " + pod).isFalse();
     }
   }
 
@@ -135,13 +135,13 @@ class KubeflowStatusMapperTest {
     app.statusObject().addProperty("terminationTime", at(4).toString());
     app.statusObject().getAsJsonObject("driverInfo").addProperty("webUIAddress", "10.0.0.7:4040");
 
-    JobExecutionInfo info = map(app);
+    MappingDecision info = map(app);
 
-    assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
-    assertThat(info.startedAt()).contains(at(1));
-    assertThat(info.finishedAt()).contains(at(4));
-    assertThat(info.webUi()).contains("10.0.0.7:4040");
-    assertThat(info.driverPod()).contains(Fixtures.NAME + "-driver");
+    assertThat(info.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(info.info().startedAt()).contains(at(1));
+    assertThat(info.info().finishedAt()).contains(at(4));
+    assertThat(info.info().webUi()).contains("10.0.0.7:4040");
+    assertThat(info.info().driverPod()).contains(Fixtures.NAME + "-driver");
   }
 
   @Test
@@ -153,11 +153,11 @@ class KubeflowStatusMapperTest {
     ResourceSnapshot pod =
         Pod.named(Fixtures.NAME + "-driver").terminated(0, at(2), at(3)).snapshot();
 
-    JobExecutionInfo info = map(app, DriverPod.found(pod));
+    MappingDecision info = map(app, DriverPod.found(pod));
 
-    assertThat(info.startedAt()).contains(at(1));
-    assertThat(info.finishedAt()).contains(at(3));
-    assertThat(map(app).startedAt()).isEqualTo(info.startedAt());
+    assertThat(info.info().startedAt()).contains(at(1));
+    assertThat(info.info().finishedAt()).contains(at(3));
+    assertThat(map(app).info().startedAt()).isEqualTo(info.info().startedAt());
   }
 
   @Test
@@ -167,10 +167,10 @@ class KubeflowStatusMapperTest {
         .getAsJsonObject("applicationState")
         .addProperty("errorMessage", "driver container failed with ExitCode: 1, Reason: Error");
 
-    JobExecutionInfo info = map(app, DriverPod.absent());
+    MappingDecision info = map(app, DriverPod.absent());
 
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(info.message()).contains("ExitCode: 1, Reason: Error");
+    assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.info().message()).contains("ExitCode: 1, Reason: Error");
   }
 
   @Test
@@ -179,10 +179,10 @@ class KubeflowStatusMapperTest {
     app.statusObject().addProperty("terminationTime", at(4).toString());
     ResourceSnapshot pod = Pod.named(Fixtures.NAME + "-driver").running(at(2)).snapshot();
 
-    JobExecutionInfo info = map(app, DriverPod.found(pod));
+    MappingDecision info = map(app, DriverPod.found(pod));
 
-    assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-    assertThat(info.followUp())
+    assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+    assertThat(info.pendingFollowUp())
         .get()
         .satisfies(
             f -> {
@@ -195,9 +195,9 @@ class KubeflowStatusMapperTest {
   void forbiddenPodLookupFallsBackToTheApplication() {
     App app = App.kubeflow().kubeflowState("FAILED");
 
-    JobExecutionInfo info = map(app, DriverPod.unavailable("pods is forbidden: list"));
+    MappingDecision info = map(app, DriverPod.unavailable("pods is forbidden: list"));
 
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
     assertThat(info.warnings()).singleElement().asString().contains("pods is forbidden: list");
   }
 
@@ -215,13 +215,13 @@ class KubeflowStatusMapperTest {
 
   @Test
   void unseenStateIsUnfinishedWithAStableWarning() {
-    JobExecutionInfo info = map(App.kubeflow().kubeflowState("HIBERNATING"));
+    MappingDecision info = map(App.kubeflow().kubeflowState("HIBERNATING"));
 
-    assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
     assertThat(info.warnings()).singleElement().asString().contains("HIBERNATING");
     // Restart policy Never: a terminated driver would decide, so the pod is asked for.
-    assertThat(info.driverPodWanted()).isTrue();
-    assertThat(map(App.kubeflow().kubeflowState("HIBERNATING"), DriverPod.absent()).status())
+    assertThat(info.needsDriverPod()).isTrue();
+    assertThat(map(App.kubeflow().kubeflowState("HIBERNATING"), DriverPod.absent()).info().status())
         .isEqualTo(JobStatus.QUEUED);
   }
 
@@ -231,18 +231,18 @@ class KubeflowStatusMapperTest {
     void noStatusOrEmptyStateYoungerThanTheTimeoutIsQueued() {
       for (App app :
           List.of(App.kubeflow(), App.kubeflow().kubeflowState(""), App.kubeflow().status("{}"))) {
-        JobExecutionInfo info = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(9));
-        assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(info.followUp()).isEmpty();
+        MappingDecision info = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(9));
+        assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(info.pendingFollowUp()).isEmpty();
       }
     }
 
     @Test
     void noStatusOrEmptyStatePastTheTimeoutIsDeletedBeforeFailing() {
       for (App app : List.of(App.kubeflow(), App.kubeflow().kubeflowState(""))) {
-        JobExecutionInfo info = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(11));
-        assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-        FollowUp f = info.followUp().orElseThrow();
+        MappingDecision info = MAPPER.map(app.snapshot(), DriverPod.notLookedUp(), at(11));
+        assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+        FollowUp f = info.pendingFollowUp().orElseThrow();
         assertThat(f.action()).isEqualTo(FollowUp.Action.DELETE_APPLICATION);
         assertThat(f.outcome()).isEqualTo(JobStatus.FAILED);
         assertThat(f.message()).contains("Kubeflow Spark operator").contains("10 min");
@@ -257,11 +257,11 @@ class KubeflowStatusMapperTest {
               "{\"applicationState\":{\"state\":7}}",
               "{\"applicationState\":\"RUNNING\"}",
               "{\"applicationState\":{\"errorMessage\":\"x\"}}")) {
-        JobExecutionInfo info =
+        MappingDecision info =
             MAPPER.map(App.kubeflow().status(status).snapshot(), DriverPod.notLookedUp(), at(600));
-        assertThat(info.status()).as(status).isEqualTo(JobStatus.QUEUED);
-        assertThat(info.followUp()).as(status).isEmpty();
-        assertThat(info.driverPodWanted()).as(status).isTrue();
+        assertThat(info.info().status()).as(status).isEqualTo(JobStatus.QUEUED);
+        assertThat(info.pendingFollowUp()).as(status).isEmpty();
+        assertThat(info.needsDriverPod()).as(status).isTrue();
         assertThat(info.warnings()).as(status).hasSize(1);
       }
     }
@@ -274,9 +274,9 @@ class KubeflowStatusMapperTest {
       ResourceSnapshot bad =
           Pod.named(Fixtures.NAME + "-driver").terminated(2, at(1), at(3)).snapshot();
 
-      assertThat(map(app, DriverPod.found(ok)).status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(map(app, DriverPod.found(bad)).status()).isEqualTo(JobStatus.FAILED);
-      assertThat(map(app, DriverPod.found(bad)).finishedAt()).contains(at(3));
+      assertThat(map(app, DriverPod.found(ok)).info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(map(app, DriverPod.found(bad)).info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(map(app, DriverPod.found(bad)).info().finishedAt()).contains(at(3));
     }
   }
 
@@ -287,7 +287,7 @@ class KubeflowStatusMapperTest {
       App app = App.kubeflow().kubeflowState("COMPLETED").cancelMark(at(3)).deleting(at(3));
       app.statusObject().addProperty("terminationTime", at(2).toString());
 
-      assertThat(map(app).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(map(app).info().status()).isEqualTo(JobStatus.SUCCEEDED);
     }
 
     @Test
@@ -295,7 +295,7 @@ class KubeflowStatusMapperTest {
       App app = App.kubeflow().kubeflowState("FAILED").cancelMark(at(2)).deleting(at(2));
       app.statusObject().addProperty("terminationTime", at(3).toString());
 
-      assertThat(map(app).status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(map(app).info().status()).isEqualTo(JobStatus.CANCELLED);
     }
 
     @Test
@@ -315,8 +315,8 @@ class KubeflowStatusMapperTest {
               .deleting(at(1));
       before.statusObject().addProperty("terminationTime", at(2).toString());
 
-      assertThat(map(after, DriverPod.absent()).status()).isEqualTo(JobStatus.CANCELLED);
-      assertThat(map(before, DriverPod.absent()).status()).isEqualTo(JobStatus.FAILED);
+      assertThat(map(after, DriverPod.absent()).info().status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(map(before, DriverPod.absent()).info().status()).isEqualTo(JobStatus.FAILED);
     }
 
     @Test
@@ -324,16 +324,16 @@ class KubeflowStatusMapperTest {
       App marked = App.kubeflow().kubeflowState("RUNNING").cancelMark(at(2));
       App deleting = App.kubeflow().kubeflowState("RUNNING").cancelMark(at(2)).deleting(at(2));
 
-      assertThat(map(marked).status()).isEqualTo(JobStatus.CANCELLING);
-      assertThat(map(deleting).status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(map(marked).info().status()).isEqualTo(JobStatus.CANCELLING);
+      assertThat(map(deleting).info().status()).isEqualTo(JobStatus.CANCELLED);
     }
 
     @Test
     void deletedBySomeoneElseFails() {
-      JobExecutionInfo info = map(App.kubeflow().kubeflowState("RUNNING").deleting(at(2)));
+      MappingDecision info = map(App.kubeflow().kubeflowState("RUNNING").deleting(at(2)));
 
-      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(info.message()).contains("deleted outside kubejobs");
+      assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.info().message()).contains("deleted outside kubejobs");
     }
   }
 }

@@ -21,9 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.spark.Fixtures.App;
 import dev.kubejobs.spark.Fixtures.Pod;
 import java.util.ArrayList;
@@ -156,23 +156,23 @@ class MapperPropertiesTest {
       app.deleting(at(states.size()));
     }
 
-    JobExecutionInfo info = APACHE.map(app.snapshot(), pod(pod), at(minutes));
+    MappingDecision info = APACHE.map(app.snapshot(), pod(pod), at(minutes));
 
-    assertThat(info.followUp().map(FollowUp::action))
+    assertThat(info.pendingFollowUp().map(FollowUp::action))
         .isNotEqualTo(Optional.of(FollowUp.Action.DELETE_APPLICATION));
     if (pod != 0) {
-      assertThat(info.driverPodWanted()).as("only notLookedUp may want the pod").isFalse();
+      assertThat(info.needsDriverPod()).as("only notLookedUp may want the pod").isFalse();
     }
     boolean hasEnding = states.stream().anyMatch(APACHE_ENDINGS::contains);
     // An unknown current state lets a terminated driver decide where no restart can follow.
     boolean driverDecides =
         states.get(states.size() - 1).equals("SomethingNew") && (pod == 4 || pod == 5);
-    if (info.status().isTerminal() || info.status() == JobStatus.CANCELLING) {
+    if (info.info().status().isTerminal() || info.info().status() == JobStatus.CANCELLING) {
       assertThat(hasEnding || marked || deleting || driverDecides).isTrue();
     }
     if (!hasEnding && !marked && !deleting && !driverDecides) {
-      assertThat(info.status()).isIn(JobStatus.QUEUED, JobStatus.STARTED);
-      assertThat(info.followUp()).isEmpty();
+      assertThat(info.info().status()).isIn(JobStatus.QUEUED, JobStatus.STARTED);
+      assertThat(info.pendingFollowUp()).isEmpty();
     }
   }
 
@@ -188,12 +188,12 @@ class MapperPropertiesTest {
     }
     App app = App.apache().restartPolicy(policy).states(open.toArray(String[]::new));
 
-    JobExecutionInfo info = APACHE.map(app.snapshot(), DriverPod.notLookedUp(), at(60));
+    MappingDecision info = APACHE.map(app.snapshot(), DriverPod.notLookedUp(), at(60));
 
     // Always restarts after every exit, so no exit code can end the job: no pod needed.
-    assertThat(info.driverPodWanted())
+    assertThat(info.needsDriverPod())
         .isEqualTo(open.get(open.size() - 1).equals("SomethingNew") && !policy.equals("Always"));
-    assertThat(info.status()).isIn(JobStatus.QUEUED, JobStatus.STARTED);
+    assertThat(info.info().status()).isIn(JobStatus.QUEUED, JobStatus.STARTED);
   }
 
   @ParameterizedTest(name = "seed {0}")
@@ -215,19 +215,19 @@ class MapperPropertiesTest {
       app.cancelMark(at(1));
     }
 
-    JobExecutionInfo info = KUBEFLOW.map(app.snapshot(), pod(pod), at(minutes));
+    MappingDecision info = KUBEFLOW.map(app.snapshot(), pod(pod), at(minutes));
 
-    if (info.status().isTerminal()) {
+    if (info.info().status().isTerminal()) {
       assertThat(KUBEFLOW_ENDINGS.contains(state) || state.equals("SOMETHING_NEW") && pod >= 4)
           .as(state)
           .isTrue();
     }
     if (!state.isEmpty()) {
-      assertThat(info.followUp().map(FollowUp::action))
+      assertThat(info.pendingFollowUp().map(FollowUp::action))
           .isNotEqualTo(Optional.of(FollowUp.Action.DELETE_APPLICATION));
     }
     if (pod != 0) {
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.needsDriverPod()).isFalse();
     }
   }
 
@@ -250,10 +250,10 @@ class MapperPropertiesTest {
             .kubeflowState(state)
             .statusNumber("executionAttempts", attempts);
 
-    JobExecutionInfo info = KUBEFLOW.map(app.snapshot(), pod(pod), at(20));
+    MappingDecision info = KUBEFLOW.map(app.snapshot(), pod(pod), at(20));
 
     if (attempts >= 2 || !state.equals("SUBMITTED")) {
-      assertThat(info.status())
+      assertThat(info.info().status())
           .as(state + " after " + attempts + " attempts")
           .isNotEqualTo(JobStatus.QUEUED);
     }

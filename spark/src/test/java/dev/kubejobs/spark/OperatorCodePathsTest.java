@@ -21,9 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonParser;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.spark.Fixtures.App;
 import dev.kubejobs.spark.Fixtures.Pod;
@@ -50,11 +50,11 @@ class OperatorCodePathsTest {
   private static final String APACHE_DRIVER = Fixtures.NAME + "-0-driver";
   private static final String KUBEFLOW_DRIVER = Fixtures.NAME + "-driver";
 
-  private static JobExecutionInfo apache(App app, DriverPod pod) {
+  private static MappingDecision apache(App app, DriverPod pod) {
     return APACHE.map(app.snapshot(), pod, NOW);
   }
 
-  private static JobExecutionInfo kubeflow(App app, DriverPod pod) {
+  private static MappingDecision kubeflow(App app, DriverPod pod) {
     return KUBEFLOW.map(app.snapshot(), pod, NOW);
   }
 
@@ -105,22 +105,22 @@ class OperatorCodePathsTest {
     void aSuccessThePolicyCannotRestartIsSucceededAtOnce(String policy) {
       App app = App.apache().restartPolicy(policy).states(succeeded).attempt(0);
 
-      JobExecutionInfo info = apache(app, DriverPod.notLookedUp());
+      MappingDecision info = apache(app, DriverPod.notLookedUp());
 
-      assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(info.finishedAt()).contains(at(6));
-      assertThat(info.startedAt()).contains(at(3));
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(info.info().finishedAt()).contains(at(6));
+      assertThat(info.info().startedAt()).contains(at(3));
+      assertThat(info.needsDriverPod()).isFalse();
     }
 
     @Test
     void aSuccessWithPolicyAlwaysWaitsForTheRelease() {
       App app = App.apache().restartPolicy("Always").states(succeeded).attempt(0);
 
-      JobExecutionInfo info = apache(app, DriverPod.absent());
+      MappingDecision info = apache(app, DriverPod.absent());
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      assertThat(info.message()).contains("may restart");
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.info().message()).contains("may restart");
     }
 
     @Test
@@ -131,19 +131,21 @@ class OperatorCodePathsTest {
               .restartPolicy("OnInfrastructureFailure")
               .states("Submitted", "DriverRequested", "SchedulingFailure");
 
-      assertThat(apache(appFailure, DriverPod.absent()).status()).isEqualTo(JobStatus.FAILED);
-      assertThat(apache(appFailure, DriverPod.notLookedUp()).driverPodWanted()).isTrue();
-      assertThat(apache(scheduling, DriverPod.absent()).status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(apache(appFailure, DriverPod.absent()).info().status())
+          .isEqualTo(JobStatus.FAILED);
+      assertThat(apache(appFailure, DriverPod.notLookedUp()).needsDriverPod()).isTrue();
+      assertThat(apache(scheduling, DriverPod.absent()).info().status())
+          .isEqualTo(JobStatus.QUEUED);
     }
 
     @Test
     void onFailureStillWaitsAfterAFailure() {
       App app = App.apache().restartPolicy("OnFailure").states(failed);
 
-      JobExecutionInfo info = apache(app, DriverPod.absent());
+      MappingDecision info = apache(app, DriverPod.absent());
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.needsDriverPod()).isFalse();
     }
   }
 
@@ -165,31 +167,31 @@ class OperatorCodePathsTest {
 
     @Test
     void succeedingIsSucceededUnlessThePolicyIsAlways() {
-      JobExecutionInfo onFailure =
+      MappingDecision onFailure =
           kubeflow(app("SUCCEEDING", "OnFailure", 3, 1), DriverPod.notLookedUp());
 
-      assertThat(onFailure.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(onFailure.finishedAt()).contains(at(8));
-      assertThat(kubeflow(app("SUCCEEDING", "Always", null, 1), DriverPod.absent()).status())
+      assertThat(onFailure.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(onFailure.info().finishedAt()).contains(at(8));
+      assertThat(kubeflow(app("SUCCEEDING", "Always", null, 1), DriverPod.absent()).info().status())
           .isEqualTo(JobStatus.STARTED);
     }
 
     @Test
     void failingIsFailedOnlyPastTheRetries() {
-      assertThat(kubeflow(app("FAILING", "OnFailure", 3, 3), DriverPod.absent()).status())
+      assertThat(kubeflow(app("FAILING", "OnFailure", 3, 3), DriverPod.absent()).info().status())
           .isEqualTo(JobStatus.STARTED);
-      assertThat(kubeflow(app("FAILING", "OnFailure", 3, 4), DriverPod.absent()).status())
+      assertThat(kubeflow(app("FAILING", "OnFailure", 3, 4), DriverPod.absent()).info().status())
           .isEqualTo(JobStatus.FAILED);
-      assertThat(kubeflow(app("FAILING", "OnFailure", null, 1), DriverPod.absent()).status())
+      assertThat(kubeflow(app("FAILING", "OnFailure", null, 1), DriverPod.absent()).info().status())
           .isEqualTo(JobStatus.FAILED);
-      assertThat(kubeflow(app("FAILING", "Always", null, 9), DriverPod.absent()).status())
+      assertThat(kubeflow(app("FAILING", "Always", null, 9), DriverPod.absent()).info().status())
           .isEqualTo(JobStatus.STARTED);
       // Rule 5 still holds: the pod is looked up before FAILED.
       assertThat(kubeflow(app("FAILING", "Never", null, 1), DriverPod.notLookedUp()))
           .satisfies(
               i -> {
-                assertThat(i.status()).isEqualTo(JobStatus.STARTED);
-                assertThat(i.driverPodWanted()).isTrue();
+                assertThat(i.info().status()).isEqualTo(JobStatus.STARTED);
+                assertThat(i.needsDriverPod()).isTrue();
               });
     }
   }
@@ -212,28 +214,29 @@ class OperatorCodePathsTest {
       App never = App.apache().states(autoscaled);
       App always = App.apache().restartPolicy("Always").states(autoscaled);
 
-      JobExecutionInfo info = apache(never, DriverPod.notLookedUp());
+      MappingDecision info = apache(never, DriverPod.notLookedUp());
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      assertThat(info.driverPodWanted()).isTrue();
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.needsDriverPod()).isTrue();
       assertThat(info.warnings()).singleElement().asString().contains("RunningWithAutoscaled");
-      assertThat(apache(always, DriverPod.notLookedUp()).driverPodWanted()).isFalse();
+      assertThat(apache(always, DriverPod.notLookedUp()).needsDriverPod()).isFalse();
     }
 
     @Test
     void apacheUnknownStateWithPolicyNeverTakesTheExitCode() {
       App app = App.apache().states(autoscaled);
 
-      JobExecutionInfo failed = apache(app, exited(APACHE_DRIVER, 1));
-      JobExecutionInfo succeeded = apache(app, exited(APACHE_DRIVER, 0));
+      MappingDecision failed = apache(app, exited(APACHE_DRIVER, 1));
+      MappingDecision succeeded = apache(app, exited(APACHE_DRIVER, 0));
 
-      assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
-      assertThat(failed.finishedAt()).contains(at(8));
-      assertThat(failed.message()).contains("exited with code 1", "RunningWithAutoscaled");
-      assertThat(failed.followUp()).isEmpty();
-      assertThat(succeeded.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(succeeded.startedAt()).contains(at(3)); // DriverStarted, the application's own
-      assertThat(succeeded.finishedAt()).contains(at(8));
+      assertThat(failed.info().status()).isEqualTo(JobStatus.FAILED);
+      assertThat(failed.info().finishedAt()).contains(at(8));
+      assertThat(failed.info().message()).contains("exited with code 1", "RunningWithAutoscaled");
+      assertThat(failed.pendingFollowUp()).isEmpty();
+      assertThat(succeeded.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(succeeded.info().startedAt())
+          .contains(at(3)); // DriverStarted, the application's own
+      assertThat(succeeded.info().finishedAt()).contains(at(8));
     }
 
     @Test
@@ -241,31 +244,38 @@ class OperatorCodePathsTest {
       App onFailure = App.apache().restartPolicy("OnFailure").states(autoscaled);
       App always = App.apache().restartPolicy("Always").states(autoscaled);
 
-      assertThat(apache(onFailure, exited(APACHE_DRIVER, 0)).status())
+      assertThat(apache(onFailure, exited(APACHE_DRIVER, 0)).info().status())
           .isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(apache(onFailure, exited(APACHE_DRIVER, 1)).status()).isEqualTo(JobStatus.STARTED);
-      assertThat(apache(always, exited(APACHE_DRIVER, 0)).status()).isEqualTo(JobStatus.STARTED);
-      assertThat(apache(always, exited(APACHE_DRIVER, 1)).status()).isEqualTo(JobStatus.STARTED);
+      assertThat(apache(onFailure, exited(APACHE_DRIVER, 1)).info().status())
+          .isEqualTo(JobStatus.STARTED);
+      assertThat(apache(always, exited(APACHE_DRIVER, 0)).info().status())
+          .isEqualTo(JobStatus.STARTED);
+      assertThat(apache(always, exited(APACHE_DRIVER, 1)).info().status())
+          .isEqualTo(JobStatus.STARTED);
     }
 
     @Test
     void aRunningDriverOrOneThatNeverRanDecidesNothing() {
       App queued = App.apache().states("Submitted", "DriverWarmingUp");
 
-      assertThat(apache(queued, running(APACHE_DRIVER)).status()).isEqualTo(JobStatus.QUEUED);
-      assertThat(apache(queued, initFailed(APACHE_DRIVER)).status()).isEqualTo(JobStatus.QUEUED);
-      assertThat(apache(queued, initFailed(APACHE_DRIVER)).followUp()).isEmpty();
-      assertThat(apache(queued, DriverPod.absent()).status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(apache(queued, running(APACHE_DRIVER)).info().status())
+          .isEqualTo(JobStatus.QUEUED);
+      assertThat(apache(queued, initFailed(APACHE_DRIVER)).info().status())
+          .isEqualTo(JobStatus.QUEUED);
+      assertThat(apache(queued, initFailed(APACHE_DRIVER)).pendingFollowUp()).isEmpty();
+      assertThat(apache(queued, DriverPod.absent()).info().status()).isEqualTo(JobStatus.QUEUED);
     }
 
     @Test
     void kubeflowUnknownStateWithPolicyNeverTakesTheExitCode() {
       App app = App.kubeflow().kubeflowState("PREEMPTED").statusNumber("executionAttempts", 1);
 
-      assertThat(kubeflow(app, DriverPod.notLookedUp()).driverPodWanted()).isTrue();
-      assertThat(kubeflow(app, exited(KUBEFLOW_DRIVER, 1)).status()).isEqualTo(JobStatus.FAILED);
-      assertThat(kubeflow(app, exited(KUBEFLOW_DRIVER, 0)).status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(kubeflow(app, initFailed(KUBEFLOW_DRIVER)).status().isTerminal()).isFalse();
+      assertThat(kubeflow(app, DriverPod.notLookedUp()).needsDriverPod()).isTrue();
+      assertThat(kubeflow(app, exited(KUBEFLOW_DRIVER, 1)).info().status())
+          .isEqualTo(JobStatus.FAILED);
+      assertThat(kubeflow(app, exited(KUBEFLOW_DRIVER, 0)).info().status())
+          .isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(kubeflow(app, initFailed(KUBEFLOW_DRIVER)).info().status().isTerminal()).isFalse();
     }
 
     /** {@code ShouldRetry}: FAILING with OnFailure retries while executionAttempts <= retries. */
@@ -292,17 +302,17 @@ class OperatorCodePathsTest {
               .kubeflowState("PREEMPTED")
               .statusNumber("executionAttempts", 1);
 
-      assertThat(kubeflow(withinLimit, exited(KUBEFLOW_DRIVER, 1)).status())
+      assertThat(kubeflow(withinLimit, exited(KUBEFLOW_DRIVER, 1)).info().status())
           .isEqualTo(JobStatus.STARTED);
-      assertThat(kubeflow(withinLimit, exited(KUBEFLOW_DRIVER, 0)).status())
+      assertThat(kubeflow(withinLimit, exited(KUBEFLOW_DRIVER, 0)).info().status())
           .isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(kubeflow(pastLimit, exited(KUBEFLOW_DRIVER, 1)).status())
+      assertThat(kubeflow(pastLimit, exited(KUBEFLOW_DRIVER, 1)).info().status())
           .isEqualTo(JobStatus.FAILED);
-      assertThat(kubeflow(noRetries, exited(KUBEFLOW_DRIVER, 1)).status())
+      assertThat(kubeflow(noRetries, exited(KUBEFLOW_DRIVER, 1)).info().status())
           .isEqualTo(JobStatus.FAILED);
-      assertThat(kubeflow(always, exited(KUBEFLOW_DRIVER, 0)).status())
+      assertThat(kubeflow(always, exited(KUBEFLOW_DRIVER, 0)).info().status())
           .isEqualTo(JobStatus.STARTED);
-      assertThat(kubeflow(always, DriverPod.notLookedUp()).driverPodWanted()).isFalse();
+      assertThat(kubeflow(always, DriverPod.notLookedUp()).needsDriverPod()).isFalse();
     }
 
     @Test
@@ -310,9 +320,11 @@ class OperatorCodePathsTest {
       App never = App.apache().status("{\"phase\":\"Running\"}");
       App always = App.apache().restartPolicy("Always").status("{\"phase\":\"Running\"}");
 
-      assertThat(apache(never, exited(APACHE_DRIVER, 0)).status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(apache(always, exited(APACHE_DRIVER, 0)).status()).isEqualTo(JobStatus.STARTED);
-      assertThat(apache(always, DriverPod.notLookedUp()).driverPodWanted()).isFalse();
+      assertThat(apache(never, exited(APACHE_DRIVER, 0)).info().status())
+          .isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(apache(always, exited(APACHE_DRIVER, 0)).info().status())
+          .isEqualTo(JobStatus.STARTED);
+      assertThat(apache(always, DriverPod.notLookedUp()).needsDriverPod()).isFalse();
     }
   }
 
@@ -343,11 +355,11 @@ class OperatorCodePathsTest {
 
     @Test
     void pendingRerunAfterAnAttemptRanIsStartedWithItsStartTime() {
-      JobExecutionInfo info = kubeflow(pendingRerun(1), DriverPod.notLookedUp());
+      MappingDecision info = kubeflow(pendingRerun(1), DriverPod.notLookedUp());
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      assertThat(info.startedAt()).contains(at(1));
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.info().startedAt()).contains(at(1));
+      assertThat(info.needsDriverPod()).isFalse();
     }
 
     @Test
@@ -360,11 +372,11 @@ class OperatorCodePathsTest {
               .statusNumber("submissionAttempts", 2)
               .statusTime("lastSubmissionAttemptTime", at(9));
 
-      JobExecutionInfo info = kubeflow(app, DriverPod.notLookedUp());
+      MappingDecision info = kubeflow(app, DriverPod.notLookedUp());
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      assertThat(info.startedAt()).contains(at(9));
-      assertThat(info.message()).contains("earlier attempt");
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.info().startedAt()).contains(at(9));
+      assertThat(info.info().message()).contains("earlier attempt");
     }
 
     @Test
@@ -377,9 +389,11 @@ class OperatorCodePathsTest {
                       + "\"lastSubmissionAttemptTime\":null,\"terminationTime\":null}");
       App submitted = App.kubeflow().kubeflowState("SUBMITTED");
 
-      assertThat(kubeflow(pending, DriverPod.notLookedUp()).status()).isEqualTo(JobStatus.QUEUED);
-      assertThat(kubeflow(pending, DriverPod.notLookedUp()).startedAt()).isEmpty();
-      assertThat(kubeflow(submitted, DriverPod.notLookedUp()).status()).isEqualTo(JobStatus.QUEUED);
+      assertThat(kubeflow(pending, DriverPod.notLookedUp()).info().status())
+          .isEqualTo(JobStatus.QUEUED);
+      assertThat(kubeflow(pending, DriverPod.notLookedUp()).info().startedAt()).isEmpty();
+      assertThat(kubeflow(submitted, DriverPod.notLookedUp()).info().status())
+          .isEqualTo(JobStatus.QUEUED);
     }
 
     /** A rerun walked state by state never reads QUEUED once an attempt started. */
@@ -402,7 +416,10 @@ class OperatorCodePathsTest {
               .statusTime("lastSubmissionAttemptTime", at(9)));
       List<JobStatus> seen = new ArrayList<>();
       for (App app : walk) {
-        seen.add(kubeflow(app.kubeflowRestartPolicy("OnFailure", 3), DriverPod.absent()).status());
+        seen.add(
+            kubeflow(app.kubeflowRestartPolicy("OnFailure", 3), DriverPod.absent())
+                .info()
+                .status());
       }
 
       assertThat(seen)
@@ -436,10 +453,10 @@ class OperatorCodePathsTest {
                       + "\",\"submissionAttempts\":3}");
 
       for (DriverPod pod : List.of(DriverPod.notLookedUp(), DriverPod.absent())) {
-        JobExecutionInfo info = KUBEFLOW.map(app.snapshot(), pod, at(60 * 24));
-        assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(info.followUp()).isEmpty();
-        assertThat(info.driverPodWanted()).isFalse();
+        MappingDecision info = KUBEFLOW.map(app.snapshot(), pod, at(60 * 24));
+        assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(info.pendingFollowUp()).isEmpty();
+        assertThat(info.needsDriverPod()).isFalse();
       }
     }
   }
@@ -463,12 +480,12 @@ class OperatorCodePathsTest {
 
     @Test
     void withoutThePodItIsCancellingAndAsksForThePod() {
-      JobExecutionInfo info = apache(cancelled(), DriverPod.notLookedUp());
+      MappingDecision info = apache(cancelled(), DriverPod.notLookedUp());
 
-      assertThat(info.status()).isEqualTo(JobStatus.CANCELLING);
-      assertThat(info.driverPodWanted()).isTrue();
-      assertThat(info.finishedAt()).isEmpty();
-      assertThat(info.followUp()).isEmpty();
+      assertThat(info.info().status()).isEqualTo(JobStatus.CANCELLING);
+      assertThat(info.needsDriverPod()).isTrue();
+      assertThat(info.info().finishedAt()).isEmpty();
+      assertThat(info.pendingFollowUp()).isEmpty();
     }
 
     @Test
@@ -477,24 +494,24 @@ class OperatorCodePathsTest {
           DriverPod.found(Pod.named(APACHE_DRIVER).running(at(2)).deleting(at(6)).snapshot());
 
       for (DriverPod pod : List.of(running(APACHE_DRIVER), deleting)) {
-        JobExecutionInfo info = apache(cancelled(), pod);
-        assertThat(info.status()).as(pod.toString()).isEqualTo(JobStatus.CANCELLING);
-        assertThat(info.driverPodWanted()).isFalse();
-        assertThat(info.finishedAt()).isEmpty();
-        assertThat(info.followUp()).isEmpty();
-        assertThat(info.message()).contains("has not released it yet");
+        MappingDecision info = apache(cancelled(), pod);
+        assertThat(info.info().status()).as(pod.toString()).isEqualTo(JobStatus.CANCELLING);
+        assertThat(info.needsDriverPod()).isFalse();
+        assertThat(info.info().finishedAt()).isEmpty();
+        assertThat(info.pendingFollowUp()).isEmpty();
+        assertThat(info.info().message()).contains("has not released it yet");
       }
     }
 
     @Test
     void onceTheDriverStoppedItIsCancelledWithTheDriversEnd() {
-      JobExecutionInfo stopped = apache(cancelled(), exited(APACHE_DRIVER, 143));
-      JobExecutionInfo gone = apache(cancelled(), DriverPod.absent());
+      MappingDecision stopped = apache(cancelled(), exited(APACHE_DRIVER, 143));
+      MappingDecision gone = apache(cancelled(), DriverPod.absent());
 
-      assertThat(stopped.status()).isEqualTo(JobStatus.CANCELLED);
-      assertThat(stopped.finishedAt()).contains(at(8));
-      assertThat(gone.status()).isEqualTo(JobStatus.CANCELLED);
-      assertThat(gone.finishedAt()).contains(at(6));
+      assertThat(stopped.info().status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(stopped.info().finishedAt()).contains(at(8));
+      assertThat(gone.info().status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(gone.info().finishedAt()).contains(at(6));
     }
 
     @Test
@@ -510,10 +527,10 @@ class OperatorCodePathsTest {
               .cancelMark(at(5))
               .deleting(at(5));
 
-      JobExecutionInfo info = apache(released, DriverPod.notLookedUp());
+      MappingDecision info = apache(released, DriverPod.notLookedUp());
 
-      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.info().status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(info.needsDriverPod()).isFalse();
     }
 
     @Test
@@ -522,10 +539,10 @@ class OperatorCodePathsTest {
       App app = App.kubeflow().kubeflowState("RUNNING").cancelMark(at(5)).deleting(at(6));
       assertThat(app.snapshot().finalizers()).isEmpty();
 
-      JobExecutionInfo info = kubeflow(app, DriverPod.notLookedUp());
+      MappingDecision info = kubeflow(app, DriverPod.notLookedUp());
 
-      assertThat(info.status()).isEqualTo(JobStatus.CANCELLED);
-      assertThat(info.driverPodWanted()).isFalse();
+      assertThat(info.info().status()).isEqualTo(JobStatus.CANCELLED);
+      assertThat(info.needsDriverPod()).isFalse();
     }
   }
 
@@ -548,10 +565,10 @@ class OperatorCodePathsTest {
     void kubeflowFailedWithASidecarRunningDeletesThePodBeforeFailing() {
       App app = App.kubeflow().kubeflowState("FAILED").statusTime("terminationTime", at(8));
 
-      JobExecutionInfo info = kubeflow(app, DriverPod.found(sidecarPod(KUBEFLOW_DRIVER)));
+      MappingDecision info = kubeflow(app, DriverPod.found(sidecarPod(KUBEFLOW_DRIVER)));
 
-      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-      FollowUp followUp = info.followUp().orElseThrow();
+      assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+      FollowUp followUp = info.pendingFollowUp().orElseThrow();
       assertThat(followUp.action()).isEqualTo(FollowUp.Action.DELETE_DRIVER_POD);
       assertThat(followUp.outcome()).isEqualTo(JobStatus.FAILED);
       assertThat(followUp.message()).contains(KUBEFLOW_DRIVER, "kept running by another container");
@@ -561,18 +578,20 @@ class OperatorCodePathsTest {
     void apacheFailedWithASidecarRunningDeletesThePodBeforeFailing() {
       App app = App.apache().states("Submitted", "DriverRequested", "DriverStarted", "Failed");
 
-      JobExecutionInfo info = apache(app, DriverPod.found(sidecarPod(APACHE_DRIVER)));
+      MappingDecision info = apache(app, DriverPod.found(sidecarPod(APACHE_DRIVER)));
 
-      assertThat(info.followUp()).map(FollowUp::action).contains(FollowUp.Action.DELETE_DRIVER_POD);
+      assertThat(info.pendingFollowUp())
+          .map(FollowUp::action)
+          .contains(FollowUp.Action.DELETE_DRIVER_POD);
     }
 
     @Test
     void anExitCodeOutcomeWithASidecarRunningDeletesThePodToo() {
       App app = App.apache().states("Submitted", "DriverStarted", "RunningWithAutoscaledExecutors");
 
-      JobExecutionInfo info = apache(app, DriverPod.found(sidecarPod(APACHE_DRIVER)));
+      MappingDecision info = apache(app, DriverPod.found(sidecarPod(APACHE_DRIVER)));
 
-      assertThat(info.followUp()).map(FollowUp::outcome).contains(JobStatus.FAILED);
+      assertThat(info.pendingFollowUp()).map(FollowUp::outcome).contains(JobStatus.FAILED);
     }
 
     @Test
@@ -589,9 +608,9 @@ class OperatorCodePathsTest {
           Pod.named(KUBEFLOW_DRIVER).terminated(1, at(2), at(8)).sidecarFirst(at(2)).snapshot();
 
       for (ResourceSnapshot pod : List.of(deleting, ended)) {
-        JobExecutionInfo info = kubeflow(app, DriverPod.found(pod));
-        assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-        assertThat(info.followUp()).isEmpty();
+        MappingDecision info = kubeflow(app, DriverPod.found(pod));
+        assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+        assertThat(info.pendingFollowUp()).isEmpty();
       }
     }
 
@@ -605,10 +624,10 @@ class OperatorCodePathsTest {
               .phase("Running")
               .snapshot();
 
-      JobExecutionInfo info = kubeflow(app, DriverPod.found(pod));
+      MappingDecision info = kubeflow(app, DriverPod.found(pod));
 
-      assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(info.followUp()).isEmpty();
+      assertThat(info.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(info.pendingFollowUp()).isEmpty();
     }
   }
 }

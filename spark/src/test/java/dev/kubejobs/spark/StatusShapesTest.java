@@ -22,9 +22,9 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.spark.Fixtures.App;
 import dev.kubejobs.spark.Fixtures.Pod;
@@ -48,7 +48,7 @@ class StatusShapesTest {
   private static final Instant NOW = at(5);
   private static final Instant LONG_AFTER = at(60);
 
-  private static JobExecutionInfo kubeflow(String status, DriverPod pod, Instant now) {
+  private static MappingDecision kubeflow(String status, DriverPod pod, Instant now) {
     return KUBEFLOW.map(App.kubeflow().status(status).snapshot(), pod, now);
   }
 
@@ -58,13 +58,14 @@ class StatusShapesTest {
    */
   @Test
   void kubeflowStatusWithOnlyAnEmptyDriverInfoIsNoStatus() {
-    JobExecutionInfo young = kubeflow("{\"driverInfo\":{}}", DriverPod.notLookedUp(), NOW);
-    JobExecutionInfo old = kubeflow("{\"driverInfo\":{}}", DriverPod.notLookedUp(), LONG_AFTER);
+    MappingDecision young = kubeflow("{\"driverInfo\":{}}", DriverPod.notLookedUp(), NOW);
+    MappingDecision old = kubeflow("{\"driverInfo\":{}}", DriverPod.notLookedUp(), LONG_AFTER);
 
-    assertThat(young.status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(young.info().status()).isEqualTo(JobStatus.QUEUED);
     assertThat(young.warnings()).isEmpty();
-    assertThat(young.driverPodWanted()).isFalse();
-    assertThat(old.followUp().map(FollowUp::action)).contains(FollowUp.Action.DELETE_APPLICATION);
+    assertThat(young.needsDriverPod()).isFalse();
+    assertThat(old.pendingFollowUp().map(FollowUp::action))
+        .contains(FollowUp.Action.DELETE_APPLICATION);
   }
 
   /**
@@ -81,24 +82,24 @@ class StatusShapesTest {
         "{\"applicationState\":{\"errorMessage\":\"x\"}}"
       })
   void kubeflowStatusWithMoreThanAnEmptyDriverInfoIsUnreadableNeverDeleted(String status) {
-    JobExecutionInfo info = kubeflow(status, DriverPod.notLookedUp(), LONG_AFTER);
+    MappingDecision info = kubeflow(status, DriverPod.notLookedUp(), LONG_AFTER);
 
-    assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-    assertThat(info.followUp()).isEmpty();
+    assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(info.pendingFollowUp()).isEmpty();
     assertThat(info.warnings()).singleElement().asString().contains("applicationState.state");
-    assertThat(info.driverPodWanted()).isTrue();
+    assertThat(info.needsDriverPod()).isTrue();
   }
 
   @Test
   void kubeflowDriverInfoOnlyStatusStillNamesThePod() {
-    JobExecutionInfo info =
+    MappingDecision info =
         kubeflow(
             "{\"driverInfo\":{\"podName\":\"custom-driver\",\"webUIAddress\":\"10.0.0.1:4040\"}}",
             DriverPod.absent(),
             NOW);
 
-    assertThat(info.driverPod()).contains("custom-driver");
-    assertThat(info.webUi()).contains("10.0.0.1:4040");
+    assertThat(info.info().driverPod()).contains("custom-driver");
+    assertThat(info.info().webUi()).contains("10.0.0.1:4040");
   }
 
   private static App apacheAhead(String current, Instant currentAt, String... history) {
@@ -112,23 +113,23 @@ class StatusShapesTest {
   void apacheCurrentStateAheadOfItsHistoryIsTheState() {
     App app = apacheAhead("Succeeded", at(4), "Submitted", "DriverRequested", "DriverStarted");
 
-    JobExecutionInfo info = APACHE.map(app.snapshot(), DriverPod.absent(), NOW);
+    MappingDecision info = APACHE.map(app.snapshot(), DriverPod.absent(), NOW);
 
-    assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
-    assertThat(info.operatorState()).isEqualTo("Succeeded");
-    assertThat(info.finishedAt()).contains(at(4));
-    assertThat(info.startedAt()).contains(at(3));
+    assertThat(info.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(info.info().operatorState()).isEqualTo("Succeeded");
+    assertThat(info.info().finishedAt()).contains(at(4));
+    assertThat(info.info().startedAt()).contains(at(3));
   }
 
   @Test
   void apacheCurrentStateAheadOfItsHistoryCountsAsStarted() {
     App app = apacheAhead("DriverStarted", at(4), "Submitted", "DriverRequested");
 
-    JobExecutionInfo info = APACHE.map(app.snapshot(), DriverPod.notLookedUp(), NOW);
+    MappingDecision info = APACHE.map(app.snapshot(), DriverPod.notLookedUp(), NOW);
 
-    assertThat(info.status()).isEqualTo(JobStatus.STARTED);
-    assertThat(info.startedAt()).contains(at(4));
-    assertThat(info.driverPodWanted()).isFalse();
+    assertThat(info.info().status()).isEqualTo(JobStatus.STARTED);
+    assertThat(info.info().startedAt()).contains(at(4));
+    assertThat(info.needsDriverPod()).isFalse();
   }
 
   @Test
@@ -145,14 +146,14 @@ class StatusShapesTest {
             "Failed",
             "ScheduledToRestart");
 
-    JobExecutionInfo info = APACHE.map(succeeded.snapshot(), DriverPod.notLookedUp(), NOW);
+    MappingDecision info = APACHE.map(succeeded.snapshot(), DriverPod.notLookedUp(), NOW);
 
-    assertThat(info.status()).isEqualTo(JobStatus.SUCCEEDED);
-    assertThat(info.finishedAt()).contains(at(4));
+    assertThat(info.info().status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(info.info().finishedAt()).contains(at(4));
     // A failure before a restart is not this attempt's outcome; released without one: FAILED.
-    assertThat(APACHE.map(restarting.snapshot(), DriverPod.absent(), NOW).status())
+    assertThat(APACHE.map(restarting.snapshot(), DriverPod.absent(), NOW).info().status())
         .isEqualTo(JobStatus.FAILED);
-    assertThat(APACHE.map(restarting.snapshot(), DriverPod.absent(), NOW).message())
+    assertThat(APACHE.map(restarting.snapshot(), DriverPod.absent(), NOW).info().message())
         .contains("deleted outside kubejobs");
   }
 
@@ -161,10 +162,10 @@ class StatusShapesTest {
     List<String> path = List.of("Submitted", "DriverStarted", "Failed");
     App app = apacheAhead("Failed", at(3), path.toArray(String[]::new));
 
-    JobExecutionInfo info = APACHE.map(app.snapshot(), DriverPod.absent(), NOW);
+    MappingDecision info = APACHE.map(app.snapshot(), DriverPod.absent(), NOW);
 
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(info.finishedAt()).contains(at(3));
+    assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.info().finishedAt()).contains(at(3));
   }
 
   /** A driver pod with the given phase and container statuses (JSON array text). */
@@ -199,28 +200,28 @@ class StatusShapesTest {
 
   @Test
   void theExitMessageCarriesTheTerminationReasonAndMessage() {
-    JobExecutionInfo both =
+    MappingDecision both =
         APACHE.map(
             UNKNOWN.snapshot(),
             pod(
                 "Failed",
                 "[" + terminated("spark-kubernetes-driver", 137, "OOMKilled", "oom") + "]"),
             NOW);
-    JobExecutionInfo reasonOnly =
+    MappingDecision reasonOnly =
         APACHE.map(
             UNKNOWN.snapshot(),
             pod("Failed", "[" + terminated("spark-kubernetes-driver", 1, "Error", "") + "]"),
             NOW);
-    JobExecutionInfo none =
+    MappingDecision none =
         APACHE.map(
             UNKNOWN.snapshot(),
             pod("Failed", "[" + terminated("spark-kubernetes-driver", 1, "", "") + "]"),
             NOW);
 
-    assertThat(both.message()).contains("exited with code 137 (OOMKilled: oom);");
-    assertThat(reasonOnly.message()).contains("exited with code 1 (Error);");
-    assertThat(none.message()).contains("exited with code 1;");
-    assertThat(both.finishedAt()).contains(at(4));
+    assertThat(both.info().message()).contains("exited with code 137 (OOMKilled: oom);");
+    assertThat(reasonOnly.info().message()).contains("exited with code 1 (Error);");
+    assertThat(none.info().message()).contains("exited with code 1;");
+    assertThat(both.info().finishedAt()).contains(at(4));
   }
 
   @Test
@@ -228,14 +229,16 @@ class StatusShapesTest {
     String other = terminated("main", 1, "Error", "");
     String sidecar = "{\"name\":\"istio-proxy\",\"state\":{\"running\":{}}}";
 
-    assertThat(APACHE.map(UNKNOWN.snapshot(), pod("Failed", "[" + other + "]"), NOW).status())
+    assertThat(
+            APACHE.map(UNKNOWN.snapshot(), pod("Failed", "[" + other + "]"), NOW).info().status())
         .isEqualTo(JobStatus.FAILED);
     assertThat(
             APACHE
                 .map(UNKNOWN.snapshot(), pod("Running", "[" + sidecar + "," + other + "]"), NOW)
+                .info()
                 .status())
         .isEqualTo(JobStatus.QUEUED);
-    assertThat(APACHE.map(UNKNOWN.snapshot(), pod("Failed", "[\"x\"]"), NOW).status())
+    assertThat(APACHE.map(UNKNOWN.snapshot(), pod("Failed", "[\"x\"]"), NOW).info().status())
         .isEqualTo(JobStatus.QUEUED);
   }
 
@@ -244,14 +247,14 @@ class StatusShapesTest {
     App failed = App.apache().states("Submitted", "DriverStarted", "Failed");
     String driver = terminated("spark-kubernetes-driver", 1, "Error", "");
 
-    JobExecutionInfo unknown =
+    MappingDecision unknown =
         APACHE.map(failed.snapshot(), pod("Unknown", "[" + driver + "]"), NOW);
-    JobExecutionInfo pending =
+    MappingDecision pending =
         APACHE.map(failed.snapshot(), pod("Pending", "[" + driver + "]"), NOW);
 
-    assertThat(unknown.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(unknown.followUp()).isEmpty();
-    assertThat(pending.followUp().map(FollowUp::action))
+    assertThat(unknown.info().status()).isEqualTo(JobStatus.FAILED);
+    assertThat(unknown.pendingFollowUp()).isEmpty();
+    assertThat(pending.pendingFollowUp().map(FollowUp::action))
         .contains(FollowUp.Action.DELETE_DRIVER_POD);
   }
 
@@ -269,12 +272,12 @@ class StatusShapesTest {
         App.kubeflow()
             .status("{\"applicationState\":{\"state\":\"RUNNING\",\"errorMessage\":\"boom\"}}");
 
-    JobExecutionInfo info = KUBEFLOW.map(app.snapshot(), DriverPod.absent(), NOW);
+    MappingDecision info = KUBEFLOW.map(app.snapshot(), DriverPod.absent(), NOW);
 
-    assertThat(info.webUi()).isEmpty();
-    assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-    assertThat(info.message()).doesNotContain("Operator message");
-    assertThat(KUBEFLOW.map(withError.snapshot(), DriverPod.absent(), NOW).message())
+    assertThat(info.info().webUi()).isEmpty();
+    assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(info.info().message()).doesNotContain("Operator message");
+    assertThat(KUBEFLOW.map(withError.snapshot(), DriverPod.absent(), NOW).info().message())
         .contains("Operator message: boom.");
   }
 
@@ -286,10 +289,11 @@ class StatusShapesTest {
             .cancelMark(at(3))
             .deleting(at(4));
 
-    String unknown = APACHE.map(app.snapshot(), DriverPod.notLookedUp(), NOW).message();
+    String unknown = APACHE.map(app.snapshot(), DriverPod.notLookedUp(), NOW).info().message();
     String runs =
         APACHE
             .map(app.snapshot(), DriverPod.found(Pod.named("p").running(at(2)).snapshot()), NOW)
+            .info()
             .message();
 
     assertThat(unknown).doesNotContain("(its driver still runs)").contains("Last state:");
@@ -298,10 +302,10 @@ class StatusShapesTest {
 
   @Test
   void noStatusBeforeTheCreationTimeCountsAsZeroAge() {
-    JobExecutionInfo info =
+    MappingDecision info =
         APACHE.map(App.apache().snapshot(), DriverPod.notLookedUp(), Fixtures.T0.minusSeconds(30));
 
-    assertThat(info.message()).contains("(no status 0 s after creation)");
-    assertThat(info.followUp()).isEmpty();
+    assertThat(info.info().message()).contains("(no status 0 s after creation)");
+    assertThat(info.pendingFollowUp()).isEmpty();
   }
 }

@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.testkit.fixtures.Fixtures;
 import java.time.Duration;
@@ -124,11 +124,11 @@ class TestkitFixturesTest {
     ResourceSnapshot app = load(path);
     JobStatusMapper mapper = mapperFor(path);
 
-    JobExecutionInfo info = mapper.map(app, DriverPod.notLookedUp(), NOW);
+    MappingDecision info = mapper.map(app, DriverPod.notLookedUp(), NOW);
 
-    assertThat(info.status()).isEqualTo(withoutPod);
-    assertThat(info.followUp()).isEmpty();
-    assertThat(mapper.map(app, DriverPod.absent(), NOW).status()).isEqualTo(absent);
+    assertThat(info.info().status()).isEqualTo(withoutPod);
+    assertThat(info.pendingFollowUp()).isEmpty();
+    assertThat(mapper.map(app, DriverPod.absent(), NOW).info().status()).isEqualTo(absent);
   }
 
   @Test
@@ -154,10 +154,10 @@ class TestkitFixturesTest {
   void noStatusFixturesPastTheTimeoutAreDeletedBeforeFailing() {
     for (String path :
         List.of("apache/no-status.json", "kubeflow/no-status.json", "kubeflow/new.json")) {
-      JobExecutionInfo info =
+      MappingDecision info =
           mapperFor(path)
               .map(load(path), DriverPod.notLookedUp(), Fixtures.T0.plus(Duration.ofMinutes(11)));
-      assertThat(info.followUp().map(FollowUp::action))
+      assertThat(info.pendingFollowUp().map(FollowUp::action))
           .as(path)
           .contains(FollowUp.Action.DELETE_APPLICATION);
     }
@@ -180,12 +180,13 @@ class TestkitFixturesTest {
   })
   void driverPodFixturesDecideWhatTheMapperLeavesToThePod(
       String app, String pod, JobStatus expected) {
-    JobExecutionInfo info = mapperFor(app).map(load(app), DriverPod.found(load(pod)), NOW);
+    MappingDecision info = mapperFor(app).map(load(app), DriverPod.found(load(pod)), NOW);
 
-    assertThat(info.status()).isEqualTo(expected);
-    assertThat(info.driverPodWanted()).isFalse();
+    assertThat(info.info().status()).isEqualTo(expected);
+    assertThat(info.needsDriverPod()).isFalse();
     if (app.endsWith("failed.json") && expected == JobStatus.STARTED) {
-      assertThat(info.followUp().map(FollowUp::action)).contains(FollowUp.Action.DELETE_DRIVER_POD);
+      assertThat(info.pendingFollowUp().map(FollowUp::action))
+          .contains(FollowUp.Action.DELETE_DRIVER_POD);
     }
   }
 }

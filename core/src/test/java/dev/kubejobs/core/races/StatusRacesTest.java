@@ -26,6 +26,7 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
@@ -168,13 +169,23 @@ class StatusRacesTest {
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"FAILED\",\"driverPod\":\"x/../y\"}");
     KubeJobs<TestJobSpec> nodeA = node(new ClientHooks(), Duration.ofSeconds(5));
 
-    JobExecutionInfo info = nodeA.statusReader().get(id);
-    Map<ExecutionId, JobStatusResult> all = nodeA.statusReader().getAll(List.of(id));
+    JobExecutionInfo info;
+    Map<ExecutionId, JobStatusResult> all;
+    try (LogCapture logs = LogCapture.start()) {
+      info = nodeA.statusReader().get(id);
+      all = nodeA.statusReader().getAll(List.of(id));
+
+      assertThat(logs.warnings()).anyMatch(w -> w.contains("invalid driver pod"));
+    }
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(info.warnings()).anyMatch(w -> w.contains("invalid driver pod"));
     assertThat(all.get(id).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
-    assertThat(server.journal().count("GET", "/api/v1/.*")).isZero();
+    // No pod is looked up under that name; the one core/v1 request is the events LIST of the
+    // failure's diagnosis, as the job is first reported FAILED.
+    assertThat(server.journal().count("GET", "/api/v1/namespaces/etl/pods.*")).isZero();
+    assertThat(server.journal().count("GET", "/api/v1/.*"))
+        .isEqualTo(server.journal().count("GET", "/api/v1/namespaces/etl/events.*"))
+        .isEqualTo(1);
   }
 
   @Test

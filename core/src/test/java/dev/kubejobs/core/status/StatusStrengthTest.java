@@ -30,6 +30,7 @@ import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.core.testing.TestJobKind;
@@ -154,9 +155,11 @@ class StatusStrengthTest {
     status("{\"state\":\"FAILED\",\"driverPod\":\"" + name253 + "b\"}");
     server.journal().clear();
 
-    JobExecutionInfo info = other.statusReader().get(id);
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(info.warnings()).anySatisfy(w -> assertThat(w).contains("invalid driver pod"));
+    try (LogCapture logs = LogCapture.start()) {
+      JobExecutionInfo info = other.statusReader().get(id);
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(logs.warnings()).anySatisfy(w -> assertThat(w).contains("invalid driver pod"));
+    }
     assertThat(server.journal().count("GET", PODS)).isZero();
   }
 
@@ -165,15 +168,21 @@ class StatusStrengthTest {
     String hundred = "X".repeat(100);
     status("{\"state\":\"FAILED\",\"driverPod\":\"" + hundred + "\"}");
 
-    JobExecutionInfo info = jobs.statusReader().get(id);
+    try (LogCapture logs = LogCapture.start()) {
+      jobs.statusReader().get(id);
 
-    assertThat(info.warnings())
-        .anySatisfy(w -> assertThat(w).contains("invalid driver pod '" + hundred + "'"));
+      assertThat(logs.warnings())
+          .anySatisfy(w -> assertThat(w).contains("invalid driver pod '" + hundred + "'"));
+    }
 
     KubeJobs<TestJobSpec> other = Fixture.builder(server, CLOCK, "gravitino-a").build();
     status("{\"state\":\"FAILED\",\"driverPod\":\"" + hundred + "Y\"}");
-    assertThat(other.statusReader().get(id).warnings())
-        .anySatisfy(w -> assertThat(w).contains("invalid driver pod '" + hundred + "…'"));
+    try (LogCapture logs = LogCapture.start()) {
+      other.statusReader().get(id);
+
+      assertThat(logs.warnings())
+          .anySatisfy(w -> assertThat(w).contains("invalid driver pod '" + hundred + "…'"));
+    }
   }
 
   @Test
@@ -260,15 +269,17 @@ class StatusStrengthTest {
                 }));
     status("{\"state\":\"FAILED\"}");
 
-    JobExecutionInfo info = failing.statusReader().get(id);
+    try (LogCapture logs = LogCapture.start()) {
+      JobExecutionInfo info = failing.statusReader().get(id);
 
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(info.warnings())
-        .anySatisfy(
-            w ->
-                assertThat(w)
-                    .contains("the job kind could not name its driver pod")
-                    .contains("no driver info"));
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(logs.warnings())
+          .anySatisfy(
+              w ->
+                  assertThat(w)
+                      .contains("the job kind could not name its driver pod")
+                      .contains("no driver info"));
+    }
     assertThat(server.journal().count("GET", PODS)).isZero();
   }
 
@@ -348,20 +359,19 @@ class StatusStrengthTest {
         (app, pod, now) -> {
           Optional<JsonObject> s = app.status();
           if (s.isEmpty()) {
-            return JobExecutionInfo.builder(JobStatus.QUEUED)
-                .followUp(
-                    new FollowUp(
-                        FollowUp.Action.DELETE_APPLICATION,
-                        JobStatus.FAILED,
-                        "no status, already being deleted"))
-                .build();
+            return new MappingDecision.ReportAfter(
+                new FollowUp(
+                    FollowUp.Action.DELETE_APPLICATION,
+                    JobStatus.FAILED,
+                    "no status, already being deleted"),
+                JobExecutionInfo.builder(JobStatus.QUEUED).build(),
+                List.of());
           }
           if (s.get().get("state").getAsString().equals("FAILED")) {
-            return JobExecutionInfo.builder(JobStatus.STARTED)
-                .followUp(
-                    new FollowUp(
-                        FollowUp.Action.DELETE_DRIVER_POD, JobStatus.FAILED, "driver stopped"))
-                .build();
+            return new MappingDecision.ReportAfter(
+                new FollowUp(FollowUp.Action.DELETE_DRIVER_POD, JobStatus.FAILED, "driver stopped"),
+                JobExecutionInfo.builder(JobStatus.STARTED).build(),
+                List.of());
           }
           return delegate.statusMapper().map(app, pod, now);
         };

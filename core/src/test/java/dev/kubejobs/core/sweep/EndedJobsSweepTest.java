@@ -27,6 +27,7 @@ import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.testing.FakeAppKind;
@@ -37,6 +38,7 @@ import dev.kubejobs.testkit.RecordedRequest;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -93,23 +95,26 @@ class EndedJobsSweepTest {
             status.has("endedAt") ? Instant.parse(status.get("endedAt").getAsString()) : null;
         switch (state) {
           case "RUNNING":
-            return JobExecutionInfo.builder(JobStatus.STARTED).build();
+            return MappingDecision.report(JobExecutionInfo.builder(JobStatus.STARTED).build());
           case "COMPLETED":
-            return JobExecutionInfo.builder(JobStatus.SUCCEEDED).finishedAt(ended).build();
+            return MappingDecision.report(
+                JobExecutionInfo.builder(JobStatus.SUCCEEDED).finishedAt(ended).build());
           case "FAILED":
             if (pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
-              return JobExecutionInfo.builder(JobStatus.STARTED).driverPodWanted(true).build();
+              return new MappingDecision.NeedDriverPod(
+                  JobExecutionInfo.builder(JobStatus.STARTED).build(), List.of());
             }
             boolean runs =
                 pod.pod()
                     .flatMap(p -> p.status())
                     .map(s -> "Running".equals(s.get("phase").getAsString()))
                     .orElse(false);
-            return runs
-                ? JobExecutionInfo.builder(JobStatus.STARTED).build()
-                : JobExecutionInfo.builder(JobStatus.FAILED).finishedAt(ended).build();
+            return MappingDecision.report(
+                runs
+                    ? JobExecutionInfo.builder(JobStatus.STARTED).build()
+                    : JobExecutionInfo.builder(JobStatus.FAILED).finishedAt(ended).build());
           default:
-            return JobExecutionInfo.builder(JobStatus.QUEUED).build();
+            return MappingDecision.report(JobExecutionInfo.builder(JobStatus.QUEUED).build());
         }
       };
     }

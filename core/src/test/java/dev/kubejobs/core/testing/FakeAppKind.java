@@ -21,6 +21,7 @@ import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.testkit.ResourceType;
@@ -61,7 +62,8 @@ public final class FakeAppKind implements JobKind<String> {
 
   @Override
   public JobStatusMapper statusMapper() {
-    return (app, pod, now) -> JobExecutionInfo.builder(JobStatus.QUEUED).build();
+    return (app, pod, now) ->
+        MappingDecision.report(JobExecutionInfo.builder(JobStatus.QUEUED).build());
   }
 
   @Override

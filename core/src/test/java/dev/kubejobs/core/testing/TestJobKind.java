@@ -23,12 +23,14 @@ import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -122,24 +124,24 @@ public final class TestJobKind implements JobKind<TestJobSpec> {
     return DRIVER_CONTAINER;
   }
 
-  static JobExecutionInfo map(ResourceSnapshot app, DriverPod pod, Instant now) {
+  static MappingDecision map(ResourceSnapshot app, DriverPod pod, Instant now) {
     boolean marked = app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
     Optional<JsonObject> status = app.status();
     if (status.isEmpty()) {
       if (app.isBeingDeleted()) {
-        return JobExecutionInfo.builder(marked ? JobStatus.CANCELLED : JobStatus.FAILED).build();
+        return report(JobExecutionInfo.builder(marked ? JobStatus.CANCELLED : JobStatus.FAILED));
       }
       Instant created = app.creationTimestamp().orElse(now);
       if (Duration.between(created, now).compareTo(NO_STATUS_TIMEOUT) > 0) {
-        return JobExecutionInfo.builder(JobStatus.QUEUED)
-            .followUp(
-                new FollowUp(
-                    FollowUp.Action.DELETE_APPLICATION,
-                    JobStatus.FAILED,
-                    "no status from the operator within 600 s"))
-            .build();
+        return new MappingDecision.ReportAfter(
+            new FollowUp(
+                FollowUp.Action.DELETE_APPLICATION,
+                JobStatus.FAILED,
+                "no status from the operator within 600 s"),
+            JobExecutionInfo.builder(JobStatus.QUEUED).build(),
+            List.of());
       }
-      return JobExecutionInfo.builder(marked ? JobStatus.CANCELLING : JobStatus.QUEUED).build();
+      return report(JobExecutionInfo.builder(marked ? JobStatus.CANCELLING : JobStatus.QUEUED));
     }
     String state =
         status.get().has("state") && status.get().get("state").isJsonPrimitive()
@@ -150,37 +152,35 @@ public final class TestJobKind implements JobKind<TestJobSpec> {
       String warning = "status without a state this version can parse: " + status.get().keySet();
       String phase = phaseOf(pod);
       if (pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
-        return JobExecutionInfo.builder(JobStatus.QUEUED)
-            .driverPodWanted(true)
-            .warning(warning)
-            .build();
+        return new MappingDecision.NeedDriverPod(
+            JobExecutionInfo.builder(JobStatus.QUEUED).build(), List.of(warning));
       }
       if (phase.equals("Succeeded")) {
-        return JobExecutionInfo.builder(JobStatus.SUCCEEDED).message("driver exited 0").build();
+        return report(JobExecutionInfo.builder(JobStatus.SUCCEEDED).message("driver exited 0"));
       }
       if (phase.equals("Failed")) {
-        return JobExecutionInfo.builder(JobStatus.FAILED).message("driver failed").build();
+        return report(JobExecutionInfo.builder(JobStatus.FAILED).message("driver failed"));
       }
-      return JobExecutionInfo.builder(JobStatus.QUEUED).warning(warning).build();
+      return new MappingDecision.Report(
+          JobExecutionInfo.builder(JobStatus.QUEUED).build(), List.of(warning));
     }
     switch (state) {
       case "QUEUED":
-        return JobExecutionInfo.builder(marked ? JobStatus.CANCELLING : JobStatus.QUEUED)
-            .operatorState(state)
-            .build();
+        return report(
+            JobExecutionInfo.builder(marked ? JobStatus.CANCELLING : JobStatus.QUEUED)
+                .operatorState(state));
       case "RUNNING":
-        return JobExecutionInfo.builder(marked ? JobStatus.CANCELLING : JobStatus.STARTED)
-            .operatorState(state)
-            .build();
+        return report(
+            JobExecutionInfo.builder(marked ? JobStatus.CANCELLING : JobStatus.STARTED)
+                .operatorState(state));
       case "SUCCEEDED":
-        return JobExecutionInfo.builder(JobStatus.SUCCEEDED).operatorState(state).build();
+        return report(JobExecutionInfo.builder(JobStatus.SUCCEEDED).operatorState(state));
       case "FAILED":
         return failed(pod);
       default:
-        return JobExecutionInfo.builder(JobStatus.STARTED)
-            .operatorState(state)
-            .warning("unknown state " + state)
-            .build();
+        return new MappingDecision.Report(
+            JobExecutionInfo.builder(JobStatus.STARTED).operatorState(state).build(),
+            List.of("unknown state " + state));
     }
   }
 
@@ -192,27 +192,32 @@ public final class TestJobKind implements JobKind<TestJobSpec> {
         .orElse("Unknown");
   }
 
-  private static JobExecutionInfo failed(DriverPod pod) {
+  private static MappingDecision report(JobExecutionInfo.Builder b) {
+    return MappingDecision.report(b.build());
+  }
+
+  private static MappingDecision failed(DriverPod pod) {
     JobExecutionInfo.Builder b = JobExecutionInfo.builder(JobStatus.FAILED).operatorState("FAILED");
     switch (pod.lookup()) {
       case NOT_LOOKED_UP:
-        return b.driverPodWanted(true).build();
+        return new MappingDecision.NeedDriverPod(b.build(), List.of());
       case FOUND:
         String phase = phaseOf(pod);
         if (phase.equals("Running") || phase.equals("Pending")) {
-          return b.status(JobStatus.STARTED)
-              .followUp(
-                  new FollowUp(
-                      FollowUp.Action.DELETE_DRIVER_POD,
-                      JobStatus.FAILED,
-                      "failed; its driver pod still ran and was deleted"))
-              .build();
+          return new MappingDecision.ReportAfter(
+              new FollowUp(
+                  FollowUp.Action.DELETE_DRIVER_POD,
+                  JobStatus.FAILED,
+                  "failed; its driver pod still ran and was deleted"),
+              b.status(JobStatus.STARTED).build(),
+              List.of());
         }
-        return b.build();
+        return report(b);
       case UNAVAILABLE:
-        return b.warning("driver pod not available (" + pod.reason() + ")").build();
+        return new MappingDecision.Report(
+            b.build(), List.of("driver pod not available (" + pod.reason() + ")"));
       default:
-        return b.build();
+        return report(b);
     }
   }
 }

@@ -17,8 +17,8 @@ package dev.kubejobs.examples.bench;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.DriverPod;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.fixtures.ApacheFixtures;
@@ -94,7 +94,7 @@ public class StatusMappingBenchmark {
    * @return the result, consumed by JMH
    */
   @Benchmark
-  public JobExecutionInfo map() {
+  public MappingDecision map() {
     ResourceSnapshot app = applications[next];
     next = next + 1 == applications.length ? 0 : next + 1;
     return mapper.map(app, DriverPod.notLookedUp(), now);

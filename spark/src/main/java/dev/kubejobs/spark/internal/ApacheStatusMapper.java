@@ -16,12 +16,14 @@
 package dev.kubejobs.spark.internal;
 
 import dev.kubejobs.core.DriverPod;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.JsonView;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.diagnosis.DiagnosisRule;
+import dev.kubejobs.spark.diagnosis.SparkDiagnosisRules;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
@@ -102,8 +104,14 @@ public final class ApacheStatusMapper implements JobStatusMapper {
   }
 
   @Override
-  public JobExecutionInfo map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
+  public MappingDecision map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
     return rules.decide(application, observe(application), restarts(application), driverPod, now);
+  }
+
+  /** The operator's own diagnosis rule: {@link SparkDiagnosisRules#apache()}. */
+  @Override
+  public List<DiagnosisRule> diagnosisRules() {
+    return List.of(SparkDiagnosisRules.apache());
   }
 
   /**

@@ -16,13 +16,16 @@
 package dev.kubejobs.spark.internal;
 
 import dev.kubejobs.core.DriverPod;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.JsonView;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.diagnosis.DiagnosisRule;
+import dev.kubejobs.spark.diagnosis.SparkDiagnosisRules;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -58,8 +61,14 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
   }
 
   @Override
-  public JobExecutionInfo map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
+  public MappingDecision map(ResourceSnapshot application, DriverPod driverPod, Instant now) {
     return rules.decide(application, observe(application), restarts(application), driverPod, now);
+  }
+
+  /** The operator's own diagnosis rule: {@link SparkDiagnosisRules#kubeflow()}. */
+  @Override
+  public List<DiagnosisRule> diagnosisRules() {
+    return List.of(SparkDiagnosisRules.kubeflow());
   }
 
   /**

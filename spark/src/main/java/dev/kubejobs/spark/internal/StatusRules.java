@@ -21,9 +21,12 @@ import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -60,8 +63,37 @@ final class StatusRules {
    * @param now the current time
    * @return the execution info
    */
-  JobExecutionInfo decide(
+  MappingDecision decide(
       ResourceSnapshot app, Observation obs, Restarts restarts, DriverPod pod, Instant now) {
+    Draft d = new Draft();
+    JobExecutionInfo info = decide(d, app, obs, restarts, pod, now);
+    if (d.wantPod) {
+      return new MappingDecision.NeedDriverPod(info, d.warnings);
+    }
+    if (d.followUp != null) {
+      return new MappingDecision.ReportAfter(d.followUp, info, d.warnings);
+    }
+    return new MappingDecision.Report(info, d.warnings);
+  }
+
+  /**
+   * What a decision asks for besides the status: the driver pod, a follow-up, warnings. Set while
+   * deciding; read once by {@link #decide(ResourceSnapshot, Observation, Restarts, DriverPod,
+   * Instant)}.
+   */
+  private static final class Draft {
+    final List<String> warnings = new ArrayList<>();
+    boolean wantPod;
+    FollowUp followUp;
+  }
+
+  private JobExecutionInfo decide(
+      Draft d,
+      ResourceSnapshot app,
+      Observation obs,
+      Restarts restarts,
+      DriverPod pod,
+      Instant now) {
     JobExecutionInfo.Builder b =
         JobExecutionInfo.builder(JobStatus.QUEUED)
             .operatorState(obs.operatorState())
@@ -72,10 +104,10 @@ final class StatusRules {
             : null;
     b.driverPod(facts != null ? facts.name() : obs.driverPodName());
     if (obs.warning() != null) {
-      b.warning(obs.warning());
+      d.warnings.add(obs.warning());
     }
     if (pod.lookup() == DriverPod.Lookup.UNAVAILABLE) {
-      b.warning(
+      d.warnings.add(
           "Cannot look up driver pods ("
               + pod.reason()
               + "); kubejobs reports jobs from the SparkApplication alone and cannot stop a"
@@ -86,7 +118,7 @@ final class StatusRules {
     boolean unreadable =
         obs.kind() == Observation.Kind.UNPARSEABLE || obs.kind() == Observation.Kind.UNKNOWN_STATE;
     if (unreadable && restarts.someExitEnds() && pod.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
-      b.driverPodWanted(true);
+      d.wantPod = true;
     }
     // The application's own record first: whether the driver pod was looked up in this call must
     // not change a job's start time between two reads (pod times have one-second resolution).
@@ -136,7 +168,7 @@ final class StatusRules {
               && deletedAt.isPresent()
               && writtenAfterMark(mark, obs, unreadable, outcome, deletedAt.get());
       if (!cancelledFirst) {
-        return reportOutcome(b, obs, outcome, pod, facts, startedAt);
+        return reportOutcome(d, b, obs, outcome, pod, facts, startedAt);
       }
       return cancelled(b, mark, startedAt, outcome.at());
     }
@@ -148,10 +180,10 @@ final class StatusRules {
           // driver may still run and write output, so the cancel is not done until it stopped.
           switch (pod.lookup()) {
             case NOT_LOOKED_UP:
-              return cancelling(b, mark, startedAt, obs, true);
+              return cancelling(d, b, mark, startedAt, obs, true);
             case FOUND:
               if (facts.driverRuns()) {
-                return cancelling(b, mark, startedAt, obs, false);
+                return cancelling(d, b, mark, startedAt, obs, false);
               }
               if (facts.finishedAt() != null) {
                 endedAt = facts.finishedAt();
@@ -178,8 +210,8 @@ final class StatusRules {
         // A cancel that marked the application but whose delete never came (it failed, or its
         // node stopped) must not keep it CANCELLING for ever while no operator picks it up: the
         // no-status timeout deletes the marked copy, which core then reports CANCELLED.
-        JobExecutionInfo waiting = noStatus(b, app, now);
-        if (waiting.followUp().isPresent()) {
+        JobExecutionInfo waiting = noStatus(d, b, app, now);
+        if (d.followUp != null) {
           return waiting;
         }
       }
@@ -194,7 +226,7 @@ final class StatusRules {
     }
     switch (obs.kind()) {
       case NO_STATUS:
-        return noStatus(b, app, now);
+        return noStatus(d, b, app, now);
       case UNPARSEABLE:
         {
           boolean started = startedAt != null || obs.unfinished() == JobStatus.STARTED;
@@ -215,6 +247,7 @@ final class StatusRules {
   }
 
   private JobExecutionInfo reportOutcome(
+      Draft d,
       JobExecutionInfo.Builder b,
       Observation obs,
       Observation.Outcome outcome,
@@ -233,28 +266,26 @@ final class StatusRules {
     JobStatus waiting = startedAt != null ? JobStatus.STARTED : obs.unfinished();
     switch (pod.lookup()) {
       case NOT_LOOKED_UP:
+        d.wantPod = true;
         return b.status(waiting)
             .finishedAt(null)
-            .driverPodWanted(true)
             .message(
                 outcome.message()
                     + " (FAILED is reported once the driver pod is known to have stopped.)")
             .build();
       case FOUND:
         if (facts.podRuns()) {
-          return b.status(waiting)
-              .finishedAt(null)
-              .followUp(
-                  new FollowUp(
-                      FollowUp.Action.DELETE_DRIVER_POD,
-                      JobStatus.FAILED,
-                      outcome.message()
-                          + " Its driver pod "
-                          + facts.name()
-                          + (facts.terminated()
-                              ? " was kept running by another container and has been deleted."
-                              : " was still running and has been deleted.")))
-              .build();
+          d.followUp =
+              new FollowUp(
+                  FollowUp.Action.DELETE_DRIVER_POD,
+                  JobStatus.FAILED,
+                  outcome.message()
+                      + " Its driver pod "
+                      + facts.name()
+                      + (facts.terminated()
+                          ? " was kept running by another container and has been deleted."
+                          : " was still running and has been deleted."));
+          return b.status(waiting).finishedAt(null).build();
         }
         return b.status(JobStatus.FAILED).build();
       default:
@@ -263,14 +294,15 @@ final class StatusRules {
   }
 
   private JobExecutionInfo cancelling(
+      Draft d,
       JobExecutionInfo.Builder b,
       String mark,
       Instant startedAt,
       Observation obs,
       boolean wantPod) {
+    d.wantPod = wantPod;
     return b.status(JobStatus.CANCELLING)
         .startedAt(startedAt)
-        .driverPodWanted(wantPod)
         .message(
             "Cancel requested at "
                 + requestedAt(mark)
@@ -324,7 +356,8 @@ final class StatusRules {
     return CancelMark.parse(mark).map(m -> m.requestedAt().toString()).orElse(mark);
   }
 
-  private JobExecutionInfo noStatus(JobExecutionInfo.Builder b, ResourceSnapshot app, Instant now) {
+  private JobExecutionInfo noStatus(
+      Draft d, JobExecutionInfo.Builder b, ResourceSnapshot app, Instant now) {
     Optional<Instant> created = app.creationTimestamp();
     if (created.isEmpty()) {
       return b.message("Waiting for the " + operator + " to pick up the SparkApplication.").build();
@@ -339,25 +372,25 @@ final class StatusRules {
                   + " after creation).")
           .build();
     }
+    d.followUp =
+        new FollowUp(
+            FollowUp.Action.DELETE_APPLICATION,
+            JobStatus.FAILED,
+            "The "
+                + operator
+                + " wrote no status within the no-status timeout of "
+                + describe(noStatusTimeout)
+                + " after the SparkApplication was created, so kubejobs deleted it to keep"
+                + " the operator from starting it later. Check that the operator is running"
+                + " and watches namespace '"
+                + app.namespace()
+                + "'.");
     return b.message(
             "The "
                 + operator
                 + " wrote no status within "
                 + describe(noStatusTimeout)
                 + " of creation; deleting the SparkApplication before failing the job.")
-        .followUp(
-            new FollowUp(
-                FollowUp.Action.DELETE_APPLICATION,
-                JobStatus.FAILED,
-                "The "
-                    + operator
-                    + " wrote no status within the no-status timeout of "
-                    + describe(noStatusTimeout)
-                    + " after the SparkApplication was created, so kubejobs deleted it to keep"
-                    + " the operator from starting it later. Check that the operator is running"
-                    + " and watches namespace '"
-                    + app.namespace()
-                    + "'."))
         .build();
   }
 

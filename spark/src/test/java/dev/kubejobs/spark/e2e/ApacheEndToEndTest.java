@@ -23,6 +23,7 @@ import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
@@ -93,11 +94,11 @@ class ApacheEndToEndTest {
             "driver-exited=STARTED",
             "Succeeded=SUCCEEDED",
             "ResourceReleased=SUCCEEDED");
-    JobExecutionInfo info = c.observe(name);
-    assertThat(info.startedAt()).isPresent();
-    assertThat(info.finishedAt()).isPresent();
-    assertThat(info.startedAt().get()).isBefore(info.finishedAt().get());
-    assertThat(info.driverPod()).contains(name + "-0-driver");
+    MappingDecision info = c.observe(name);
+    assertThat(info.info().startedAt()).isPresent();
+    assertThat(info.info().finishedAt()).isPresent();
+    assertThat(info.info().startedAt().get()).isBefore(info.info().finishedAt().get());
+    assertThat(info.info().driverPod()).contains(name + "-0-driver");
   }
 
   @ParameterizedTest
@@ -195,7 +196,7 @@ class ApacheEndToEndTest {
               // OnFailure cannot restart a success (RestartPolicy.attemptRestartOnState).
               "Succeeded=SUCCEEDED",
               "ResourceReleased=SUCCEEDED");
-      assertThat(c.observe(name).driverPod()).contains(name + "-1-driver");
+      assertThat(c.observe(name).info().driverPod()).contains(name + "-1-driver");
       c.close();
       cluster = null;
     }
@@ -209,12 +210,12 @@ class ApacheEndToEndTest {
 
     assertThat(c.drive(name)).containsExactly("created=QUEUED");
     c.clock.advance(Duration.ofMinutes(9));
-    assertThat(c.observe(name).followUp()).isEmpty();
+    assertThat(c.observe(name).pendingFollowUp()).isEmpty();
     c.clock.advance(Duration.ofMinutes(1));
-    JobExecutionInfo info = c.observe(name);
+    MappingDecision info = c.observe(name);
 
-    assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
-    FollowUp f = info.followUp().orElseThrow();
+    assertThat(info.info().status()).isEqualTo(JobStatus.QUEUED);
+    FollowUp f = info.pendingFollowUp().orElseThrow();
     assertThat(f.action()).isEqualTo(FollowUp.Action.DELETE_APPLICATION);
     assertThat(f.outcome()).isEqualTo(JobStatus.FAILED);
     c.carryOut(name, f);
@@ -234,8 +235,8 @@ class ApacheEndToEndTest {
             "unparseable-status=STARTED",
             "driver-exited=SUCCEEDED");
     c.clock.advance(Duration.ofHours(2));
-    JobExecutionInfo info = c.observe(name);
-    assertThat(info.followUp()).isEmpty();
+    MappingDecision info = c.observe(name);
+    assertThat(info.pendingFollowUp()).isEmpty();
     assertThat(info.warnings()).isNotEmpty();
   }
 
@@ -267,15 +268,15 @@ class ApacheEndToEndTest {
     Cluster c = cluster(version);
     String name = c.submit(SPEC, "cancel-1", SparkAppPath.HAPPY);
     c.operator.moveTo(NS, name, "RunningHealthy");
-    assertThat(c.observe(name).status()).isEqualTo(JobStatus.STARTED);
+    assertThat(c.observe(name).info().status()).isEqualTo(JobStatus.STARTED);
 
     mark(c, name);
-    assertThat(c.observe(name).status()).isEqualTo(JobStatus.CANCELLING);
+    assertThat(c.observe(name).info().status()).isEqualTo(JobStatus.CANCELLING);
     c.server.store().delete(c.operator.resourceType(), NS, name);
     // Being deleted, but the operator has not released it and the driver still runs.
-    assertThat(c.observe(name).status()).isEqualTo(JobStatus.CANCELLING);
+    assertThat(c.observe(name).info().status()).isEqualTo(JobStatus.CANCELLING);
     c.operator.advance(NS, name);
-    JobExecutionInfo released = c.observe(name);
+    JobExecutionInfo released = c.observe(name).info();
     assertThat(released.operatorState()).isEqualTo("ResourceReleased");
     assertThat(released.status()).isEqualTo(JobStatus.CANCELLED);
     c.operator.advance(NS, name);
@@ -293,9 +294,9 @@ class ApacheEndToEndTest {
     mark(c, name);
     c.server.store().delete(c.operator.resourceType(), NS, name);
 
-    assertThat(c.observe(name).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(c.observe(name).info().status()).isEqualTo(JobStatus.SUCCEEDED);
     c.operator.advance(NS, name);
-    assertThat(c.observe(name).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(c.observe(name).info().status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
   @ParameterizedTest
@@ -306,9 +307,9 @@ class ApacheEndToEndTest {
     c.operator.moveTo(NS, name, "RunningHealthy");
 
     c.server.store().delete(c.operator.resourceType(), NS, name);
-    JobExecutionInfo deleting = c.observe(name);
+    JobExecutionInfo deleting = c.observe(name).info();
     c.operator.advance(NS, name);
-    JobExecutionInfo released = c.observe(name);
+    JobExecutionInfo released = c.observe(name).info();
 
     assertThat(deleting.status()).isEqualTo(JobStatus.FAILED);
     assertThat(deleting.message()).contains("deleted outside kubejobs");

@@ -19,10 +19,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.FollowUp;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.ops.StatusPipeline;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.MutableClock;
@@ -91,14 +92,16 @@ final class Cluster implements AutoCloseable {
     return server.store().get(operator.resourceType(), NS, name);
   }
 
-  /** Maps the job's status as core does: pod not looked up, then looked up if the mapper asks. */
-  JobExecutionInfo observe(String name) {
+  /**
+   * Maps the job's status with core's own step ({@link StatusPipeline#complete}): pod not looked
+   * up, then looked up if the mapper asks.
+   */
+  MappingDecision observe(String name) {
     ResourceSnapshot app = ResourceSnapshot.of(app(name).orElseThrow());
-    JobExecutionInfo info = kind.statusMapper().map(app, DriverPod.notLookedUp(), clock.instant());
-    if (info.driverPodWanted()) {
-      info = kind.statusMapper().map(app, lookUpDriver(app), clock.instant());
-    }
-    return info;
+    MappingDecision alone = kind.statusMapper().map(app, DriverPod.notLookedUp(), clock.instant());
+    return StatusPipeline.complete(
+            kind.statusMapper(), app, alone, this::lookUpDriver, clock.instant())
+        .decision();
   }
 
   DriverPod lookUpDriver(ResourceSnapshot app) {
@@ -168,15 +171,15 @@ final class Cluster implements AutoCloseable {
   }
 
   String describe(String name) {
-    JobExecutionInfo info = observe(name);
-    if (info.followUp().isPresent()
-        && info.followUp().get().action() == FollowUp.Action.DELETE_DRIVER_POD) {
-      FollowUp f = info.followUp().get();
+    MappingDecision info = observe(name);
+    if (info.pendingFollowUp().isPresent()
+        && info.pendingFollowUp().get().action() == FollowUp.Action.DELETE_DRIVER_POD) {
+      FollowUp f = info.pendingFollowUp().get();
       carryOut(name, f);
-      JobExecutionInfo after = observe(name);
-      return info.status() + ">deleted driver>" + after.status();
+      MappingDecision after = observe(name);
+      return info.info().status() + ">deleted driver>" + after.info().status();
     }
-    return info.status().toString();
+    return info.info().status().toString();
   }
 
   @Override

@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.FollowUp;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.spark.KubeflowOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
@@ -82,10 +82,10 @@ class KubeflowEndToEndTest {
             // OnFailure never reruns a success (util.ShouldRetry): COMPLETED is next.
             "SUCCEEDING=SUCCEEDED",
             "COMPLETED=SUCCEEDED");
-    JobExecutionInfo info = c.observe(name);
-    assertThat(info.driverPod()).contains(name + "-driver");
-    assertThat(info.startedAt()).isPresent();
-    assertThat(info.finishedAt()).isPresent();
+    MappingDecision info = c.observe(name);
+    assertThat(info.info().driverPod()).contains(name + "-driver");
+    assertThat(info.info().startedAt()).isPresent();
+    assertThat(info.info().finishedAt()).isPresent();
   }
 
   @Test
@@ -100,7 +100,7 @@ class KubeflowEndToEndTest {
             "driver-exited=STARTED",
             "FAILING=STARTED",
             "FAILED=FAILED");
-    assertThat(c.observe(name).message()).contains("failed");
+    assertThat(c.observe(name).info().message()).contains("failed");
   }
 
   @Test
@@ -153,9 +153,9 @@ class KubeflowEndToEndTest {
 
     assertThat(c.drive(name)).containsExactly("created=QUEUED");
     c.clock.advance(Duration.ofMinutes(10));
-    JobExecutionInfo info = c.observe(name);
+    MappingDecision info = c.observe(name);
 
-    FollowUp f = info.followUp().orElseThrow();
+    FollowUp f = info.pendingFollowUp().orElseThrow();
     assertThat(f.action()).isEqualTo(FollowUp.Action.DELETE_APPLICATION);
     assertThat(f.outcome()).isEqualTo(JobStatus.FAILED);
     assertThat(f.message()).contains("Kubeflow Spark operator");
@@ -170,7 +170,7 @@ class KubeflowEndToEndTest {
     assertThat(c.drive(name))
         .containsExactly("created=QUEUED", "unparseable-status=STARTED", "driver-exited=SUCCEEDED");
     c.clock.advance(Duration.ofHours(2));
-    assertThat(c.observe(name).followUp()).isEmpty();
+    assertThat(c.observe(name).pendingFollowUp()).isEmpty();
   }
 
   @Test
@@ -195,7 +195,7 @@ class KubeflowEndToEndTest {
     c.operator.moveTo(NS, name, "RUNNING");
 
     mark(name);
-    assertThat(c.observe(name).status()).isEqualTo(JobStatus.CANCELLING);
+    assertThat(c.observe(name).info().status()).isEqualTo(JobStatus.CANCELLING);
     c.server.store().delete(c.operator.resourceType(), NS, name);
     c.operator.step();
 
@@ -210,7 +210,7 @@ class KubeflowEndToEndTest {
 
     mark(name);
 
-    assertThat(c.observe(name).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(c.observe(name).info().status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
   private void mark(String name) {

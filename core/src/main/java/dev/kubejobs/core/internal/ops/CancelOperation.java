@@ -57,15 +57,15 @@ public final class CancelOperation<S> implements JobCanceller {
   private final KubeJobsContext<S> ctx;
   private final KubeGateway gateway;
   private final ResourceKind resourceKind;
-  private final StatusOperation<S> status;
+  private final CancelDecisions status;
 
   /**
    * Creates the operation.
    *
    * @param ctx the shared context
-   * @param status the status reader, whose mapping decides "finished" and whose cache is updated
+   * @param status the status reader, whose pipeline decides "finished" and whose copies are dropped
    */
-  public CancelOperation(KubeJobsContext<S> ctx, StatusOperation<S> status) {
+  public CancelOperation(KubeJobsContext<S> ctx, CancelDecisions status) {
     this.ctx = ctx;
     this.gateway = ctx.gateway();
     this.resourceKind = ctx.jobKind().resourceKind();

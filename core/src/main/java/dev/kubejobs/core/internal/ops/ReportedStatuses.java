@@ -75,21 +75,33 @@ final class ReportedStatuses {
     return s == null ? Optional.empty() : Optional.ofNullable(s.terminal);
   }
 
+  /** What a new reading of a job comes to once held against what was reported before. */
+  sealed interface Raised permits Raised.Report, Raised.GoneBefore {
+    /** Report this info: the reading, raised to the highest status reported so far. */
+    record Report(JobExecutionInfo info) implements Raised {}
+
+    /**
+     * The reading is of a resource this reader already reported gone: the copy is older than the
+     * read that found it deleted (a watch event still on its way), so the job stays gone.
+     */
+    record GoneBefore() implements Raised {}
+  }
+
   /**
    * Returns what to report for a new reading of the resource with {@code uid}: the terminal info
-   * already reported; null when that very resource was reported gone; or the reading raised to the
-   * highest status reported so far. Remembers the result and the uid.
+   * already reported; {@link Raised.GoneBefore} when that very resource was reported gone; or the
+   * reading raised to the highest status reported so far. Remembers the result and the uid.
    *
    * @param uid the uid of the copy read, or null when unknown
    */
-  synchronized JobExecutionInfo raise(ExecutionId id, JobExecutionInfo reading, String uid) {
+  synchronized Raised raise(ExecutionId id, JobExecutionInfo reading, String uid) {
     Seen s = seen.get(id);
     if (s != null && s.terminal != null) {
-      return s.terminal;
+      return new Raised.Report(s.terminal);
     }
     if (s != null && s.gone) {
       if (uid != null && uid.equals(s.uid)) {
-        return null;
+        return new Raised.GoneBefore();
       }
       // Another resource under the job's name: a new one, reported from scratch.
       s = null;
@@ -109,7 +121,7 @@ final class ReportedStatuses {
     if (onChange != null && (s == null || s.status != out.status())) {
       onChange.accept(id, out);
     }
-    return out;
+    return new Raised.Report(out);
   }
 
   /** Whether a status was reported for the job and it has neither ended nor gone. */
@@ -121,8 +133,8 @@ final class ReportedStatuses {
   /**
    * Remembers that the job's resource was reported gone, unless the job ended before (it keeps its
    * terminal info). Later readings of that resource (the uid of the last reading reported, or
-   * {@code uid}) answer null in {@link #raise(ExecutionId, JobExecutionInfo, String)}; when no uid
-   * is known, none can be told apart and every later reading is reported.
+   * {@code uid}) answer {@link Raised.GoneBefore} in {@link #raise(ExecutionId, JobExecutionInfo,
+   * String)}; when no uid is known, none can be told apart and every later reading is reported.
    *
    * @param uid the uid of the copy that was found gone, or null to use the last one reported
    */

@@ -22,6 +22,7 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
@@ -100,7 +101,7 @@ final class StatusCache {
     private final String uid;
     private final String resourceVersion;
     private volatile ResourceSnapshot app;
-    private volatile JobExecutionInfo alone;
+    private volatile MappingDecision alone;
 
     Entry(ResourceSnapshot app) {
       this.app = app;
@@ -134,21 +135,23 @@ final class StatusCache {
      * QUEUED or CANCELLING mapping is made again on every call: those are the answers a mapper may
      * change with time alone (see {@link dev.kubejobs.core.JobStatusMapper}).
      */
-    JobExecutionInfo alone(ExecutionId id, StatusResolver<?> resolver) {
-      JobExecutionInfo info = alone;
-      if (info != null) {
-        return info;
+    MappingDecision alone(ExecutionId id, StatusPipeline pipeline) {
+      MappingDecision decision = alone;
+      if (decision != null) {
+        return decision;
       }
       synchronized (this) {
         if (alone != null) {
           return alone;
         }
-        JobExecutionInfo mapped = resolver.mapAlone(id, app);
-        if (mayChangeWithTime(mapped)) {
+        MappingDecision mapped = pipeline.mapAlone(id, app);
+        if (mayChangeWithTime(mapped.info())) {
           return mapped;
         }
         alone = mapped;
-        if (!mapped.driverPodWanted() && mapped.followUp().isEmpty()) {
+        if (mapped instanceof MappingDecision.Report
+            && mapped.info().status() != JobStatus.FAILED) {
+          // A failure keeps its copy for its diagnosis, made as it is first reported.
           app = null;
         }
         return mapped;
@@ -162,9 +165,9 @@ final class StatusCache {
      *
      * @param when how the copy arrived, for the log
      */
-    void mapAhead(ExecutionId id, StatusResolver<?> resolver, String when) {
+    void mapAhead(ExecutionId id, StatusPipeline pipeline, String when) {
       try {
-        alone(id, resolver);
+        alone(id, pipeline);
       } catch (KubeJobsException e) {
         LOG.debug("Job '{}' could not be mapped as {}: {}", id, when, e.getMessage());
       }
@@ -172,6 +175,11 @@ final class StatusCache {
 
     private static boolean mayChangeWithTime(JobExecutionInfo info) {
       return info.status() == JobStatus.QUEUED || info.status() == JobStatus.CANCELLING;
+    }
+
+    /** The copy if it is still held, else null. */
+    ResourceSnapshot keptCopy() {
+      return app;
     }
 
     /** The copy, while the mapping needs it (a driver pod to look up, a follow-up to carry out). */

@@ -15,28 +15,27 @@
  */
 package dev.kubejobs.core.internal.ops;
 
-import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
-import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.DaemonThreads;
 import dev.kubejobs.core.internal.KubeJobsContext;
-import dev.kubejobs.core.internal.ops.StatusResolver.Mapped;
+import dev.kubejobs.core.internal.ops.DriverPodLocator.Located;
+import dev.kubejobs.core.internal.ops.StatusPipeline.Purpose;
 import dev.kubejobs.core.internal.watch.WatchSettings;
 import dev.kubejobs.core.status.JobStatusListener;
 import dev.kubejobs.core.status.JobStatusReader;
 import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.status.StatusSource;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,19 +43,18 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads job statuses: copies from the {@link StatusCache} (or one GET per job), decided by the
- * {@link StatusResolver}, reported through a per-job floor so that a status never goes backwards.
- * Not a published API; thread safe.
+ * Reads job statuses: copies from the {@link StatusCache} or the {@link WatchSource} (or one GET
+ * per job), each decided by the one {@link StatusPipeline}, reported through a per-job floor
+ * ({@link ReportedStatuses}) so that a status never goes backwards. Not a published API; thread
+ * safe.
  *
  * <p>A read takes these steps per namespace, each at most once per call:
  *
@@ -68,7 +66,8 @@ import org.slf4j.LoggerFactory;
  *       LIST of the namespace, not one GET per job; a job gone from that list is confirmed with a
  *       GET ({@link NoSuchJobException} when it is gone);
  *   <li>the driver pods of the jobs that need them, with one labelled pod LIST (per 200 jobs) when
- *       the job kind can select several jobs' pods at once ({@link JobKind#driverPodsSelector});
+ *       the job kind can select several jobs' pods at once ({@link
+ *       dev.kubejobs.core.JobKind#driverPodsSelector});
  *   <li>each job's follow-up (a delete), one job at a time.
  * </ol>
  *
@@ -78,11 +77,8 @@ import org.slf4j.LoggerFactory;
  *
  * @param <S> the job spec type
  */
-public final class StatusOperation<S> implements JobStatusReader {
+public final class StatusOperation<S> implements JobStatusReader, CancelDecisions {
   private static final Logger LOG = LoggerFactory.getLogger(StatusOperation.class);
-
-  /** How many jobs' driver pods one pod LIST selects at most (keeps the URL short). */
-  static final int PODS_PER_LIST = 200;
 
   /**
    * How long {@link #close()} waits for each of its threads to finish what it was given before it
@@ -95,16 +91,15 @@ public final class StatusOperation<S> implements JobStatusReader {
       JobIdentity.LABEL_MANAGED_BY + "=" + JobIdentity.MANAGED_BY_VALUE;
 
   private final KubeJobsContext<S> ctx;
-  private final JobKind<S> kind;
   private final Duration ttl;
-  private final StatusResolver<S> resolver;
+  private final StatusPipeline pipeline;
+  private final DiagnosisStep diagnosis;
   private final StatusCache cache;
   private final Executor executor;
   private final ListenerDispatch dispatch;
   private final ReportedStatuses reported;
   private final WatchSource watch;
   private final DaemonThreads.Pool refresher;
-  private final Set<ExecutionId> toRefresh = ConcurrentHashMap.newKeySet();
 
   /**
    * Creates the operation, reading namespaces one after another.
@@ -113,7 +108,14 @@ public final class StatusOperation<S> implements JobStatusReader {
    * @param ttl how long a namespace's list serves reads; zero reads each job with a GET
    */
   public StatusOperation(KubeJobsContext<S> ctx, Duration ttl) {
-    this(ctx, ttl, null, null, StatusSource.polling(), Duration.ZERO);
+    this(
+        ctx,
+        ttl,
+        null,
+        null,
+        StatusSource.polling(),
+        Duration.ZERO,
+        dev.kubejobs.core.diagnosis.Diagnoser.DEFAULT_STUCK_AFTER);
   }
 
   /**
@@ -127,6 +129,7 @@ public final class StatusOperation<S> implements JobStatusReader {
    * @param source polling, or watching each namespace read
    * @param firstWatchWait how long the first read of a namespace waits for its watch's first sync
    *     before it polls instead
+   * @param diagnoseAfter how long a job may wait in QUEUED before it is diagnosed
    */
   public StatusOperation(
       KubeJobsContext<S> ctx,
@@ -134,15 +137,16 @@ public final class StatusOperation<S> implements JobStatusReader {
       Executor executor,
       JobStatusListener listener,
       StatusSource source,
-      Duration firstWatchWait) {
+      Duration firstWatchWait,
+      Duration diagnoseAfter) {
     this.ctx = ctx;
     this.dispatch = listener == null ? null : new ListenerDispatch(ctx.cluster(), listener);
     this.reported =
         new ReportedStatuses(
             ReportedStatuses.DEFAULT_CAPACITY, dispatch == null ? null : dispatch::changed);
-    this.kind = ctx.jobKind();
     this.ttl = ttl;
-    this.resolver = new StatusResolver<>(ctx);
+    this.pipeline = new StatusPipeline(ctx);
+    this.diagnosis = new DiagnosisStep(ctx, pipeline.locator(), diagnoseAfter);
     this.cache =
         new StatusCache(
             ctx,
@@ -150,21 +154,25 @@ public final class StatusOperation<S> implements JobStatusReader {
             new AtomicLong(),
             // Mapped as its page is parsed: walking whole pages of parsed trees afterwards cost
             // more than the mapping itself, in cache misses.
-            (id, entry) -> entry.mapAhead(id, resolver, "it was listed"));
+            (id, entry) -> entry.mapAhead(id, pipeline, "it was listed"));
     this.executor = executor;
     if (source.isWatch()) {
       this.watch =
           new WatchSource(
               ctx,
-              resolver,
+              pipeline,
               WatchSettings.ofDefaults().withServerTimeout(source.watchTimeout()),
               firstWatchWait,
-              dispatch == null ? null : this::changedOnWatch);
+              dispatch != null);
       this.refresher =
           dispatch == null
               ? null
               : DaemonThreads.pool(
                   "kubejobs-status-refresh-" + ctx.cluster(), 1, Duration.ofMinutes(1));
+      if (refresher != null) {
+        ChangedJobs changes = watch.changes().orElseThrow();
+        refresher.execute(() -> refreshUntilClosed(changes));
+      }
     } else {
       this.watch = null;
       this.refresher = null;
@@ -172,27 +180,39 @@ public final class StatusOperation<S> implements JobStatusReader {
   }
 
   /**
-   * A watched job changed: read it again off the watch's thread, so that the listener hears of its
-   * new status without anyone polling. Only jobs this reader reported and that did not end.
+   * Reads again the followed jobs a watch saw change, on the refresher's own thread, so that the
+   * listener hears of their new status without anyone polling; until the watch closes. Only jobs
+   * this reader reported and that did not end.
    */
-  private void changedOnWatch(ExecutionId id) {
-    if (!reported.follows(id) || !toRefresh.add(id)) {
-      return;
-    }
+  private void refreshUntilClosed(ChangedJobs changes) {
     try {
-      refresher.execute(this::refresh);
-    } catch (RejectedExecutionException e) {
-      LOG.debug("Not reading job '{}' after its watch event: closed", id);
+      for (Optional<List<ExecutionId>> taken = changes.take();
+          taken.isPresent();
+          taken = changes.take()) {
+        List<ExecutionId> ids = new ArrayList<>();
+        for (ExecutionId id : taken.get()) {
+          if (reported.follows(id)) {
+            ids.add(id);
+          }
+        }
+        if (!ids.isEmpty()) {
+          refresh(ids);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.debug("Stopped reading jobs after watch events: interrupted");
     }
   }
 
-  private void refresh() {
-    List<ExecutionId> ids = new ArrayList<>(toRefresh);
-    if (ids.isEmpty()) {
+  private void refresh(List<ExecutionId> ids) {
+    Map<ExecutionId, JobStatusResult> results;
+    try {
+      results = getAll(ids);
+    } catch (RuntimeException e) {
+      LOG.warn("Reading {} job(s) after their watch events failed", ids.size(), e);
       return;
     }
-    toRefresh.removeAll(ids);
-    Map<ExecutionId, JobStatusResult> results = getAll(ids);
     results.forEach(
         (id, result) ->
             result
@@ -213,12 +233,9 @@ public final class StatusOperation<S> implements JobStatusReader {
       return done.get();
     }
     long asked = cache.ask();
-    Object result = readNamespace(id.namespace(), List.of(id), asked)[0];
+    JobStatusResult result = readNamespace(id.namespace(), List.of(id), asked)[0];
     cache.evictExpired(Set.of(id.namespace()));
-    if (result instanceof KubeJobsException e) {
-      throw e;
-    }
-    return (JobExecutionInfo) result;
+    return result.orElseThrow();
   }
 
   /** One namespace's jobs of a {@code getAll}, and where each stands in the answer. */
@@ -248,13 +265,13 @@ public final class StatusOperation<S> implements JobStatusReader {
       out.put(ctx.check(id), null);
     }
     long asked = cache.ask();
-    Object[] results = new Object[out.size()];
+    JobStatusResult[] results = new JobStatusResult[out.size()];
     Map<String, Group> byNamespace = new LinkedHashMap<>();
     int position = 0;
     for (ExecutionId id : out.keySet()) {
       Optional<JobExecutionInfo> done = reported.terminal(id);
       if (done.isPresent()) {
-        results[position] = done.get();
+        results[position] = JobStatusResult.of(done.get());
       } else {
         byNamespace.computeIfAbsent(id.namespace(), ns -> new Group()).add(id, position);
       }
@@ -282,18 +299,18 @@ public final class StatusOperation<S> implements JobStatusReader {
     cache.evictExpired(byNamespace.keySet());
     position = 0;
     for (Map.Entry<ExecutionId, JobStatusResult> e : out.entrySet()) {
-      Object result = results[position++];
-      if (result instanceof KubeJobsException failure) {
-        LOG.debug("Job '{}' could not be read: {}", e.getKey(), failure.getMessage());
-        e.setValue(JobStatusResult.failed(failure));
-      } else {
-        e.setValue(JobStatusResult.of((JobExecutionInfo) result));
-      }
+      JobStatusResult result = results[position++];
+      result
+          .error()
+          .ifPresent(
+              failure ->
+                  LOG.debug("Job '{}' could not be read: {}", e.getKey(), failure.getMessage()));
+      e.setValue(result);
     }
     return out;
   }
 
-  private static void place(Group group, Object[] read, Object[] results) {
+  private static void place(Group group, JobStatusResult[] read, JobStatusResult[] results) {
     for (int i = 0; i < read.length; i++) {
       results[group.positions[i]] = read[i];
     }
@@ -305,7 +322,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     final Group group;
     final long asked;
     final AtomicBoolean taken = new AtomicBoolean();
-    final CompletableFuture<Object[]> result = new CompletableFuture<>();
+    final CompletableFuture<JobStatusResult[]> result = new CompletableFuture<>();
 
     NamespaceRead(String ns, Group group, long asked) {
       this.ns = ns;
@@ -325,7 +342,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     }
   }
 
-  private static Object[] join(CompletableFuture<Object[]> f) {
+  private static JobStatusResult[] join(CompletableFuture<JobStatusResult[]> f) {
     try {
       return f.join();
     } catch (CompletionException e) {
@@ -339,49 +356,40 @@ public final class StatusOperation<S> implements JobStatusReader {
     }
   }
 
-  /**
-   * Returns the terminal status this reader reported for a job, if it remembers one.
-   *
-   * @param id the job
-   * @return the terminal info reported, or empty
-   */
+  @Override
   public Optional<JobExecutionInfo> reportedTerminal(ExecutionId id) {
     return reported.terminal(id);
   }
 
   /**
-   * Decides a job's status for a cancel from a copy read after the cancel was asked for, with the
-   * same full mapping as {@link #get(ExecutionId)}: the driver pod is looked up when the mapper
-   * asks, and a live driver of a failed job is deleted before FAILED is reported. A no-status
-   * deletion is left to the cancel (the job is cancelled, not failed).
+   * {@inheritDoc}
    *
-   * @param id the job
-   * @param fresh the copy read by the cancel
-   * @return the info, terminal when the job had already finished
-   * @throws NoSuchJobException if the job's resource is gone on a re-read
+   * <p>The same pipeline as {@link #get(ExecutionId)}, for {@link Purpose#CANCEL}.
    */
+  @Override
   public JobExecutionInfo decideForCancel(ExecutionId id, ResourceSnapshot fresh) {
     Optional<JobExecutionInfo> done = reported.terminal(id);
     if (done.isPresent()) {
       return done.get();
     }
-    JobExecutionInfo info = resolver.resolveFrom(id, resolver.mapFully(id, fresh), true);
+    JobExecutionInfo info =
+        pipeline.decide(id, fresh, pipeline.mapAlone(id, fresh), null, Purpose.CANCEL).info();
     if (!info.status().isTerminal()) {
       return info;
     }
-    JobExecutionInfo raised = reported.raise(id, info, fresh.uid());
-    if (raised == null) {
-      throw StatusResolver.goneBefore(id);
-    }
-    return raised;
+    return floor(id, info, fresh.uid());
   }
 
-  /**
-   * Drops a job's cached copy, so the next read of it is a fresh GET (after a cancel). The status
-   * reported for it is kept.
-   *
-   * @param id the job
-   */
+  /** Holds a decided status against what this reader reported before. */
+  private JobExecutionInfo floor(ExecutionId id, JobExecutionInfo info, String uid) {
+    if (reported.raise(id, info, uid) instanceof ReportedStatuses.Raised.Report report) {
+      return report.info();
+    }
+    // Raised.GoneBefore: this reader reported this very resource gone, so the copy is older.
+    throw StatusPipeline.goneBefore(id);
+  }
+
+  @Override
   public void forget(ExecutionId id) {
     cache.forget(id);
     if (watch != null) {
@@ -417,7 +425,7 @@ public final class StatusOperation<S> implements JobStatusReader {
     final int index;
     StatusCache.Entry entry;
     ResourceSnapshot app;
-    JobExecutionInfo alone;
+    MappingDecision alone;
     boolean fresh;
 
     Candidate(ExecutionId id, int index) {
@@ -425,6 +433,7 @@ public final class StatusOperation<S> implements JobStatusReader {
       this.index = index;
     }
 
+    /** The copy; only while its mapping needs it (a cache drops the copy of a plain report). */
     ResourceSnapshot app() {
       return app != null ? app : entry.app();
     }
@@ -433,25 +442,29 @@ public final class StatusOperation<S> implements JobStatusReader {
       return app != null ? app.uid() : entry.uid();
     }
 
+    /** The copy when still held (a cache drops the copy of most plain reports), else null. */
+    ResourceSnapshot copyIfKept() {
+      return app != null ? app : entry.keptCopy();
+    }
+
     boolean mayEnd() {
-      return alone.status().isTerminal() || alone.followUp().isPresent() || alone.driverPodWanted();
+      return alone.info().status().isTerminal() || !(alone instanceof MappingDecision.Report);
     }
   }
 
   /**
    * Reads the jobs of one namespace.
    *
-   * @return per job, in the order of {@code ids}, its info or the {@link KubeJobsException} that
-   *     stopped it
+   * @return per job, in the order of {@code ids}, its info or the failure that stopped it
    */
-  private Object[] readNamespace(String ns, List<ExecutionId> ids, long asked) {
-    Object[] out = new Object[ids.size()];
+  private JobStatusResult[] readNamespace(String ns, List<ExecutionId> ids, long asked) {
+    JobStatusResult[] out = new JobStatusResult[ids.size()];
     StatusCache.Listing listing = watch == null ? null : watch.live(ns);
     if (listing == null && !ttl.isZero()) {
       try {
         listing = cache.listing(ns, ids.get(0));
       } catch (KubeJobsException e) {
-        Arrays.fill(out, e);
+        Arrays.fill(out, JobStatusResult.failed(e));
         return out;
       }
     }
@@ -467,7 +480,7 @@ public final class StatusOperation<S> implements JobStatusReader {
           readDirectly(c);
         } else {
           c.entry = entry;
-          c.alone = entry.alone(id, resolver);
+          c.alone = entry.alone(id, pipeline);
           c.fresh = listing.freshFor(asked);
         }
         candidates.add(c);
@@ -516,7 +529,7 @@ public final class StatusOperation<S> implements JobStatusReader {
             } else {
               c.entry = entry;
               c.app = null;
-              c.alone = entry.alone(c.id, resolver);
+              c.alone = entry.alone(c.id, pipeline);
               c.fresh = true;
             }
           } catch (KubeJobsException e) {
@@ -527,27 +540,28 @@ public final class StatusOperation<S> implements JobStatusReader {
       }
     }
     // 3. The driver pods wanted, with one pod LIST where the kind allows.
-    Map<ExecutionId, Object> pods = driverPods(ns, candidates);
-    // 4. Decide, carry out the follow-ups, report.
+    Map<ExecutionId, ResourceSnapshot> wanting = new LinkedHashMap<>();
+    for (Candidate c : candidates) {
+      if (c.alone instanceof MappingDecision.NeedDriverPod) {
+        wanting.put(c.id, c.app());
+      }
+    }
+    Map<ExecutionId, Located> pods = pipeline.locator().locateAll(ns, wanting);
+    // 4. Decide (the one pipeline: driver pod, follow-up), diagnose a job stuck or just failed
+    // (its namespace's events listed once, at the first such job), hold against the floor.
+    DiagnosisStep.NamespaceEvents events = diagnosis.eventsOf(ns);
     for (Candidate c : candidates) {
       try {
-        Mapped mapped;
-        if (!c.alone.driverPodWanted()) {
-          ResourceSnapshot app = c.alone.followUp().isPresent() ? c.app() : null;
-          mapped = new Mapped(app, DriverPod.notLookedUp(), c.alone);
-        } else {
-          Object pod = pods.get(c.id);
-          if (pod instanceof KubeJobsException e) {
-            throw e;
-          }
-          Function<ResourceSnapshot, DriverPod> lookup =
-              pod == null ? a -> resolver.lookUpDriver(c.id, a) : a -> (DriverPod) pod;
-          mapped = resolver.mapFully(c.id, c.app(), lookup);
+        ResourceSnapshot app = c.alone instanceof MappingDecision.Report ? null : c.app();
+        StatusPipeline.Decided decided =
+            pipeline.decide(c.id, app, c.alone, pods.get(c.id), Purpose.READ);
+        JobExecutionInfo info = decided.info();
+        Instant now = ctx.clock().instant();
+        ResourceSnapshot copy = decided.app() != null ? decided.app() : c.copyIfKept();
+        if (diagnosis.wanted(info, copy, now) && copy != null) {
+          info = diagnosis.diagnose(c.id, info, copy, decided.pod(), events, now);
         }
-        JobExecutionInfo raised =
-            reported.raise(c.id, resolver.resolveFrom(c.id, mapped, false), c.uid());
-        // null: this reader reported this very resource gone, so the copy is older than that read.
-        out[c.index] = raised != null ? raised : StatusResolver.goneBefore(c.id);
+        out[c.index] = JobStatusResult.of(floor(c.id, info, c.uid()));
       } catch (KubeJobsException e) {
         out[c.index] = fail(c.id, e);
       }
@@ -558,8 +572,8 @@ public final class StatusOperation<S> implements JobStatusReader {
   /** Reads a job with a GET: the copy is fresh. */
   private void readDirectly(Candidate c) {
     c.entry = null;
-    c.app = resolver.fresh(c.id);
-    c.alone = resolver.mapAlone(c.id, c.app);
+    c.app = pipeline.fresh(c.id);
+    c.alone = pipeline.mapAlone(c.id, c.app);
     c.fresh = true;
   }
 
@@ -569,105 +583,16 @@ public final class StatusOperation<S> implements JobStatusReader {
    * stays gone for this reader: a copy of it seen later can only be older than the read that found
    * it gone (a watch event still on its way) and must not bring it back.
    */
-  private Object fail(ExecutionId id, KubeJobsException e) {
+  private JobStatusResult fail(ExecutionId id, KubeJobsException e) {
     if (e instanceof NoSuchJobException) {
       Optional<JobExecutionInfo> done = reported.terminal(id);
       if (done.isPresent()) {
         LOG.debug("Job '{}' is gone after it ended {}; keeping that", id, done.get().status());
-        return done.get();
+        return JobStatusResult.of(done.get());
       }
       reported.gone(id, null);
     }
-    return e;
-  }
-
-  /**
-   * Looks up the driver pods the candidates' mappings want: with one labelled pod LIST per {@value
-   * #PODS_PER_LIST} jobs when there are several and the job kind can select them at once.
-   *
-   * @return per job its {@link DriverPod} or the failure of the lookup; a job missing from the map
-   *     is looked up alone
-   */
-  private Map<ExecutionId, Object> driverPods(String ns, List<Candidate> candidates) {
-    List<Candidate> wanting = new ArrayList<>();
-    for (Candidate c : candidates) {
-      if (c.alone.driverPodWanted()) {
-        wanting.add(c);
-      }
-    }
-    Map<ExecutionId, Object> out = new HashMap<>();
-    if (wanting.size() < 2) {
-      return out;
-    }
-    for (int from = 0; from < wanting.size(); from += PODS_PER_LIST) {
-      List<Candidate> chunk = wanting.subList(from, Math.min(wanting.size(), from + PODS_PER_LIST));
-      List<ResourceSnapshot> apps = new ArrayList<>();
-      chunk.forEach(c -> apps.add(c.app()));
-      Optional<String> selector;
-      try {
-        selector = kind.driverPodsSelector(apps);
-      } catch (RuntimeException e) {
-        LOG.debug("The job kind could not select several driver pods at once: {}", e.toString());
-        selector = Optional.empty();
-      }
-      if (selector.isEmpty()) {
-        return out;
-      }
-      List<ResourceSnapshot> pods;
-      try {
-        pods = ctx.gateway().listPods(chunk.get(0).id, ns, selector.get());
-      } catch (JobRejectedException e) {
-        if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
-          chunk.forEach(c -> out.put(c.id, e));
-          continue;
-        }
-        DriverPod unavailable = resolver.podsForbidden(ns, "list");
-        chunk.forEach(c -> out.put(c.id, unavailable));
-        continue;
-      } catch (KubeJobsException e) {
-        chunk.forEach(c -> out.put(c.id, e));
-        continue;
-      }
-      for (Candidate c : chunk) {
-        DriverPod pod = match(c, pods);
-        if (pod != null) {
-          out.put(c.id, pod);
-        }
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Finds a job's driver pod among a namespace's listed driver pods, as {@link
-   * StatusResolver#lookUpDriver} would: by name, else by the job's own selector (newest wins).
-   *
-   * @return the pod, or null when the job's selector cannot be matched here (look it up alone)
-   */
-  private DriverPod match(Candidate c, List<ResourceSnapshot> pods) {
-    StatusResolver.DriverRef ref = resolver.driverRef(c.id, c.app());
-    if (ref.unusable() != null) {
-      return ref.unusable();
-    }
-    if (ref.name() != null) {
-      for (ResourceSnapshot pod : pods) {
-        if (pod.name().equals(ref.name())) {
-          return DriverPod.found(pod);
-        }
-      }
-      return DriverPod.absent();
-    }
-    Map<String, String> required = EqualitySelector.parse(ref.selector());
-    if (required == null) {
-      return null;
-    }
-    List<ResourceSnapshot> matching = new ArrayList<>();
-    for (ResourceSnapshot pod : pods) {
-      if (pod.labels().entrySet().containsAll(required.entrySet())) {
-        matching.add(pod);
-      }
-    }
-    return StatusResolver.newest(matching);
+    return JobStatusResult.failed(e);
   }
 
   /** A hash map capacity that holds {@code n} entries without growing. */

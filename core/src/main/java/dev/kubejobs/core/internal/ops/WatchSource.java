@@ -25,8 +25,8 @@ import dev.kubejobs.core.internal.watch.NamespaceWatch;
 import dev.kubejobs.core.internal.watch.WatchSettings;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,31 +45,31 @@ final class WatchSource implements AutoCloseable {
 
   private final KubeJobsContext<?> ctx;
   private final ResourceKind resourceKind;
-  private final StatusResolver<?> resolver;
+  private final StatusPipeline pipeline;
   private final WatchSettings settings;
   private final Duration firstWait;
-  private final Consumer<ExecutionId> changed;
+  private final ChangedJobs changed;
   private final ConcurrentHashMap<String, Watched> watches = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   /**
    * Creates the source; nothing starts until the first read.
    *
-   * @param changed told, on a watch's thread, of each job whose resource changed; it must return
-   *     quickly
+   * @param recordChanges whether to record the jobs whose resource changed in {@link #changes()}
+   *     (for a reader that tells a listener of changes)
    */
   WatchSource(
       KubeJobsContext<?> ctx,
-      StatusResolver<?> resolver,
+      StatusPipeline pipeline,
       WatchSettings settings,
       Duration firstWait,
-      Consumer<ExecutionId> changed) {
+      boolean recordChanges) {
     this.ctx = ctx;
     this.resourceKind = ctx.jobKind().resourceKind();
-    this.resolver = resolver;
+    this.pipeline = pipeline;
     this.settings = settings;
     this.firstWait = firstWait;
-    this.changed = changed;
+    this.changed = recordChanges ? new ChangedJobs() : null;
   }
 
   /** One namespace's watch and the jobs it holds. */
@@ -148,11 +148,11 @@ final class WatchSource implements AutoCloseable {
       entries.remove(name);
     } else {
       Entry entry = new Entry(current);
-      entry.mapAhead(id, resolver, "its watch event arrived");
+      entry.mapAhead(id, pipeline, "its watch event arrived");
       entries.put(name, entry);
     }
     if (changed != null) {
-      changed.accept(id);
+      changed.add(id);
     }
   }
 
@@ -188,11 +188,22 @@ final class WatchSource implements AutoCloseable {
     return n;
   }
 
-  /** Ends every watch. Idempotent. */
+  /**
+   * The jobs whose resource changed since they were last taken, when recorded (else empty): the
+   * reader takes them from here; the watch never calls into it.
+   */
+  Optional<ChangedJobs> changes() {
+    return Optional.ofNullable(changed);
+  }
+
+  /** Ends every watch, and wakes up whoever waits for changes. Idempotent. */
   @Override
   public void close() {
     synchronized (watches) {
       closed = true;
+    }
+    if (changed != null) {
+      changed.close();
     }
     for (Watched w : watches.values()) {
       w.watch.close();

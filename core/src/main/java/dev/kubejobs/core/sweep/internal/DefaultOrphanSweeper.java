@@ -22,11 +22,13 @@ import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubernetesNames;
+import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.DeleteResult;
+import dev.kubejobs.core.internal.ops.StatusPipeline;
 import dev.kubejobs.core.resilience.ApiCallFailure;
 import dev.kubejobs.core.sweep.OrphanSweeper;
 import dev.kubejobs.core.sweep.SweepEntry;
@@ -273,17 +275,19 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
    */
   private JobExecutionInfo endedStatus(ResourceSnapshot resource) {
     JobKind<?> jobKind = context.jobKind();
-    JobExecutionInfo info =
-        jobKind
-            .statusMapper()
-            .resolve(resource, a -> lookUpDriver(jobKind, a), context.clock().instant());
-    if (info == null) {
+    Instant now = context.clock().instant();
+    MappingDecision alone = jobKind.statusMapper().map(resource, DriverPod.notLookedUp(), now);
+    if (alone == null) {
       throw new IllegalStateException("the status mapper returned null");
     }
-    if (!info.status().isTerminal() || info.followUp().isPresent() || info.driverPodWanted()) {
+    MappingDecision decision =
+        StatusPipeline.complete(
+                jobKind.statusMapper(), resource, alone, a -> lookUpDriver(jobKind, a), now)
+            .decision();
+    if (!(decision instanceof MappingDecision.Report) || !decision.info().status().isTerminal()) {
       return null;
     }
-    return info;
+    return decision.info();
   }
 
   /** The driver pod as the resource names it, or the newest its selector finds. */

@@ -35,34 +35,40 @@ class ReportedStatusesTest {
     return JobExecutionInfo.builder(status).message(status.name()).build();
   }
 
+  /** The info of a reading the floor reports (fails the test when it answered gone-before). */
+  private static JobExecutionInfo report(ReportedStatuses.Raised raised) {
+    assertThat(raised).isInstanceOf(ReportedStatuses.Raised.Report.class);
+    return ((ReportedStatuses.Raised.Report) raised).info();
+  }
+
   @Test
   void statusesNeverGoBackwardsAndATerminalOneNeverChanges() {
     ReportedStatuses reported = new ReportedStatuses(10);
 
-    assertThat(reported.raise(id(1), info(JobStatus.STARTED), null).status())
+    assertThat(report(reported.raise(id(1), info(JobStatus.STARTED), null)).status())
         .isEqualTo(JobStatus.STARTED);
-    JobExecutionInfo back = reported.raise(id(1), info(JobStatus.QUEUED), null);
+    JobExecutionInfo back = report(reported.raise(id(1), info(JobStatus.QUEUED), null));
     assertThat(back.status()).isEqualTo(JobStatus.STARTED);
     assertThat(back.message()).isEqualTo("QUEUED");
-    assertThat(reported.raise(id(1), info(JobStatus.CANCELLING), null).status())
+    assertThat(report(reported.raise(id(1), info(JobStatus.CANCELLING), null)).status())
         .isEqualTo(JobStatus.CANCELLING);
-    assertThat(reported.raise(id(1), info(JobStatus.STARTED), null).status())
+    assertThat(report(reported.raise(id(1), info(JobStatus.STARTED), null)).status())
         .isEqualTo(JobStatus.CANCELLING);
     assertThat(reported.terminal(id(1))).isEmpty();
 
-    JobExecutionInfo done = reported.raise(id(1), info(JobStatus.SUCCEEDED), null);
-    assertThat(reported.raise(id(1), info(JobStatus.CANCELLED), null)).isSameAs(done);
-    assertThat(reported.raise(id(1), info(JobStatus.QUEUED), null)).isSameAs(done);
+    JobExecutionInfo done = report(reported.raise(id(1), info(JobStatus.SUCCEEDED), null));
+    assertThat(report(reported.raise(id(1), info(JobStatus.CANCELLED), null))).isSameAs(done);
+    assertThat(report(reported.raise(id(1), info(JobStatus.QUEUED), null))).isSameAs(done);
     assertThat(reported.terminal(id(1))).containsSame(done);
   }
 
   @Test
   void theLeastRecentlyReadJobIsForgottenBeyondTheCapacity() {
     ReportedStatuses reported = new ReportedStatuses(2);
-    reported.raise(id(1), info(JobStatus.FAILED), null);
-    reported.raise(id(2), info(JobStatus.FAILED), null);
+    report(reported.raise(id(1), info(JobStatus.FAILED), null));
+    report(reported.raise(id(2), info(JobStatus.FAILED), null));
     reported.terminal(id(1)); // read: job 2 is now the least recently read
-    reported.raise(id(3), info(JobStatus.FAILED), null);
+    report(reported.raise(id(3), info(JobStatus.FAILED), null));
 
     assertThat(reported.size()).isEqualTo(2);
     assertThat(reported.terminal(id(1))).isPresent();
@@ -73,14 +79,15 @@ class ReportedStatusesTest {
   @Test
   void aResourceReportedGoneStaysGoneButAnotherUnderTheSameNameIsReported() {
     ReportedStatuses reported = new ReportedStatuses(10);
-    reported.raise(id(1), info(JobStatus.STARTED), "uid-a");
+    report(reported.raise(id(1), info(JobStatus.STARTED), "uid-a"));
     reported.gone(id(1), null);
 
     // a late copy of the deleted resource (a watch lagging behind the read that found it gone)
-    assertThat(reported.raise(id(1), info(JobStatus.CANCELLING), "uid-a")).isNull();
+    assertThat(reported.raise(id(1), info(JobStatus.CANCELLING), "uid-a"))
+        .isInstanceOf(ReportedStatuses.Raised.GoneBefore.class);
     assertThat(reported.follows(id(1))).isFalse();
     // a new resource under the job's name (a submit made again) starts from scratch
-    assertThat(reported.raise(id(1), info(JobStatus.QUEUED), "uid-b").status())
+    assertThat(report(reported.raise(id(1), info(JobStatus.QUEUED), "uid-b")).status())
         .isEqualTo(JobStatus.QUEUED);
     assertThat(reported.follows(id(1))).isTrue();
   }
@@ -89,15 +96,16 @@ class ReportedStatusesTest {
   void goneNamesTheUidGivenOrElseTheLastReportedAndKeepsAnEnding() {
     ReportedStatuses reported = new ReportedStatuses(10);
     reported.gone(id(1), "uid-a");
-    assertThat(reported.raise(id(1), info(JobStatus.STARTED), "uid-a")).isNull();
+    assertThat(reported.raise(id(1), info(JobStatus.STARTED), "uid-a"))
+        .isInstanceOf(ReportedStatuses.Raised.GoneBefore.class);
 
     // nothing known of the resource: a later copy cannot be told apart, so it is reported
     reported.gone(id(2), null);
-    assertThat(reported.raise(id(2), info(JobStatus.STARTED), "uid-x").status())
+    assertThat(report(reported.raise(id(2), info(JobStatus.STARTED), "uid-x")).status())
         .isEqualTo(JobStatus.STARTED);
 
-    JobExecutionInfo done = reported.raise(id(3), info(JobStatus.SUCCEEDED), "uid-c");
+    JobExecutionInfo done = report(reported.raise(id(3), info(JobStatus.SUCCEEDED), "uid-c"));
     reported.gone(id(3), null);
-    assertThat(reported.raise(id(3), info(JobStatus.STARTED), "uid-c")).isSameAs(done);
+    assertThat(report(reported.raise(id(3), info(JobStatus.STARTED), "uid-c"))).isSameAs(done);
   }
 }

@@ -1,0 +1,258 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.ops;
+
+import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.FollowUp;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.kube.ApiStatusException;
+import dev.kubejobs.core.internal.kube.DeleteResult;
+import dev.kubejobs.core.internal.kube.KubeGateway;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out the follow-up a mapping asked for ({@link
+ * dev.kubejobs.core.MappingDecision.ReportAfter}) on the copy it was decided on, and says what to
+ * report: the outcome once the action is confirmed, the waiting status with the reason while a
+ * refusal keeps it from being confirmed, or that the copy changed before the delete (409) and the
+ * job must be decided again. It never reads or maps the job again itself: that is the {@link
+ * StatusPipeline}'s. Not a published API; thread safe.
+ */
+final class FollowUpExecutor {
+  private static final Logger LOG = LoggerFactory.getLogger(FollowUpExecutor.class);
+
+  private final KubeJobsContext<?> ctx;
+  private final KubeGateway gateway;
+  private final ResourceKind resourceKind;
+  private final DriverPodLocator locator;
+
+  FollowUpExecutor(KubeJobsContext<?> ctx, DriverPodLocator locator) {
+    this.ctx = ctx;
+    this.gateway = ctx.gateway();
+    this.resourceKind = ctx.jobKind().resourceKind();
+    this.locator = locator;
+  }
+
+  /** What carrying out a follow-up came to. */
+  sealed interface Outcome permits Outcome.Report, Outcome.CopyChanged {
+    /** Report this info. */
+    record Report(JobExecutionInfo info) implements Outcome {}
+
+    /** The copy changed before the delete (409): read the job again and decide again. */
+    record CopyChanged() implements Outcome {}
+  }
+
+  /**
+   * Carries out {@code followUp} for a job decided on {@code app} (and {@code pod}, as the mapping
+   * saw it).
+   *
+   * @param waiting the status the job keeps until the follow-up is confirmed
+   */
+  Outcome carryOut(
+      ExecutionId id,
+      ResourceSnapshot app,
+      DriverPod pod,
+      FollowUp followUp,
+      JobExecutionInfo waiting) {
+    DriverPod driver = pod;
+    if (followUp.action() == FollowUp.Action.DELETE_DRIVER_POD
+        && driver.lookup() == DriverPod.Lookup.NOT_LOOKED_UP) {
+      driver = locator.locate(id, app);
+    }
+    if (driver.lookup() == DriverPod.Lookup.UNAVAILABLE
+        && followUp.action() == FollowUp.Action.DELETE_DRIVER_POD) {
+      // The pod cannot be read, so it cannot be deleted either: as a refused delete (rule 6).
+      return new Outcome.Report(
+          outcomeWithoutDriverPodDelete(id, waiting, followUp, driver.reason()));
+    }
+    try {
+      boolean done =
+          switch (followUp.action()) {
+            case DELETE_APPLICATION -> deleteApplication(id, app);
+            case DELETE_DRIVER_POD -> deleteDriverPod(id, driver);
+          };
+      if (!done) {
+        return new Outcome.CopyChanged();
+      }
+    } catch (JobRejectedException e) {
+      if (followUp.action() == FollowUp.Action.DELETE_DRIVER_POD
+          && e.reason() == JobRejectedException.Reason.FORBIDDEN
+          && e.code() == 403) {
+        // A permanent refusal must not keep a finished job unfinished (DESIGN rule 6): report the
+        // outcome and tell the operator, once, which permission would clean the pod up.
+        return new Outcome.Report(
+            outcomeWithoutDriverPodDelete(
+                id, waiting, followUp, missingPermission(id, followUp, e)));
+      }
+      // For example no permission to delete the resource: no outcome until the delete is
+      // confirmed, or the operator could still run the job (DESIGN rule 1).
+      ctx.warnings()
+          .warn(
+              LOG,
+              "job '"
+                  + id
+                  + "' stays "
+                  + waiting.status()
+                  + " until "
+                  + describe(followUp)
+                  + " succeeds: "
+                  + e.getMessage());
+      return new Outcome.Report(
+          waiting.toBuilder()
+              .message(
+                  (waiting.message().isEmpty() ? "" : waiting.message() + "; ")
+                      + "waiting to "
+                      + describe(followUp)
+                      + " before reporting "
+                      + followUp.outcome()
+                      + (e.reason() == JobRejectedException.Reason.FORBIDDEN
+                          ? " (" + missingPermission(id, followUp, e) + ")"
+                          : ""))
+              .build());
+    }
+    JobStatus outcome = followUp.outcome();
+    String message = followUp.message();
+    if (followUp.action() == FollowUp.Action.DELETE_APPLICATION
+        && app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+      // The copy deleted carried a cancel mark: the job was being cancelled, and the node that
+      // marked it reports it cancelled; every node must agree.
+      outcome = JobStatus.CANCELLED;
+      message = "cancelled by kubejobs before the operator wrote a status";
+    }
+    LOG.debug("Job '{}': {} confirmed, reporting {}", id, describe(followUp), outcome);
+    return new Outcome.Report(
+        waiting.toBuilder()
+            .status(outcome)
+            .message(message)
+            .finishedAt(waiting.finishedAt().orElse(ctx.clock().instant()))
+            .build());
+  }
+
+  private JobExecutionInfo outcomeWithoutDriverPodDelete(
+      ExecutionId id, JobExecutionInfo info, FollowUp followUp, String missing) {
+    ctx.warnings()
+        .warn(
+            LOG,
+            "cannot delete the still running driver pods of failed jobs: "
+                + missing
+                + "; such jobs are reported "
+                + followUp.outcome()
+                + " while their driver pod may keep running. Grant it (see docs/rbac.yaml)");
+    LOG.debug("Job '{}': reporting {} without deleting its driver pod", id, followUp.outcome());
+    return info.toBuilder()
+        .status(followUp.outcome())
+        .message(
+            (info.message().isEmpty() ? "" : info.message() + "; ")
+                + "its driver pod may still run and could not be deleted ("
+                + missing
+                + ")")
+        .finishedAt(info.finishedAt().orElse(ctx.clock().instant()))
+        .build();
+  }
+
+  /**
+   * What a forbidden follow-up lacks, from what the refusal carries (its code) and what was sent
+   * (the follow-up's delete): never from the server's text.
+   */
+  private String missingPermission(ExecutionId id, FollowUp followUp, JobRejectedException e) {
+    String what =
+        followUp.action() == FollowUp.Action.DELETE_DRIVER_POD
+            ? "pods"
+            : resourceKind.qualifiedPlural();
+    if (e.code() == 401) {
+      return "the API server refused the ApiClient's credentials (401) to delete "
+          + what
+          + " in namespace "
+          + id.namespace();
+    }
+    return "missing permission: delete " + what + " in namespace " + id.namespace();
+  }
+
+  /**
+   * Deletes the job's resource, locked to the copy the decision was made on.
+   *
+   * @return true when deleted, false when the copy changed before the delete (409)
+   */
+  private boolean deleteApplication(ExecutionId id, ResourceSnapshot app) {
+    if (app.isBeingDeleted()) {
+      return true;
+    }
+    DeleteResult result;
+    try {
+      result =
+          gateway.delete(
+              id, resourceKind, id.namespace(), id.name(), app.uid(), app.resourceVersion());
+    } catch (ApiStatusException e) {
+      if (!e.isConflict()) {
+        throw e;
+      }
+      // Changed since the copy the decision was made on (the operator's first status write, a
+      // cancel mark of another node) or replaced: read again and decide again.
+      return false;
+    }
+    if (result == DeleteResult.GONE) {
+      // Someone else deleted it between the fresh read and the delete (a cancel, most likely):
+      // the job is gone, never report the outcome that was about to be decided.
+      throw new NoSuchJobException(
+          id, "the resource of job " + id + " disappeared before kubejobs could end the job", null);
+    }
+    return true;
+  }
+
+  /**
+   * Deletes the live driver pod of an ended job, locked to the pod copy the mapping saw.
+   *
+   * @return true when deleted or gone, false when the pod changed before the delete (409)
+   */
+  private boolean deleteDriverPod(ExecutionId id, DriverPod pod) {
+    Optional<ResourceSnapshot> found = pod.pod();
+    if (found.isEmpty() || found.get().isBeingDeleted()) {
+      return true;
+    }
+    try {
+      gateway.deletePod(
+          id, id.namespace(), found.get().name(), found.get().uid(), found.get().resourceVersion());
+      LOG.info(
+          "Deleted driver pod {} of job '{}', which still ran after the job ended",
+          found.get().name(),
+          id);
+      return true;
+    } catch (ApiStatusException e) {
+      if (!e.isConflict()) {
+        throw e;
+      }
+      // The pod changed since it was looked up (it may have just exited): decide again.
+      return false;
+    }
+  }
+
+  static String describe(FollowUp followUp) {
+    return switch (followUp.action()) {
+      case DELETE_APPLICATION -> "delete the job's resource";
+      case DELETE_DRIVER_POD -> "delete the driver pod that still runs";
+    };
+  }
+}

@@ -1,0 +1,323 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.ops;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.FollowUp;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.JobStatusMapper;
+import dev.kubejobs.core.JobStatusUnknownException;
+import dev.kubejobs.core.MappingDecision;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.ops.DriverPodLocator.Located;
+import java.time.Instant;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one status pipeline: decides one job's status from a copy of its resource, for every reader
+ * of statuses ({@code get}, {@code getAll}, the watched reads and a cancel's "already finished?").
+ * Where the copy comes from (a GET, a namespace's list, a watch) and whether it is fresh is the
+ * caller's business; from the copy on, every status takes the same steps:
+ *
+ * <ol>
+ *   <li>map the copy alone ({@link #mapAlone}; the caller may keep this per resourceVersion);
+ *   <li>when the mapper answers {@link MappingDecision.NeedDriverPod}, take the driver pod from the
+ *       {@link DriverPodLocator} (or the lookup the caller already made for several jobs at once)
+ *       and map once more: the mapper runs at most twice per copy;
+ *   <li>log the decision's warnings once each;
+ *   <li>for {@link MappingDecision.ReportAfter}, have the {@link FollowUpExecutor} carry out the
+ *       follow-up, unless the {@link Purpose} leaves it to its caller; when the copy changed before
+ *       the delete, read the job again and start over (at most {@value #MAX_ROUNDS} rounds).
+ * </ol>
+ *
+ * <p>Hops of a cold-cache polling {@code get} of a job whose mapper asks for its driver pod (the
+ * gateway's own internals not counted). Before (issue #24's count): about 20 classes and 30 hops,
+ * with three callbacks into the caller (the cache's {@code listed} consumer, {@code
+ * JobStatusMapper.resolve}'s lookup function wrapped in the resolver's recording function, and in
+ * watch mode {@code WatchSource -> changedOnWatch -> getAll}); the mapper ran three times and two
+ * flags were stripped afterwards. Now about 12 classes and 20 hops: StatusOperation.get ->
+ * ReportedStatuses.terminal -> StatusCache.listing (Slot, Listing) -> KubeGateway.listEach ->
+ * StatusCache.Entry.mapAhead -> StatusPipeline.mapAlone -> JobStatusMapper.map; then
+ * StatusOperation.readNamespace -> DriverPodLocator.locateAll -> StatusPipeline.decide -> complete
+ * -> DriverPodLocator.locate -> KubeGateway.getPod -> JobStatusMapper.map -> WarnOnce ->
+ * ReportedStatuses.raise -> JobStatusResult. The mapper runs twice, no flag is stripped; one
+ * callback is left, the cache's {@code listed} consumer that maps a copy while its list page is
+ * parsed (kept for the many-jobs benchmark's memory and time).
+ *
+ * <p>Not a published API; thread safe.
+ */
+public final class StatusPipeline {
+  private static final Logger LOG = LoggerFactory.getLogger(StatusPipeline.class);
+
+  /** How many times a status reads and decides again after its delete lost a 409 race. */
+  static final int MAX_ROUNDS = 5;
+
+  /** Who asks for the decision, which decides whether a follow-up is carried out here. */
+  enum Purpose {
+    /** A status read: every follow-up is carried out before its outcome is reported. */
+    READ,
+    /**
+     * A cancel deciding whether the job already finished: a delete of the application is left to
+     * the cancel (the job is then cancelled, not failed); a live driver of a failed job is deleted.
+     */
+    CANCEL
+  }
+
+  private final KubeJobsContext<?> ctx;
+  private final JobKind<?> kind;
+  private final ResourceKind resourceKind;
+  private final DriverPodLocator locator;
+  private final FollowUpExecutor followUps;
+
+  StatusPipeline(KubeJobsContext<?> ctx) {
+    this.ctx = ctx;
+    this.kind = ctx.jobKind();
+    this.resourceKind = kind.resourceKind();
+    this.locator = new DriverPodLocator(ctx);
+    this.followUps = new FollowUpExecutor(ctx, locator);
+  }
+
+  /** The driver-pod locator, for callers that look up several jobs' pods at once. */
+  DriverPodLocator locator() {
+    return locator;
+  }
+
+  /** Reads a job's resource fresh; gone is {@link NoSuchJobException}. */
+  ResourceSnapshot fresh(ExecutionId id) {
+    return ctx.gateway()
+        .get(id, resourceKind, id.namespace(), id.name())
+        .orElseThrow(() -> gone(id));
+  }
+
+  static NoSuchJobException gone(ExecutionId id) {
+    return new NoSuchJobException(
+        id,
+        "the resource of job "
+            + id
+            + " does not exist (confirmed by a fresh read): it was deleted, by a cancel"
+            + " or by someone else",
+        null);
+  }
+
+  /**
+   * The answer for a copy of a resource this reader already reported gone: the copy is older than
+   * the read that found the resource deleted (a watch event still on its way), so it stays gone.
+   */
+  static NoSuchJobException goneBefore(ExecutionId id) {
+    return new NoSuchJobException(
+        id,
+        "the resource of job "
+            + id
+            + " does not exist: an earlier read confirmed it deleted, and the copy seen since is"
+            + " older than that read",
+        null);
+  }
+
+  /**
+   * Step 1: maps a copy without its driver pod; what a cache keeps per resourceVersion.
+   *
+   * @throws JobStatusUnknownException if the mapper fails
+   */
+  MappingDecision mapAlone(ExecutionId id, ResourceSnapshot app) {
+    return map(id, app, DriverPod.notLookedUp());
+  }
+
+  /**
+   * Decides a job's status from a copy, steps 2 to 4.
+   *
+   * @param app the copy; may be null when {@code alone} is a {@link MappingDecision.Report} (a
+   *     cache drops the copy of those)
+   * @param alone the copy's mapping without the driver pod, from {@link #mapAlone}
+   * @param pod the driver pod when the caller already looked it up with other jobs' (or null:
+   *     looked up here when the mapper asks)
+   * @param purpose who asks
+   * @return the status to report (before the reader's floor), with the copy and the driver pod it
+   *     was decided on
+   * @throws dev.kubejobs.core.KubeJobsException when a lookup, a follow-up or the mapper failed
+   */
+  Decided decide(
+      ExecutionId id, ResourceSnapshot app, MappingDecision alone, Located pod, Purpose purpose) {
+    ResourceSnapshot copy = app;
+    MappingDecision decision = alone;
+    DriverPod driver = DriverPod.notLookedUp();
+    for (int round = 1; ; round++) {
+      if (decision instanceof MappingDecision.NeedDriverPod) {
+        Located known = pod;
+        ResourceSnapshot looked = copy;
+        Completed completed;
+        try {
+          completed =
+              complete(
+                  (a, p, now) -> map(id, a, p),
+                  copy,
+                  decision,
+                  a -> known != null ? known.orElseThrow() : locator.locate(id, looked),
+                  ctx.clock().instant());
+        } catch (MapperContractException e) {
+          throw mapperFailed(id, e);
+        }
+        decision = completed.decision();
+        driver = completed.pod();
+      }
+      warn(id, decision, driver);
+      if (!(decision instanceof MappingDecision.ReportAfter after)) {
+        return new Decided(decision.info(), copy, driver);
+      }
+      if (purpose == Purpose.CANCEL
+          && after.followUp().action() == FollowUp.Action.DELETE_APPLICATION) {
+        return new Decided(after.info(), copy, driver);
+      }
+      FollowUpExecutor.Outcome outcome =
+          followUps.carryOut(id, copy, driver, after.followUp(), after.info());
+      if (outcome instanceof FollowUpExecutor.Outcome.Report report) {
+        return new Decided(report.info(), copy, driver);
+      }
+      if (round >= MAX_ROUNDS) {
+        throw new ApiUnavailableException(
+            id,
+            "the status of job "
+                + id
+                + " could not be decided: its resource or driver pod changed under each of "
+                + MAX_ROUNDS
+                + " attempts to "
+                + FollowUpExecutor.describe(after.followUp())
+                + "; read it again",
+            false,
+            null);
+      }
+      LOG.debug(
+          "Job '{}' changed before {} (round {}); deciding again",
+          id,
+          FollowUpExecutor.describe(after.followUp()),
+          round);
+      copy = fresh(id);
+      decision = mapAlone(id, copy);
+      driver = DriverPod.notLookedUp();
+      pod = null;
+    }
+  }
+
+  /**
+   * What the pipeline decided for a job, and what from.
+   *
+   * @param info the status to report
+   * @param app the copy it was decided on; null when the caller gave none (a plain report)
+   * @param pod the driver pod as the mapping saw it
+   */
+  record Decided(JobExecutionInfo info, ResourceSnapshot app, DriverPod pod) {}
+
+  /**
+   * A mapping made with the driver pod when the first one asked for it.
+   *
+   * @param decision the mapper's final decision
+   * @param pod the driver pod it was made with ({@link DriverPod#notLookedUp()} when not asked)
+   */
+  public record Completed(MappingDecision decision, DriverPod pod) {}
+
+  /** A mapper broke its contract: it returned null, or asked again for the pod it was given. */
+  public static final class MapperContractException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    MapperContractException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Step 2 of the pipeline, without I/O of its own: when {@code alone} asks for the driver pod,
+   * looks it up with {@code pods} and maps once more (so the mapper runs at most twice per copy);
+   * otherwise keeps {@code alone}. Also for callers that decide outside a status read (the orphan
+   * sweep), which must not carry out follow-ups.
+   *
+   * @param mapper the job kind's mapper
+   * @param app the copy
+   * @param alone the copy's mapping with {@link DriverPod#notLookedUp()}
+   * @param pods looks up the copy's driver pod; its failures propagate as they are
+   * @param now the time to map at
+   * @return the final decision and the pod it was made with
+   * @throws MapperContractException if the mapper returns null or asks again for the pod
+   */
+  public static Completed complete(
+      JobStatusMapper mapper,
+      ResourceSnapshot app,
+      MappingDecision alone,
+      Function<ResourceSnapshot, DriverPod> pods,
+      Instant now) {
+    if (!(alone instanceof MappingDecision.NeedDriverPod)) {
+      return new Completed(alone, DriverPod.notLookedUp());
+    }
+    DriverPod pod = pods.apply(app);
+    MappingDecision decision = mapper.map(app, pod, now);
+    if (decision == null) {
+      throw new MapperContractException("the mapper returned null");
+    }
+    if (decision instanceof MappingDecision.NeedDriverPod) {
+      throw new MapperContractException(
+          "the mapper asked again for the driver pod it was given (" + pod.lookup() + ")");
+    }
+    return new Completed(decision, pod);
+  }
+
+  /**
+   * Maps with the job kind's mapper, which must not fail; if it does, that is a bug of the job
+   * kind, reported as {@link JobStatusUnknownException} without failing the job.
+   */
+  private MappingDecision map(ExecutionId id, ResourceSnapshot app, DriverPod pod) {
+    MappingDecision decision;
+    try {
+      decision = kind.statusMapper().map(app, pod, ctx.clock().instant());
+    } catch (RuntimeException e) {
+      throw mapperFailed(id, e);
+    }
+    if (decision == null) {
+      throw mapperFailed(id, new IllegalStateException("the mapper returned null"));
+    }
+    return decision;
+  }
+
+  private JobStatusUnknownException mapperFailed(ExecutionId id, RuntimeException e) {
+    return new JobStatusUnknownException(
+        id,
+        "the status mapper of "
+            + resourceKind.qualifiedPlural()
+            + " failed on job "
+            + id
+            + " (a bug of the job kind, or data it cannot handle; the job's state is unknown, not"
+            + " failed: keep it as it was and read again later): "
+            + e,
+        e);
+  }
+
+  private void warn(ExecutionId id, MappingDecision decision, DriverPod pod) {
+    for (String warning : decision.warnings()) {
+      if (pod.lookup() == DriverPod.Lookup.UNAVAILABLE && warning.contains(pod.reason())) {
+        // Already warned once, naming the missing permission, when the lookup failed.
+        LOG.debug("Job '{}': {}", id, warning);
+        continue;
+      }
+      // Each distinct text once, whichever job shows it first (the text names no job).
+      ctx.warnings().warn(LOG, warning, "job '" + id + "': " + warning);
+    }
+  }
+}
