@@ -15,7 +15,9 @@
  */
 package dev.kubejobs.examples.bench;
 
-import com.google.gson.JsonElement;
+import static dev.kubejobs.examples.bench.Measurement.add;
+import static dev.kubejobs.examples.bench.Measurement.ratio;
+
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kubejobs.core.ExecutionId;
@@ -34,11 +36,9 @@ import dev.kubejobs.testkit.RecordedRequest;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import dev.kubejobs.testkit.operator.SparkAppPath;
 import io.kubernetes.client.openapi.ApiClient;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Reader;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.lang.ref.Reference;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,7 +47,6 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,13 +57,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
-import javax.management.JMException;
-import javax.management.ObjectName;
-import okhttp3.HttpUrl;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
 
 /**
  * What reading the status of many jobs costs the client, measured against the cheapest client that
@@ -591,12 +583,6 @@ public final class ScaleBenchmark {
       return Math.max(iterations, Math.min(MAX_WARM_UPS, (WARM_UP_JOBS + size - 1) / size));
     }
 
-    private static void collectIf(boolean measured) {
-      if (measured) {
-        System.gc();
-      }
-    }
-
     Run(Operator operator, Mode mode, int size, int namespaces, int iterations) {
       this.operator = operator;
       this.mode = mode;
@@ -847,30 +833,25 @@ public final class ScaleBenchmark {
         List<ExecutionId> ids,
         List<RecordedRequest> pages,
         boolean changeAll) {
-      long[] k = new long[3];
-      long[] f = new long[3];
-      int warmups = warmups();
-      for (int i = 0; i < warmups + iterations; i++) {
-        boolean measured = i >= warmups;
-        if (changeAll) {
-          for (ExecutionId id : ids) {
-            touch(id, -1 - i);
-          }
-        }
-        expire(jobs);
-        // Each side starts from a collected heap, so neither pays for the other's garbage.
-        collectIf(measured);
-        Cost kc =
-            ClientThreads.measure(
-                () -> requireAllOpen(jobs.statusReader().getAll(ids), ids.size()));
-        collectIf(measured);
-        Cost fc = floor.fetch(pages, false);
-        if (measured) {
-          add(k, kc);
-          add(f, fc);
-        }
-      }
-      return new Cost[] {new Cost(k[0], k[1], k[2]), new Cost(f[0], f[1], f[2])};
+      int[] round = {0};
+      Measurement.Totals totals =
+          Measurement.againstFloor(
+              warmups(),
+              iterations,
+              false,
+              measured -> {
+                int i = round[0]++;
+                if (changeAll) {
+                  for (ExecutionId id : ids) {
+                    touch(id, -1 - i);
+                  }
+                }
+                expire(jobs);
+              },
+              () -> requireAllOpen(jobs.statusReader().getAll(ids), ids.size()),
+              () -> {},
+              () -> floor.fetch(pages, false));
+      return new Cost[] {totals.kubejobs(), totals.floor()};
     }
 
     private double latency(
@@ -1046,164 +1027,6 @@ public final class ScaleBenchmark {
     }
   }
 
-  /** The floor: the same LIST requests sent raw with OkHttp, each page parsed with Gson. */
-  static final class Floor implements AutoCloseable {
-    private final OkHttpClient http = new OkHttpClient();
-    private final HttpUrl base;
-
-    Floor(String url) {
-      this.base = HttpUrl.get(url);
-    }
-
-    /** Fetches every list (all pages), one after another or one thread per list. */
-    Cost fetch(List<RecordedRequest> firstPages, boolean parallel) {
-      if (!parallel) {
-        return ClientThreads.measure(
-            () -> {
-              for (RecordedRequest r : firstPages) {
-                pages(r, null);
-              }
-            });
-      }
-      ExecutorService pool = Executors.newFixedThreadPool(firstPages.size());
-      try {
-        return ClientThreads.measure(
-            () -> {
-              List<Future<?>> all = new ArrayList<>();
-              for (RecordedRequest r : firstPages) {
-                all.add(pool.submit(() -> pages(r, null)));
-              }
-              for (Future<?> f : all) {
-                try {
-                  f.get();
-                } catch (Exception e) {
-                  throw new IllegalStateException("a floor LIST failed", e);
-                }
-              }
-            });
-      } finally {
-        pool.shutdownNow();
-      }
-    }
-
-    /** The JSON size of all items the lists return. */
-    long jsonBytes(List<RecordedRequest> firstPages) {
-      long[] bytes = {0};
-      for (RecordedRequest r : firstPages) {
-        pages(r, item -> bytes[0] += item.toString().length());
-      }
-      return bytes[0];
-    }
-
-    private int pages(RecordedRequest first, java.util.function.Consumer<JsonElement> each) {
-      String token = null;
-      int items = 0;
-      do {
-        HttpUrl.Builder url = base.newBuilder().encodedPath(first.path());
-        for (String name : List.of("labelSelector", "limit")) {
-          String value = first.queryParameter(name);
-          if (value != null) {
-            url.addQueryParameter(name, value);
-          }
-        }
-        if (token != null) {
-          url.addQueryParameter("continue", token);
-        }
-        Request request =
-            new Request.Builder().url(url.build()).header("Accept", "application/json").build();
-        try (Response response = http.newCall(request).execute()) {
-          ResponseBody body = response.body();
-          if (!response.isSuccessful() || body == null) {
-            throw new IllegalStateException("the floor's LIST got " + response.code());
-          }
-          JsonObject page = JsonParser.parseReader(body.charStream()).getAsJsonObject();
-          for (JsonElement item : page.getAsJsonArray("items")) {
-            items++;
-            if (each != null) {
-              each.accept(item);
-            }
-          }
-          JsonElement meta = page.get("metadata");
-          JsonElement next = meta == null ? null : meta.getAsJsonObject().get("continue");
-          token = next == null || next.isJsonNull() ? null : next.getAsString();
-        } catch (IOException e) {
-          throw new IllegalStateException("the floor's LIST failed", e);
-        }
-      } while (token != null && !token.isEmpty());
-      return items;
-    }
-
-    @Override
-    public void close() {
-      http.dispatcher().executorService().shutdown();
-      http.connectionPool().evictAll();
-    }
-  }
-
-  /**
-   * CPU time and allocation of the client's threads: every live thread but the fake server's HTTP
-   * workers (Jetty's {@code qtp} threads) and the JVM's service threads.
-   */
-  static final class ClientThreads {
-    private static final com.sun.management.ThreadMXBean MX =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    private static final List<String> NOT_CLIENT =
-        List.of(
-            "qtp",
-            "Reference Handler",
-            "Finalizer",
-            "Signal Dispatcher",
-            "Common-Cleaner",
-            "Notification Thread",
-            "Attach Listener",
-            "process reaper");
-
-    static Cost measure(Runnable section) {
-      Map<Long, long[]> before = sample();
-      long t0 = System.nanoTime();
-      section.run();
-      long wall = System.nanoTime() - t0;
-      Map<Long, long[]> after = sample();
-      long cpu = 0;
-      long bytes = 0;
-      for (Map.Entry<Long, long[]> e : after.entrySet()) {
-        long[] b = before.getOrDefault(e.getKey(), new long[2]);
-        cpu += Math.max(0, e.getValue()[0] - b[0]);
-        bytes += Math.max(0, e.getValue()[1] - b[1]);
-      }
-      return new Cost(cpu, bytes, wall);
-    }
-
-    private static Map<Long, long[]> sample() {
-      long[] ids = MX.getAllThreadIds();
-      ThreadInfo[] infos = MX.getThreadInfo(ids);
-      long[] cpu = MX.getThreadCpuTime(ids);
-      long[] bytes = MX.getThreadAllocatedBytes(ids);
-      Map<Long, long[]> out = new LinkedHashMap<>();
-      for (int i = 0; i < ids.length; i++) {
-        if (infos[i] == null || isServiceOrServer(infos[i].getThreadName())) {
-          continue;
-        }
-        out.put(ids[i], new long[] {Math.max(0, cpu[i]), Math.max(0, bytes[i])});
-      }
-      return out;
-    }
-
-    private static boolean isServiceOrServer(String name) {
-      for (String prefix : NOT_CLIENT) {
-        if (name.startsWith(prefix)) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
-
-  /**
-   * The bytes of all live objects, from the JVM's class histogram ({@code GC.class_histogram}, as
-   * {@code jmap -histo:live} prints it, taken after a full collection): exact, where the heap's
-   * used size moves by whole regions.
-   */
   /** The JVM's live threads, by id (ids keep no thread reachable). */
   private static final class Threads {
     static Set<Long> ids() {
@@ -1229,39 +1052,6 @@ public final class ScaleBenchmark {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while waiting for threads to end", e);
-      }
-    }
-  }
-
-  static final class Heap {
-    static long settledUsed() {
-      try {
-        String histogram =
-            (String)
-                ManagementFactory.getPlatformMBeanServer()
-                    .invoke(
-                        new ObjectName("com.sun.management:type=DiagnosticCommand"),
-                        "gcClassHistogram",
-                        new Object[] {new String[0]},
-                        new String[] {String[].class.getName()});
-        String[] lines = histogram.strip().split("\\R");
-        String[] total = lines[lines.length - 1].trim().split("\\s+");
-        if (!total[0].equals("Total")) {
-          throw new IllegalStateException("no total in the class histogram: " + total[0]);
-        }
-        long segments = 0;
-        for (String line : lines) {
-          String[] columns = line.trim().split("\\s+");
-          if (columns.length >= 4 && columns[3].equals("okio.Segment")) {
-            segments = Long.parseLong(columns[1]);
-          }
-        }
-        // Okio's segments, nearly all in its JVM-wide pool (up to 64 KB per bucket of threads,
-        // shared by every OkHttp client), fill and drain with whichever threads read last: not
-        // any instance's. Each holds a byte[8192] (Segment.SIZE; 16 bytes of array header).
-        return Long.parseLong(total[2]) - segments * (8192 + 16L);
-      } catch (JMException e) {
-        throw new IllegalStateException("cannot take the class histogram", e);
       }
     }
   }
@@ -1292,12 +1082,6 @@ public final class ScaleBenchmark {
     }
   }
 
-  private static void add(long[] sum, Cost c) {
-    sum[0] += c.cpuNanos;
-    sum[1] += c.allocatedBytes;
-    sum[2] += c.wallNanos;
-  }
-
   private static void close(KubeJobs<?> jobs) {
     jobs.close();
   }
@@ -1305,9 +1089,5 @@ public final class ScaleBenchmark {
   private static String loadAverage() {
     double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     return load < 0 ? "load unknown" : String.format(Locale.ROOT, "load average %.2f", load);
-  }
-
-  private static double ratio(double a, double b) {
-    return b == 0 ? Double.POSITIVE_INFINITY : a / b;
   }
 }
