@@ -139,7 +139,7 @@ public final class ScaleBenchmark {
     /** Watch mode: per namespace one LIST, then a WATCH; reads look at the watched view. */
     WATCH(b -> b.statusSource(StatusSource.watch()));
 
-    private final UnaryOperator<KubeJobs.Builder<SparkJobSpec>> configure;
+    final UnaryOperator<KubeJobs.Builder<SparkJobSpec>> configure;
 
     Mode(UnaryOperator<KubeJobs.Builder<SparkJobSpec>> configure) {
       this.configure = configure;
@@ -153,10 +153,10 @@ public final class ScaleBenchmark {
     /** The Kubeflow Spark operator. */
     KUBEFLOW(FakeSparkOperator.Flavor.KUBEFLOW, 2, "COMPLETED", "FAILED");
 
-    private final FakeSparkOperator.Flavor flavor;
-    private final int stepsToRunning;
-    private final String succeeded;
-    private final String failed;
+    final FakeSparkOperator.Flavor flavor;
+    final int stepsToRunning;
+    final String succeeded;
+    final String failed;
 
     Operator(FakeSparkOperator.Flavor flavor, int stepsToRunning, String succeeded, String failed) {
       this.flavor = flavor;
