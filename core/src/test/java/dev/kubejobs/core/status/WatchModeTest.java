@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.google.gson.JsonObject;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
@@ -212,6 +213,60 @@ class WatchModeTest {
       server.store().removeListener(modified);
     }
     assertThatThrownBy(() -> jobs.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+  }
+
+  /**
+   * The same lag for a job this reader never reported before it found it gone, so it knows no uid
+   * to tell the late copy by: the copy is confirmed with a GET instead of being taken for a new
+   * resource. Before that, a node that cancelled a job without reading it first, then read it gone
+   * (NoSuchJob, which Gravitino records as CANCELLED after its own cancel), answered CANCELLING
+   * from the copy its watch brought late: the race simulation's invariant (b) in a concurrent
+   * watching scenario (seed 20260941 of {@code RaceSimulationTest}; it failed once, on real
+   * threads).
+   */
+  @Test
+  void aLateWatchCopyOfAJobNeverReportedButFoundGoneIsConfirmedAndStaysGone() {
+    ExecutionId watched = create(1, "RUNNING").get(0);
+    KubeJobs<TestJobSpec> jobs = watching();
+    assertThat(jobs.statusReader().get(watched).status()).isEqualTo(JobStatus.STARTED);
+    server.pauseWatches();
+    try {
+      // Created and deleted while the watch lags; a second job created in between shows, once it
+      // reaches the view, that the view holds the late copy (one stream keeps the store's order).
+      server
+          .store()
+          .create(
+              TestJobKind.TYPE, "ns-0", Fixture.testJob("kj-late", "gravitino", "late", "RUNNING"));
+      JsonObject signal =
+          server
+              .store()
+              .create(
+                  TestJobKind.TYPE,
+                  "ns-0",
+                  Fixture.testJob("kj-signal", "gravitino", "signal", "RUNNING"));
+      server.store().delete(TestJobKind.TYPE, "ns-0", "kj-late");
+      ExecutionId late = ExecutionId.of("test", TestJobKind.KIND, "ns-0", "kj-late");
+      ExecutionId signalId = ExecutionId.of("test", TestJobKind.KIND, "ns-0", "kj-signal");
+      assertThatThrownBy(() -> jobs.statusReader().get(late))
+          .isInstanceOf(NoSuchJobException.class);
+
+      server.releaseWatchesUpTo(
+          signal.getAsJsonObject("metadata").get("resourceVersion").getAsString());
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                server.journal().clear();
+                boolean started = jobs.statusReader().get(signalId).status() == JobStatus.STARTED;
+                return started && nonWatch(ALL) == 0; // answered from the view: it is up to date
+              });
+
+      server.journal().clear();
+      assertThat(readsGone(jobs, late)).isTrue();
+      assertThat(nonWatch("/apis/kubejobs.dev/v1/namespaces/ns-0/testjobs/kj-late")).isEqualTo(1);
+    } finally {
+      server.resumeWatches();
+    }
   }
 
   private static boolean readsGone(KubeJobs<TestJobSpec> jobs, ExecutionId id) {

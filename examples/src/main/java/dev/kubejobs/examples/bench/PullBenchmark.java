@@ -15,16 +15,15 @@
  */
 package dev.kubejobs.examples.bench;
 
+import static dev.kubejobs.examples.bench.Measurement.ratio;
+
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.status.JobStatusReader;
 import dev.kubejobs.core.status.StatusSource;
-import dev.kubejobs.examples.bench.ScaleBenchmark.ClientThreads;
 import dev.kubejobs.examples.bench.ScaleBenchmark.Cost;
-import dev.kubejobs.examples.bench.ScaleBenchmark.Floor;
-import dev.kubejobs.examples.bench.ScaleBenchmark.Heap;
 import dev.kubejobs.examples.bench.ScaleBenchmark.Operator;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
@@ -74,7 +73,7 @@ import java.util.Set;
  * </ul>
  *
  * <p>Client CPU is the per-thread CPU time of every thread but the fake server's HTTP workers and
- * the JVM's own ({@code ScaleBenchmark.ClientThreads}); compare the ratios of one run.
+ * the JVM's own ({@link ClientThreads}); compare the ratios of one run.
  *
  * <p>Run it after {@code ./mvnw -B -ntp -DskipTests -pl examples -am package}: {@code java -Xmx8g
  * -cp examples/target/kubejobs-examples.jar dev.kubejobs.examples.bench.PullBenchmark [sizes]
@@ -363,39 +362,35 @@ public final class PullBenchmark {
         int changed,
         List<RecordedRequest> firstPages,
         Floor floor) {
-      long[] k = new long[3];
-      long[] f = new long[3];
       int[] requests = new int[4];
-      for (int round = 0; round <= rounds; round++) {
-        boolean measured = round > 0;
-        change(ids, changed);
-        clock.advance(TTL.plusSeconds(1));
-        System.gc();
-        server.journal().clear();
-        Cost c = ClientThreads.measure(() -> pull(jobs.statusReader(), ids));
-        if (measured) {
-          add(k, c);
-          int pages = pages().size();
-          int gets = server.journal().count("GET", APP_GET);
-          requests[0] += firstPages().size();
-          requests[1] += pages;
-          requests[2] += gets;
-          requests[3] += server.journal().requests().size() - pages - gets;
-        }
-        System.gc();
-        Cost fc = floor.fetch(firstPages, false);
-        if (measured) {
-          add(f, fc);
-        }
-      }
+      Measurement.Totals totals =
+          Measurement.againstFloor(
+              1,
+              rounds,
+              true,
+              measured -> {
+                change(ids, changed);
+                clock.advance(TTL.plusSeconds(1));
+                server.journal().clear();
+              },
+              () -> pull(jobs.statusReader(), ids),
+              () -> {
+                int pages = pages().size();
+                int gets = server.journal().count("GET", APP_GET);
+                requests[0] += firstPages().size();
+                requests[1] += pages;
+                requests[2] += gets;
+                requests[3] += server.journal().requests().size() - pages - gets;
+              },
+              () -> floor.fetch(firstPages, false));
       return new Case(
           name,
           (double) requests[0] / rounds,
           (double) requests[1] / rounds,
           (double) requests[2] / rounds,
           (double) requests[3] / rounds,
-          new Cost(k[0], k[1], k[2]),
-          new Cost(f[0], f[1], f[2]),
+          totals.kubejobs(),
+          totals.floor(),
           rounds);
     }
 
@@ -451,15 +446,5 @@ public final class PullBenchmark {
         throw new IllegalStateException("job " + id + " read as " + status + ", not running");
       }
     }
-  }
-
-  private static void add(long[] sum, Cost c) {
-    sum[0] += c.cpuNanos();
-    sum[1] += c.allocatedBytes();
-    sum[2] += c.wallNanos();
-  }
-
-  private static double ratio(double a, double b) {
-    return b == 0 ? Double.POSITIVE_INFINITY : a / b;
   }
 }

@@ -15,56 +15,32 @@
  */
 package dev.kubejobs.examples.bench;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
+import static dev.kubejobs.examples.bench.Measurement.ratio;
+
 import com.google.gson.JsonParser;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.KubeJobsException;
-import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
-import dev.kubejobs.testkit.RecordedRequest;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import dev.kubejobs.testkit.operator.SparkAppPath;
-import io.kubernetes.client.openapi.ApiClient;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Reader;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.ref.Reference;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
-import javax.management.JMException;
-import javax.management.ObjectName;
-import okhttp3.HttpUrl;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
 
 /**
  * What reading the status of many jobs costs the client, measured against the cheapest client that
@@ -124,6 +100,13 @@ import okhttp3.ResponseBody;
  * Times on a shared machine are noisy: compare the RATIOS of one run, not absolute numbers across
  * runs.
  *
+ * <p><b>How it is built.</b> Each numbered experiment is a class of its own ({@link
+ * GetAllExperiment}, {@link LatencyExperiment}, {@link CacheHitExperiment}, {@link
+ * RetainedHeapExperiment}, {@link FollowExperiment}, {@link EndingStormsExperiment}) run on a
+ * {@link ScaleRun} (the fake server, operator, floor and clock of one operator, job count and
+ * mode), in that order; the loop that measures kubejobs against the floor is {@link Measurement}'s,
+ * which {@link PullBenchmark} shares.
+ *
  * <p><b>A second status source.</b> {@link Mode} lists the status sources measured; each is a
  * change to the {@link KubeJobs.Builder}. Issue 11's watch mode adds one constant (for example
  * {@code WATCH(b -> b.statusSource(...))}) and every figure gets a column for it.
@@ -135,19 +118,7 @@ import okhttp3.ResponseBody;
  * namespaces and checks the request counts.
  */
 public final class ScaleBenchmark {
-  private static final String APP_LIST = ".*/namespaces/[^/]+/sparkapplications";
-  private static final String APP_GET = APP_LIST + "/[^/]+";
-  private static final String POD_LIST = "/api/v1/namespaces/[^/]+/pods";
-  private static final String POD_GET = POD_LIST + "/[^/]+";
   private static final int STORM = 1000;
-  private static final int CONCURRENT_CALLERS = 8;
-  private static final int FOLLOW_POLLS = 10;
-  private static final int WARM_UP_JOBS = 50_000;
-  private static final int MAX_WARM_UPS = 50;
-  private static final int HEAP_ATTEMPTS = 3;
-
-  /** How long to wait for each thread of a closed instance to end. */
-  private static final Duration THREAD_END_WAIT = Duration.ofSeconds(5);
 
   /**
    * Enough server workers for the watching instances alive at once (each open watch holds one). The
@@ -155,11 +126,6 @@ public final class ScaleBenchmark {
    * namespaces and as many without jobs.
    */
   static final int SERVER_THREADS = 256;
-
-  /** The bytes a watch event adds around its object: {"type":"MODIFIED","object":...}. */
-  private static final int WATCH_EVENT_ENVELOPE = 30;
-
-  private static final Duration LATENCY = Duration.ofMillis(50);
 
   /** The status sources measured; each adds a column to every figure. */
   public enum Mode {
@@ -173,7 +139,7 @@ public final class ScaleBenchmark {
     /** Watch mode: per namespace one LIST, then a WATCH; reads look at the watched view. */
     WATCH(b -> b.statusSource(StatusSource.watch()));
 
-    private final UnaryOperator<KubeJobs.Builder<SparkJobSpec>> configure;
+    final UnaryOperator<KubeJobs.Builder<SparkJobSpec>> configure;
 
     Mode(UnaryOperator<KubeJobs.Builder<SparkJobSpec>> configure) {
       this.configure = configure;
@@ -187,10 +153,10 @@ public final class ScaleBenchmark {
     /** The Kubeflow Spark operator. */
     KUBEFLOW(FakeSparkOperator.Flavor.KUBEFLOW, 2, "COMPLETED", "FAILED");
 
-    private final FakeSparkOperator.Flavor flavor;
-    private final int stepsToRunning;
-    private final String succeeded;
-    private final String failed;
+    final FakeSparkOperator.Flavor flavor;
+    final int stepsToRunning;
+    final String succeeded;
+    final String failed;
 
     Operator(FakeSparkOperator.Flavor flavor, int stepsToRunning, String succeeded, String failed) {
       this.flavor = flavor;
@@ -433,7 +399,7 @@ public final class ScaleBenchmark {
     for (Operator operator : operators) {
       for (int size : sizes) {
         for (Mode mode : modes) {
-          Result r = new Run(operator, mode, size, namespaces, iterations).measure();
+          Result r = measure(operator, mode, size, namespaces, iterations);
           print(r, out);
           results.add(r);
         }
@@ -531,7 +497,7 @@ public final class ScaleBenchmark {
         Locale.ROOT,
         "%d namespaces at %d ms per request: getAll / parallel floor = %.2fx%n",
         r.namespaces,
-        LATENCY.toMillis(),
+        LatencyExperiment.LATENCY.toMillis(),
         r.latencyRatio);
     out.printf(
         Locale.ROOT,
@@ -539,7 +505,7 @@ public final class ScaleBenchmark {
             + " and %.0f bytes per job and caller%n",
         r.cacheHitNanosPerJob / 1000,
         r.cacheHitBytesPerJob,
-        CONCURRENT_CALLERS,
+        CacheHitExperiment.CONCURRENT_CALLERS,
         r.concurrentNanosPerJob / 1000,
         r.concurrentBytesPerJob);
     out.printf(
@@ -569,705 +535,68 @@ public final class ScaleBenchmark {
         r.followBytes / 1e6);
   }
 
-  /** One operator, job count and mode: its own server, operator and instances. */
-  private static final class Run {
-    private final Operator operator;
-    private final Mode mode;
-    private final int size;
-    private final int namespaces;
-    private final int iterations;
-    private final int storm;
-    private final MutableClock clock = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
-    private FakeKubernetesApiServer server;
-    private FakeSparkOperator fake;
-    private Floor floor;
-
-    /**
-     * Warm-up rounds before measured ones: as many as the measured ones, and at least enough to
-     * read {@value #WARM_UP_JOBS} jobs, so that small job counts are measured on compiled code too
-     * (the floor's few methods compile long before kubejobs' many).
-     */
-    private int warmups() {
-      return Math.max(iterations, Math.min(MAX_WARM_UPS, (WARM_UP_JOBS + size - 1) / size));
-    }
-
-    private static void collectIf(boolean measured) {
-      if (measured) {
-        System.gc();
-      }
-    }
-
-    Run(Operator operator, Mode mode, int size, int namespaces, int iterations) {
-      this.operator = operator;
-      this.mode = mode;
-      this.size = size;
-      this.namespaces = namespaces;
-      this.iterations = iterations;
-      this.storm = Math.max(1, Math.min(STORM, size / 10));
-    }
-
-    Result measure() {
-      try (FakeKubernetesApiServer s =
-              FakeKubernetesApiServer.builder().clock(clock).threads(SERVER_THREADS).build();
-          FakeSparkOperator f = FakeSparkOperator.builder(operator.flavor, s).build()) {
-        server = s;
-        fake = f;
-        floor = new Floor(s.url());
-        try {
-          return measureAll();
-        } finally {
-          floor.close();
-        }
-      }
-    }
-
-    private Result measureAll() {
-      KubeJobs<SparkJobSpec> jobs = instance();
-      List<ExecutionId> ids = submit(jobs);
+  /**
+   * Runs the experiments for one operator, job count and mode, on a fake server and operator of
+   * their own, in order: getAll against the floor, the same at a latency, cache hits, retained
+   * heap, following, ending storms.
+   */
+  private static Result measure(
+      Operator operator, Mode mode, int size, int namespaces, int iterations) {
+    MutableClock clock = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
+    try (FakeKubernetesApiServer server =
+            FakeKubernetesApiServer.builder().clock(clock).threads(SERVER_THREADS).build();
+        FakeSparkOperator fake = FakeSparkOperator.builder(operator.flavor, server).build();
+        Floor floor = new Floor(server.url())) {
+      ScaleRun run =
+          new ScaleRun(
+              operator, mode, size, namespaces, iterations, STORM, clock, server, fake, floor);
+      KubeJobs<SparkJobSpec> jobs = run.instance();
+      List<ExecutionId> ids = run.submit(jobs);
       for (int i = 0; i < operator.stepsToRunning; i++) {
         fake.step();
       }
-
-      // 1. getAll with the cache expired, against the floor.
-      server.journal().clear();
-      expire(jobs);
-      requireAllOpen(jobs.statusReader().getAll(ids), ids.size());
-      Requests getAllRequests = requests();
-      List<RecordedRequest> firstPages = firstPages();
-      long jsonBytesPerJob = floor.jsonBytes(firstPages) / size;
-      Cost[] costs = compare(jobs, ids, firstPages, false);
-      Cost[] changed = compare(jobs, ids, firstPages, true);
-
-      // 2. the same at 50 ms per request.
-      double latencyRatio = latency(jobs, ids, firstPages);
-
-      // 3. cache hits.
-      expire(jobs);
-      jobs.statusReader().getAll(ids);
-      double[] hit = cacheHit(jobs, ids);
-      double[] concurrent = concurrentCacheHit(jobs, ids);
-
-      // 4. retained heap, of instances reading copies of the jobs from a server in another JVM.
-      double[] retainedAll;
-      double[] retainedTen;
-      try (FakeClusterProcess elsewhere = FakeClusterProcess.start(fake.resourceType(), apps())) {
-        retainedAll = retained(elsewhere, ids, 1);
-        retainedTen = retained(elsewhere, spread(ids, Math.min(10, ids.size())), 10);
-      }
-
-      // 5. followed for FOLLOW_POLLS polls, a few jobs changing between polls.
-      KubeJobs<SparkJobSpec> follower = instance();
-      List<ExecutionId> open = ids;
-      follower.statusReader().getAll(open);
-      server.journal().clear();
-      int changes = Math.max(1, open.size() / 100);
-      long eventBytes = 0;
-      for (int poll = 0; poll < FOLLOW_POLLS; poll++) {
-        for (int c = 0; c < changes; c++) {
-          ExecutionId id = open.get((poll * changes + c) % open.size());
-          touch(id, poll);
-          eventBytes += jsonBytesPerJob + WATCH_EVENT_ENVELOPE;
-        }
-        expire(follower);
-        follower.statusReader().getAll(open);
-      }
-      Requests followRequests = requests();
-      close(follower);
-      // Bytes from the API server, estimated from the JSON size per job measured in step 1: a
-      // full listing of all namespaces carries every job; a GET one job; a watch event one job.
-      long listBytes =
-          getAllRequests.appLists() == 0
-              ? 0
-              : (long) followRequests.appLists()
-                  * size
-                  * jsonBytesPerJob
-                  / getAllRequests.appLists();
-      long followBytes =
-          listBytes
-              + (long) (followRequests.appGets() + followRequests.podGets()) * jsonBytesPerJob
-              + (mode == Mode.WATCH ? eventBytes : 0);
-      // 6. ending storms.
-      for (int i = 0; i < storm; i++) {
-        ExecutionId id = ids.get(storm + i);
-        fake.moveTo(id.namespace(), id.name(), operator.succeeded);
-      }
-      Requests succeeded = poll(jobs, ids);
-      for (int i = 0; i < storm; i++) {
-        ExecutionId id = ids.get(i);
-        fake.moveTo(id.namespace(), id.name(), operator.failed);
-      }
-      Requests failed = poll(jobs, ids);
-      List<ExecutionId> happy = ids.subList(storm, ids.size());
-      for (ExecutionId id : happy.subList(storm, happy.size())) {
-        fake.moveTo(id.namespace(), id.name(), operator.succeeded);
-      }
-      // A fresh instance each time (nothing reported yet), against the floor: summed over as many
-      // rounds as the other figures, each side after a System.gc().
-      long allWall = 0;
-      long floorWall = 0;
-      Requests allSucceeded = null;
-      List<RecordedRequest> endedPages = null;
-      for (int round = 0; round < iterations; round++) {
-        KubeJobs<SparkJobSpec> fresh = instance();
-        System.gc();
-        server.journal().clear();
-        long t0 = System.nanoTime();
-        Map<ExecutionId, JobStatusResult> ended = fresh.statusReader().getAll(happy);
-        allWall += System.nanoTime() - t0;
-        if (allSucceeded == null) {
-          allSucceeded = requests();
-          endedPages = firstPages();
-        }
-        long ok =
-            ended.values().stream()
-                .filter(r -> r.info().map(i -> i.status().isTerminal()).orElse(false))
-                .count();
-        if (ok != happy.size()) {
-          throw new IllegalStateException(
-              "expected " + happy.size() + " ended jobs, but " + ok + " were reported ended");
-        }
-        close(fresh);
-        System.gc();
-        floorWall += floor.fetch(endedPages, false).wallNanos;
-      }
-      close(jobs);
-
+      GetAllExperiment.Figures getAll = GetAllExperiment.measure(run, jobs, ids);
+      double latencyRatio = LatencyExperiment.ratioToFloor(run, jobs, ids, getAll.firstPages());
+      CacheHitExperiment.Figures hit = CacheHitExperiment.measure(run, jobs, ids);
+      RetainedHeapExperiment.Figures retained = RetainedHeapExperiment.measure(run, ids);
+      FollowExperiment.Figures follow =
+          FollowExperiment.measure(run, ids, getAll.jsonBytesPerJob(), getAll.requests());
+      EndingStormsExperiment.Figures storms = EndingStormsExperiment.measure(run, jobs, ids);
+      jobs.close();
       return new Result(
           operator,
           mode,
           size,
           namespaces,
-          jsonBytesPerJob,
-          getAllRequests,
-          costs[0],
-          costs[1],
-          changed[0],
-          changed[1],
+          getAll.jsonBytesPerJob(),
+          getAll.requests(),
+          getAll.kubejobs(),
+          getAll.floor(),
+          getAll.kubejobsChanged(),
+          getAll.floorChanged(),
           latencyRatio,
-          hit[0],
-          hit[1],
-          concurrent[0],
-          concurrent[1],
-          retainedAll[0],
-          retainedAll[1],
-          retainedTen[0],
-          storm,
-          succeeded,
-          failed,
-          allSucceeded,
-          happy.size(),
-          ratio(allWall, floorWall),
-          FOLLOW_POLLS,
-          changes,
-          followRequests,
-          followBytes);
-    }
-
-    /** Changes one job's resource (an annotation, as an operator's status write would). */
-    private void touch(ExecutionId id, int poll) {
-      server
-          .store()
-          .update(
-              fake.resourceType(),
-              id.namespace(),
-              id.name(),
-              o -> {
-                JsonObject meta = o.getAsJsonObject("metadata");
-                JsonObject annotations =
-                    meta.has("annotations")
-                        ? meta.getAsJsonObject("annotations")
-                        : new JsonObject();
-                annotations.addProperty("bench.kubejobs.dev/poll", Integer.toString(poll));
-                meta.add("annotations", annotations);
-                return o;
-              });
-    }
-
-    /** Every application in the store, as it holds them. */
-    private List<JsonObject> apps() {
-      List<JsonObject> apps = new ArrayList<>(size);
-      for (int n = 0; n < namespaces; n++) {
-        apps.addAll(server.store().list(fake.resourceType(), "team-" + n));
-      }
-      return apps;
-    }
-
-    private KubeJobs<SparkJobSpec> instance() {
-      return instance(server.newClient());
-    }
-
-    private KubeJobs<SparkJobSpec> instance(ApiClient client) {
-      return mode.configure
-          .apply(
-              KubeJobs.builder(client, operator.kind())
-                  .cluster("simulated")
-                  .deployment("scale")
-                  .clock(clock))
-          .build();
-    }
-
-    private List<ExecutionId> submit(KubeJobs<SparkJobSpec> jobs) {
-      List<ExecutionId> ids = new ArrayList<>(size);
-      for (int i = 0; i < size; i++) {
-        ExecutionId id = jobs.submitter().submit("scale-" + i, spec(i, namespaces));
-        if (i < storm) {
-          fake.path(id.namespace(), id.name(), SparkAppPath.FAILED);
-        }
-        ids.add(id);
-      }
-      return ids;
-    }
-
-    private void expire(KubeJobs<SparkJobSpec> jobs) {
-      clock.advance(jobs.statusCacheTtl().plusSeconds(1));
-    }
-
-    private Requests poll(KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids) {
-      expire(jobs);
-      server.journal().clear();
-      Map<ExecutionId, JobStatusResult> results = jobs.statusReader().getAll(ids);
-      Optional<KubeJobsException> failure =
-          results.values().stream().flatMap(r -> r.error().stream()).findFirst();
-      if (failure.isPresent()) {
-        // The counts of a poll whose reads failed are not the poll's cost: say so, loudly.
-        throw new IllegalStateException(
-            operator + " " + mode + ": a poll's reads failed, its request counts are void",
-            failure.get());
-      }
-      return requests();
-    }
-
-    /**
-     * Measures getAll (cache expired) and the floor, interleaved, after as many warm-ups; with
-     * {@code changeAll}, every job is changed (an annotation written) before each round, so that
-     * none is the copy kubejobs listed before.
-     */
-    private Cost[] compare(
-        KubeJobs<SparkJobSpec> jobs,
-        List<ExecutionId> ids,
-        List<RecordedRequest> pages,
-        boolean changeAll) {
-      long[] k = new long[3];
-      long[] f = new long[3];
-      int warmups = warmups();
-      for (int i = 0; i < warmups + iterations; i++) {
-        boolean measured = i >= warmups;
-        if (changeAll) {
-          for (ExecutionId id : ids) {
-            touch(id, -1 - i);
-          }
-        }
-        expire(jobs);
-        // Each side starts from a collected heap, so neither pays for the other's garbage.
-        collectIf(measured);
-        Cost kc =
-            ClientThreads.measure(
-                () -> requireAllOpen(jobs.statusReader().getAll(ids), ids.size()));
-        collectIf(measured);
-        Cost fc = floor.fetch(pages, false);
-        if (measured) {
-          add(k, kc);
-          add(f, fc);
-        }
-      }
-      return new Cost[] {new Cost(k[0], k[1], k[2]), new Cost(f[0], f[1], f[2])};
-    }
-
-    private double latency(
-        KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids, List<RecordedRequest> pages) {
-      server.faults().add(Fault.on("GET", ".*").forever().delay(LATENCY));
-      try {
-        long k = 0;
-        long f = 0;
-        // the first round warms up; then as many rounds as the other figures (one round alone
-        // ranged 0.68-1.34x between runs)
-        for (int i = 0; i <= iterations; i++) {
-          expire(jobs);
-          long t0 = System.nanoTime();
-          requireAllOpen(jobs.statusReader().getAll(ids), ids.size());
-          long kw = System.nanoTime() - t0;
-          long fw = floor.fetch(pages, true).wallNanos;
-          if (i > 0) {
-            k += kw;
-            f += fw;
-          }
-        }
-        return ratio(k, f);
-      } finally {
-        server.faults().clear();
-      }
-    }
-
-    private double[] cacheHit(KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids) {
-      for (int i = 0; i < warmups(); i++) {
-        jobs.statusReader().getAll(ids);
-      }
-      long[] sum = new long[3];
-      for (int i = 0; i < iterations; i++) {
-        add(sum, ClientThreads.measure(() -> jobs.statusReader().getAll(ids)));
-      }
-      double calls = (double) iterations * ids.size();
-      return new double[] {sum[0] / calls, sum[1] / calls};
-    }
-
-    private double[] concurrentCacheHit(KubeJobs<SparkJobSpec> jobs, List<ExecutionId> ids) {
-      ExecutorService callers = Executors.newFixedThreadPool(CONCURRENT_CALLERS);
-      try {
-        long[] sum = new long[3];
-        int warmups = warmups();
-        for (int i = 0; i < warmups + iterations; i++) {
-          CountDownLatch start = new CountDownLatch(1);
-          List<Future<?>> done = new ArrayList<>();
-          Cost c =
-              ClientThreads.measure(
-                  () -> {
-                    for (int t = 0; t < CONCURRENT_CALLERS; t++) {
-                      done.add(
-                          callers.submit(
-                              () -> {
-                                start.await();
-                                return jobs.statusReader().getAll(ids);
-                              }));
-                    }
-                    start.countDown();
-                    for (Future<?> d : done) {
-                      try {
-                        d.get();
-                      } catch (Exception e) {
-                        throw new IllegalStateException("a concurrent getAll failed", e);
-                      }
-                    }
-                  });
-          if (i >= warmups) {
-            add(sum, c);
-          }
-        }
-        double calls = (double) iterations * CONCURRENT_CALLERS * ids.size();
-        return new double[] {sum[2] / calls, sum[1] / calls};
-      } finally {
-        callers.shutdownNow();
-      }
-    }
-
-    /**
-     * Heap retained per job asked for: {cache filled, cache period passed and another read made},
-     * averaged over {@code instances} instances asking the same jobs (the heap's own churn, a few
-     * KB, would drown 10 jobs' share otherwise).
-     */
-    private double[] retained(
-        FakeClusterProcess elsewhere, List<ExecutionId> asked, int instances) {
-      double[] figures = null;
-      for (int attempt = 0; attempt < HEAP_ATTEMPTS && figures == null; attempt++) {
-        figures = retainedOnce(elsewhere, asked, instances);
-      }
-      return figures != null ? figures : new double[] {Double.NaN, Double.NaN};
-    }
-
-    /**
-     * One measurement of {@link #retained}, or null when a thread that was alive at the first
-     * reading had ended by a later one: a thread that ends frees what it held (the JDK keeps a
-     * buffer cache per thread that did socket I/O, about 5 KB), and the status threads of an idle
-     * instance, OkHttp's and the in-process server's end after an idle period. Threads the
-     * instances start are theirs and counted.
-     */
-    private double[] retainedOnce(
-        FakeClusterProcess elsewhere, List<ExecutionId> asked, int instances) {
-      Set<Long> threadsBefore = Threads.ids();
-      List<KubeJobs<SparkJobSpec>> all = new ArrayList<>();
-      // One read of as many namespaces without jobs first: what an instance holds once it talked
-      // to the server (HTTP client, connections, parsers, the threads of a parallel read and what
-      // the JDK keeps per thread that did socket I/O) is its own, not its cache's.
-      List<ExecutionId> noJobs = new ArrayList<>();
-      for (int n = 0; n < namespaces; n++) {
-        noJobs.add(
-            ExecutionId.of(
-                "simulated", operator.kind().resourceKind(), "warm-up-" + n, "kj-warm-up"));
-      }
-      for (int i = 0; i < instances; i++) {
-        KubeJobs<SparkJobSpec> jobs = instance(elsewhere.newClient(namespaces));
-        jobs.statusReader().getAll(noJobs);
-        all.add(jobs);
-      }
-      Set<Long> threadsAtStart = Threads.ids();
-      long before = Heap.settledUsed();
-      for (KubeJobs<SparkJobSpec> jobs : all) {
-        jobs.statusReader().getAll(asked);
-      }
-      long filled = Heap.settledUsed();
-      for (KubeJobs<SparkJobSpec> jobs : all) {
-        expire(jobs);
-        jobs.statusReader().getAll(noJobs); // a read drops the lists whose period passed
-      }
-      long expired = Heap.settledUsed();
-      boolean steady = Threads.ids().containsAll(threadsAtStart);
-      Reference.reachabilityFence(all);
-      all.forEach(ScaleBenchmark::close);
-      // the next measurement starts after the threads of these instances ended
-      Threads.awaitEnded(Threads.kubejobsStartedSince(threadsBefore));
-      double jobs = (double) asked.size() * instances;
-      return steady ? new double[] {(filled - before) / jobs, (expired - before) / jobs} : null;
-    }
-
-    private List<RecordedRequest> firstPages() {
-      return server.journal().requests("GET", APP_LIST).stream()
-          .filter(r -> r.queryParameter("continue") == null)
-          .filter(r -> !"true".equals(r.queryParameter("watch")))
-          .toList();
-    }
-
-    private Requests requests() {
-      Map<String, Integer> n = new HashMap<>();
-      for (RecordedRequest r : server.journal().requests()) {
-        String key;
-        if (!"GET".equals(r.verb())) {
-          key = "other";
-        } else if ("true".equals(r.queryParameter("watch"))) {
-          key = "watch";
-        } else if (r.path().matches(APP_GET)) {
-          key = "appGet";
-        } else if (r.path().matches(APP_LIST)) {
-          key = "appList";
-        } else if (r.path().matches(POD_GET)) {
-          key = "podGet";
-        } else if (r.path().matches(POD_LIST)) {
-          key = "podList";
-        } else {
-          key = "other";
-        }
-        n.merge(key, 1, Integer::sum);
-      }
-      return new Requests(
-          n.getOrDefault("appList", 0),
-          n.getOrDefault("appGet", 0),
-          n.getOrDefault("podList", 0),
-          n.getOrDefault("podGet", 0),
-          n.getOrDefault("watch", 0),
-          n.getOrDefault("other", 0));
-    }
-  }
-
-  /** The floor: the same LIST requests sent raw with OkHttp, each page parsed with Gson. */
-  static final class Floor implements AutoCloseable {
-    private final OkHttpClient http = new OkHttpClient();
-    private final HttpUrl base;
-
-    Floor(String url) {
-      this.base = HttpUrl.get(url);
-    }
-
-    /** Fetches every list (all pages), one after another or one thread per list. */
-    Cost fetch(List<RecordedRequest> firstPages, boolean parallel) {
-      if (!parallel) {
-        return ClientThreads.measure(
-            () -> {
-              for (RecordedRequest r : firstPages) {
-                pages(r, null);
-              }
-            });
-      }
-      ExecutorService pool = Executors.newFixedThreadPool(firstPages.size());
-      try {
-        return ClientThreads.measure(
-            () -> {
-              List<Future<?>> all = new ArrayList<>();
-              for (RecordedRequest r : firstPages) {
-                all.add(pool.submit(() -> pages(r, null)));
-              }
-              for (Future<?> f : all) {
-                try {
-                  f.get();
-                } catch (Exception e) {
-                  throw new IllegalStateException("a floor LIST failed", e);
-                }
-              }
-            });
-      } finally {
-        pool.shutdownNow();
-      }
-    }
-
-    /** The JSON size of all items the lists return. */
-    long jsonBytes(List<RecordedRequest> firstPages) {
-      long[] bytes = {0};
-      for (RecordedRequest r : firstPages) {
-        pages(r, item -> bytes[0] += item.toString().length());
-      }
-      return bytes[0];
-    }
-
-    private int pages(RecordedRequest first, java.util.function.Consumer<JsonElement> each) {
-      String token = null;
-      int items = 0;
-      do {
-        HttpUrl.Builder url = base.newBuilder().encodedPath(first.path());
-        for (String name : List.of("labelSelector", "limit")) {
-          String value = first.queryParameter(name);
-          if (value != null) {
-            url.addQueryParameter(name, value);
-          }
-        }
-        if (token != null) {
-          url.addQueryParameter("continue", token);
-        }
-        Request request =
-            new Request.Builder().url(url.build()).header("Accept", "application/json").build();
-        try (Response response = http.newCall(request).execute()) {
-          ResponseBody body = response.body();
-          if (!response.isSuccessful() || body == null) {
-            throw new IllegalStateException("the floor's LIST got " + response.code());
-          }
-          JsonObject page = JsonParser.parseReader(body.charStream()).getAsJsonObject();
-          for (JsonElement item : page.getAsJsonArray("items")) {
-            items++;
-            if (each != null) {
-              each.accept(item);
-            }
-          }
-          JsonElement meta = page.get("metadata");
-          JsonElement next = meta == null ? null : meta.getAsJsonObject().get("continue");
-          token = next == null || next.isJsonNull() ? null : next.getAsString();
-        } catch (IOException e) {
-          throw new IllegalStateException("the floor's LIST failed", e);
-        }
-      } while (token != null && !token.isEmpty());
-      return items;
-    }
-
-    @Override
-    public void close() {
-      http.dispatcher().executorService().shutdown();
-      http.connectionPool().evictAll();
-    }
-  }
-
-  /**
-   * CPU time and allocation of the client's threads: every live thread but the fake server's HTTP
-   * workers (Jetty's {@code qtp} threads) and the JVM's service threads.
-   */
-  static final class ClientThreads {
-    private static final com.sun.management.ThreadMXBean MX =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    private static final List<String> NOT_CLIENT =
-        List.of(
-            "qtp",
-            "Reference Handler",
-            "Finalizer",
-            "Signal Dispatcher",
-            "Common-Cleaner",
-            "Notification Thread",
-            "Attach Listener",
-            "process reaper");
-
-    static Cost measure(Runnable section) {
-      Map<Long, long[]> before = sample();
-      long t0 = System.nanoTime();
-      section.run();
-      long wall = System.nanoTime() - t0;
-      Map<Long, long[]> after = sample();
-      long cpu = 0;
-      long bytes = 0;
-      for (Map.Entry<Long, long[]> e : after.entrySet()) {
-        long[] b = before.getOrDefault(e.getKey(), new long[2]);
-        cpu += Math.max(0, e.getValue()[0] - b[0]);
-        bytes += Math.max(0, e.getValue()[1] - b[1]);
-      }
-      return new Cost(cpu, bytes, wall);
-    }
-
-    private static Map<Long, long[]> sample() {
-      long[] ids = MX.getAllThreadIds();
-      ThreadInfo[] infos = MX.getThreadInfo(ids);
-      long[] cpu = MX.getThreadCpuTime(ids);
-      long[] bytes = MX.getThreadAllocatedBytes(ids);
-      Map<Long, long[]> out = new LinkedHashMap<>();
-      for (int i = 0; i < ids.length; i++) {
-        if (infos[i] == null || isServiceOrServer(infos[i].getThreadName())) {
-          continue;
-        }
-        out.put(ids[i], new long[] {Math.max(0, cpu[i]), Math.max(0, bytes[i])});
-      }
-      return out;
-    }
-
-    private static boolean isServiceOrServer(String name) {
-      for (String prefix : NOT_CLIENT) {
-        if (name.startsWith(prefix)) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
-
-  /**
-   * The bytes of all live objects, from the JVM's class histogram ({@code GC.class_histogram}, as
-   * {@code jmap -histo:live} prints it, taken after a full collection): exact, where the heap's
-   * used size moves by whole regions.
-   */
-  /** The JVM's live threads, by id (ids keep no thread reachable). */
-  private static final class Threads {
-    static Set<Long> ids() {
-      Set<Long> ids = new HashSet<>();
-      for (long id : ManagementFactory.getThreadMXBean().getAllThreadIds()) {
-        ids.add(id);
-      }
-      return ids;
-    }
-
-    /** kubejobs' threads (status, watch, listener) started since {@code before}. */
-    static List<Thread> kubejobsStartedSince(Set<Long> before) {
-      return Thread.getAllStackTraces().keySet().stream()
-          .filter(t -> !before.contains(t.getId()) && t.getName().startsWith("kubejobs-"))
-          .toList();
-    }
-
-    static void awaitEnded(List<Thread> threads) {
-      try {
-        for (Thread thread : threads) {
-          thread.join(THREAD_END_WAIT.toMillis());
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for threads to end", e);
-      }
-    }
-  }
-
-  static final class Heap {
-    static long settledUsed() {
-      try {
-        String histogram =
-            (String)
-                ManagementFactory.getPlatformMBeanServer()
-                    .invoke(
-                        new ObjectName("com.sun.management:type=DiagnosticCommand"),
-                        "gcClassHistogram",
-                        new Object[] {new String[0]},
-                        new String[] {String[].class.getName()});
-        String[] lines = histogram.strip().split("\\R");
-        String[] total = lines[lines.length - 1].trim().split("\\s+");
-        if (!total[0].equals("Total")) {
-          throw new IllegalStateException("no total in the class histogram: " + total[0]);
-        }
-        long segments = 0;
-        for (String line : lines) {
-          String[] columns = line.trim().split("\\s+");
-          if (columns.length >= 4 && columns[3].equals("okio.Segment")) {
-            segments = Long.parseLong(columns[1]);
-          }
-        }
-        // Okio's segments, nearly all in its JVM-wide pool (up to 64 KB per bucket of threads,
-        // shared by every OkHttp client), fill and drain with whichever threads read last: not
-        // any instance's. Each holds a byte[8192] (Segment.SIZE; 16 bytes of array header).
-        return Long.parseLong(total[2]) - segments * (8192 + 16L);
-      } catch (JMException e) {
-        throw new IllegalStateException("cannot take the class histogram", e);
-      }
+          hit.nanosPerJob(),
+          hit.bytesPerJob(),
+          hit.concurrentNanosPerJob(),
+          hit.concurrentBytesPerJob(),
+          retained.perJob(),
+          retained.expiredPerJob(),
+          retained.perAskedJobOfTen(),
+          run.storm,
+          storms.succeeded(),
+          storms.failed(),
+          storms.allSucceeded(),
+          storms.allSucceededJobs(),
+          storms.allSucceededWallRatio(),
+          FollowExperiment.POLLS,
+          follow.changes(),
+          follow.requests(),
+          follow.bytes());
     }
   }
 
   /** The spec of job {@code i}, submitted as {@code "scale-" + i}. */
-  private static SparkJobSpec spec(int i, int namespaces) {
+  static SparkJobSpec spec(int i, int namespaces) {
     return SparkJobSpec.builder()
         .namespace("team-" + (i % namespaces))
         .mainApplicationFile("local:///opt/spark/examples/jars/spark-examples.jar")
@@ -1276,38 +605,8 @@ public final class ScaleBenchmark {
         .build();
   }
 
-  private static List<ExecutionId> spread(List<ExecutionId> ids, int count) {
-    return new ArrayList<>(ids.subList(0, count));
-  }
-
-  private static void requireAllOpen(Map<ExecutionId, JobStatusResult> results, int expected) {
-    long open =
-        results.values().stream()
-            .map(JobStatusResult::info)
-            .filter(i -> i.map(JobExecutionInfo::status).map(s -> !s.isTerminal()).orElse(false))
-            .count();
-    if (open != expected) {
-      throw new IllegalStateException(
-          "expected " + expected + " running jobs, but " + open + " were read as running");
-    }
-  }
-
-  private static void add(long[] sum, Cost c) {
-    sum[0] += c.cpuNanos;
-    sum[1] += c.allocatedBytes;
-    sum[2] += c.wallNanos;
-  }
-
-  private static void close(KubeJobs<?> jobs) {
-    jobs.close();
-  }
-
   private static String loadAverage() {
     double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     return load < 0 ? "load unknown" : String.format(Locale.ROOT, "load average %.2f", load);
-  }
-
-  private static double ratio(double a, double b) {
-    return b == 0 ? Double.POSITIVE_INFINITY : a / b;
   }
 }

@@ -124,6 +124,16 @@ final class ReportedStatuses {
     return new Raised.Report(out);
   }
 
+  /**
+   * Whether the job was reported gone without a uid to tell its resource by (the reader had not
+   * reported it before): a copy of it from a list or a watch may then be older than the read that
+   * found it gone, and only a fresh read tells a late copy from a new resource.
+   */
+  synchronized boolean goneWithoutUid(ExecutionId id) {
+    Seen s = seen.get(id);
+    return s != null && s.gone && s.uid == null;
+  }
+
   /** Whether a status was reported for the job and it has neither ended nor gone. */
   synchronized boolean follows(ExecutionId id) {
     Seen s = seen.get(id);

@@ -476,7 +476,9 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       Candidate c = new Candidate(id, i);
       try {
         StatusCache.Entry entry = listing == null ? null : listing.entry(id.name());
-        if (entry == null) {
+        if (entry == null || reported.goneWithoutUid(id)) {
+          // Reported gone with no uid known: a listed copy may be older than that read (a watch
+          // lagging behind the GET that found it gone), so only a GET may bring the job back.
           readDirectly(c);
         } else {
           c.entry = entry;

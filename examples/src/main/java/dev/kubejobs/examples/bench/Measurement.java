@@ -1,0 +1,94 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.examples.bench;
+
+import dev.kubejobs.examples.bench.ScaleBenchmark.Cost;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The measurement loop the benchmarks here share: rounds of kubejobs' section then the {@link
+ * Floor}'s, interleaved, warm-up rounds first, each side after a {@code System.gc()} so that
+ * neither pays for the other's garbage, and the client cost of the measured rounds summed per side
+ * ({@link ClientThreads}). Compare the ratio of the two sums of one run.
+ */
+final class Measurement {
+  private Measurement() {}
+
+  /** The summed cost of kubejobs and of the floor over the measured rounds. */
+  record Totals(Cost kubejobs, Cost floor) {}
+
+  /**
+   * Runs {@code warmups} rounds, then {@code measured} ones, and sums each side's measured cost.
+   *
+   * @param warmups rounds run first and not counted
+   * @param measured rounds counted
+   * @param collectInWarmUps whether warm-up rounds also collect before each side (measured rounds
+   *     always do)
+   * @param prepare run first in each round, told whether the round is measured (change jobs, pass
+   *     the cache period, clear the journal)
+   * @param kubejobs kubejobs' section, measured
+   * @param afterMeasured run after kubejobs' section of a measured round, not measured (to count
+   *     its requests)
+   * @param floor the floor's section, measuring itself
+   * @return the sums
+   */
+  static Totals againstFloor(
+      int warmups,
+      int measured,
+      boolean collectInWarmUps,
+      Consumer<Boolean> prepare,
+      Runnable kubejobs,
+      Runnable afterMeasured,
+      Supplier<Cost> floor) {
+    long[] k = new long[3];
+    long[] f = new long[3];
+    for (int i = 0; i < warmups + measured; i++) {
+      boolean counted = i >= warmups;
+      prepare.accept(counted);
+      collectIf(counted || collectInWarmUps);
+      Cost kc = ClientThreads.measure(kubejobs);
+      if (counted) {
+        add(k, kc);
+        afterMeasured.run();
+      }
+      collectIf(counted || collectInWarmUps);
+      Cost fc = floor.get();
+      if (counted) {
+        add(f, fc);
+      }
+    }
+    return new Totals(new Cost(k[0], k[1], k[2]), new Cost(f[0], f[1], f[2]));
+  }
+
+  private static void collectIf(boolean collect) {
+    if (collect) {
+      System.gc();
+    }
+  }
+
+  /** Adds a cost to a sum of {CPU ns, allocated bytes, wall ns}. */
+  static void add(long[] sum, Cost c) {
+    sum[0] += c.cpuNanos();
+    sum[1] += c.allocatedBytes();
+    sum[2] += c.wallNanos();
+  }
+
+  /** {@code a / b}; infinite when {@code b} is 0. */
+  static double ratio(double a, double b) {
+    return b == 0 ? Double.POSITIVE_INFINITY : a / b;
+  }
+}

@@ -1,0 +1,74 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.examples.simulation;
+
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.testkit.operator.SparkAppPath;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One job of a {@link RaceSimulation} scenario and what each node saw of it. Its maps are guarded
+ * by the job's monitor; actions on several threads share it.
+ */
+final class ScenarioJob {
+  final String jobId;
+  final SparkAppPath path;
+  final boolean orphan;
+  volatile ExecutionId id;
+
+  /** A cancel returned, or failed saying it may have been applied: the scheduler's own cancel. */
+  volatile boolean cancelAsked;
+
+  /** Cancels under way; guarded by this job's monitor. */
+  private int cancelsInFlight;
+
+  /** Per node, every status it read, in order. */
+  final Map<String, List<JobStatus>> seen = new HashMap<>();
+
+  /** Per node, the terminal status it recorded (the first one it read). */
+  final Map<String, JobStatus> recorded = new HashMap<>();
+
+  ScenarioJob(String jobId, SparkAppPath path, boolean orphan) {
+    this.jobId = jobId;
+    this.path = path;
+    this.orphan = orphan;
+  }
+
+  synchronized void cancelStarts() {
+    cancelsInFlight++;
+  }
+
+  synchronized void cancelEnds() {
+    cancelsInFlight--;
+    notifyAll();
+  }
+
+  /** Waits for the cancels under way to end; whether one of them was the scheduler's own. */
+  synchronized boolean awaitCancels() {
+    while (cancelsInFlight > 0) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for a cancel", e);
+      }
+    }
+    return cancelAsked;
+  }
+}
