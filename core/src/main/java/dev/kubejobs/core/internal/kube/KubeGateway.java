@@ -39,8 +39,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one class of kubejobs that talks to the Kubernetes API server. Everything else works on
- * {@link ResourceSnapshot}s.
+ * The verbs through which kubejobs talks to the Kubernetes API server (this package is the only one
+ * that does). Everything else works on {@link ResourceSnapshot}s.
  *
  * <p><b>How it talks.</b> Requests are built by the caller's own {@link ApiClient} ({@code
  * buildRequest}: its base path, authentication and default headers) and sent with an {@link
