@@ -17,11 +17,17 @@ package dev.kubejobs.core.internal.kube;
 
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.KubeJobsException;
+import java.util.Optional;
 
 /**
  * A 4xx answer with a Kubernetes {@code Status} body that the operation itself must interpret (404
  * of a named object, 409 conflict or precondition failure). The operations of kubejobs catch it; it
  * is not part of the published API.
+ *
+ * <p>It is also the cause of every {@link dev.kubejobs.core.JobRejectedException} the gateway
+ * throws for an answer with a status: {@link #in(Throwable)} finds it, and its accessors give the
+ * HTTP code, the {@code Status} reason and, for 401/403, the {@link Permission} the request needed,
+ * so that no caller reads message text.
  */
 public final class ApiStatusException extends KubeJobsException {
   private static final long serialVersionUID = 1L;
@@ -31,6 +37,8 @@ public final class ApiStatusException extends KubeJobsException {
   private final String serverMessage;
   private final String detailsName;
   private final String detailsKind;
+  private final transient Permission permission;
+  private final boolean plainTextPage;
 
   ApiStatusException(
       ExecutionId about,
@@ -40,6 +48,19 @@ public final class ApiStatusException extends KubeJobsException {
       String serverMessage,
       String detailsName,
       String detailsKind) {
+    this(about, operation, code, reason, serverMessage, detailsName, detailsKind, null, false);
+  }
+
+  private ApiStatusException(
+      ExecutionId about,
+      String operation,
+      int code,
+      String reason,
+      String serverMessage,
+      String detailsName,
+      String detailsKind,
+      Permission permission,
+      boolean plainTextPage) {
     super(
         about,
         "'"
@@ -55,6 +76,79 @@ public final class ApiStatusException extends KubeJobsException {
     this.serverMessage = serverMessage;
     this.detailsName = detailsName;
     this.detailsKind = detailsKind;
+    this.permission = permission;
+    this.plainTextPage = plainTextPage;
+  }
+
+  /**
+   * An answer with a {@code Status} body; for 401/403 it carries the permission the request needed.
+   */
+  static ApiStatusException of(
+      ExecutionId about,
+      String operation,
+      int code,
+      String reason,
+      String serverMessage,
+      String detailsName,
+      String detailsKind,
+      Permission needed) {
+    return new ApiStatusException(
+        about,
+        operation,
+        code,
+        reason,
+        serverMessage,
+        detailsName,
+        detailsKind,
+        code == 401 || code == 403 ? needed : null,
+        false);
+  }
+
+  /**
+   * Go's plain-text {@code 404 page not found}, which the API server's not-found handler writes for
+   * a path nothing serves (no {@code Status} body).
+   */
+  static ApiStatusException plainTextNotFound(ExecutionId about, String operation, String page) {
+    return new ApiStatusException(about, operation, 404, "NotFound", page, "", "", null, true);
+  }
+
+  /**
+   * Finds the answer with a status behind an error of the gateway: the error itself or its nearest
+   * cause of this type.
+   *
+   * @param error an error thrown by the gateway, or null
+   * @return the answer, or empty when the error came from no answer with a status (unreachable,
+   *     garbage, bad input)
+   */
+  public static Optional<ApiStatusException> in(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof ApiStatusException status) {
+        return Optional.of(status);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Returns the permission a 401 or 403 answer refused: the verb, resource and namespace the
+   * request needed, as {@code delete pods in namespace etl}.
+   *
+   * @return the permission, empty for another code or for a request that names none (an access
+   *     review, discovery)
+   */
+  public Optional<Permission> permission() {
+    return Optional.ofNullable(permission);
+  }
+
+  /**
+   * Returns whether the answer was Go's plain-text {@code 404 page not found} rather than a {@code
+   * Status}: the API server serves nothing at the path (a kind that is not installed), or something
+   * in front of it answered.
+   *
+   * @return whether it was the plain-text page
+   */
+  public boolean isPlainTextPageNotFound() {
+    return plainTextPage;
   }
 
   /**

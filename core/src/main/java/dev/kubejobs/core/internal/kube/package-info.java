@@ -14,7 +14,10 @@
  * limitations under the License.
  */
 /**
- * The gateway to the Kubernetes API server: {@link dev.kubejobs.core.internal.kube.KubeGateway} is
- * the only class that sends requests. Not a published API.
+ * The gateway to the Kubernetes API server: this package is the only one that sends requests.
+ * {@link dev.kubejobs.core.internal.kube.KubeGateway} is its façade of verbs; each verb describes a
+ * {@code KubeRequest}, which the one {@code KubeTransport} sends under the resilience policy, its
+ * failures classified by the one {@code KubeFailures}; {@code JsonBodies}, {@code ListPageParser}
+ * and {@code WatchStream} read bodies, list pages and watch streams. Not a published API.
  */
 package dev.kubejobs.core.internal.kube;

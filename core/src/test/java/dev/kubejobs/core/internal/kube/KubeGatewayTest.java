@@ -272,11 +272,11 @@ class KubeGatewayTest {
     java.time.Clock clock =
         java.time.Clock.fixed(java.time.Instant.parse("2026-10-21T07:28:00Z"), ZoneOffset.UTC);
 
-    assertThat(KubeGateway.retryAfter("3", null, clock)).isEqualTo(Duration.ofSeconds(3));
-    assertThat(KubeGateway.retryAfter("Wed, 21 Oct 2026 07:28:05 GMT", null, clock))
+    assertThat(KubeFailures.retryAfter("3", null, clock)).isEqualTo(Duration.ofSeconds(3));
+    assertThat(KubeFailures.retryAfter("Wed, 21 Oct 2026 07:28:05 GMT", null, clock))
         .isEqualTo(Duration.ofSeconds(5));
-    assertThat(KubeGateway.retryAfter("Wed, 21 Oct 2026 07:27:00 GMT", null, clock))
+    assertThat(KubeFailures.retryAfter("Wed, 21 Oct 2026 07:27:00 GMT", null, clock))
         .isEqualTo(Duration.ZERO);
-    assertThat(KubeGateway.retryAfter("soon", null, clock)).isNull();
+    assertThat(KubeFailures.retryAfter("soon", null, clock)).isNull();
   }
 }

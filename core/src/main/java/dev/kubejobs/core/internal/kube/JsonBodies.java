@@ -1,0 +1,195 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.kube;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonIOException;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import com.google.gson.stream.MalformedJsonException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.ResourceSnapshot;
+import java.io.EOFException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PushbackInputStream;
+import java.nio.charset.StandardCharsets;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * The one JSON body reader of the gateway: a body that must be one JSON object is read from its
+ * stream (no {@code byte[]} and {@code String} copies of a list page), the object read whole or
+ * field by field by the caller's {@link JsonRead}; a refused answer's bytes are parsed with {@link
+ * #parseObject(byte[])}. Either way, a body that after blanks does not start with an object, is
+ * malformed or holds more than one value is "not JSON", whatever its content type says. Stateless.
+ */
+final class JsonBodies {
+  private JsonBodies() {}
+
+  /**
+   * Reads one JSON value from a {@link JsonReader}; its syntax errors are the caller's to catch.
+   */
+  @FunctionalInterface
+  interface JsonRead<T> {
+    T read(JsonReader reader) throws IOException;
+  }
+
+  /** A parsed answer: what was read, or null when the body was not one JSON object; its size. */
+  record Parsed<T>(T value, long bytes) {}
+
+  /**
+   * Reads a 2xx answer's body as one JSON object.
+   *
+   * @throws ApiUnavailableException when the body is not one JSON object (naming its size)
+   * @throws IOException when the stream fails (reset, shorter than its {@code Content-Length})
+   */
+  static JsonObject requireObject(KubeRequest request, Response response) throws IOException {
+    return require(request, response, reader -> JsonParser.parseReader(reader).getAsJsonObject());
+  }
+
+  /**
+   * Reads a 2xx answer's body that must be one JSON object with {@code read}.
+   *
+   * @throws dev.kubejobs.core.ApiUnavailableException when the body is not one JSON object
+   * @throws IOException when the stream fails
+   */
+  static <T> T require(KubeRequest request, Response response, JsonRead<T> read)
+      throws IOException {
+    Parsed<T> parsed = readObject(response.body(), read);
+    if (parsed.value() == null) {
+      throw KubeFailures.nonJson(request.about(), request.op(), response, parsed.bytes());
+    }
+    return parsed.value();
+  }
+
+  /**
+   * Reads a body that must be one JSON object with {@code read}, from the stream: a body that,
+   * after blanks, does not start with an object, is malformed or holds more than one value gives a
+   * null {@code value} (and is read to its end, to count it). The stream's own failures stay {@link
+   * IOException}s; what {@code read} throws on purpose (other exceptions) goes through.
+   */
+  static <T> Parsed<T> readObject(ResponseBody body, JsonRead<T> read) throws IOException {
+    if (body == null) {
+      return new Parsed<>(null, 0);
+    }
+    CountingStream counted = new CountingStream(body.byteStream());
+    PushbackInputStream in = new PushbackInputStream(counted, 1);
+    int first;
+    do {
+      first = in.read();
+    } while (first >= 0 && first <= ' ');
+    if (first != '{') {
+      drain(in);
+      return new Parsed<>(null, counted.count);
+    }
+    in.unread(first);
+    JsonReader reader = new JsonReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    try {
+      T value = read.read(reader);
+      if (reader.peek() == JsonToken.END_DOCUMENT) {
+        return new Parsed<>(value, counted.count);
+      }
+    } catch (JsonIOException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+    } catch (JsonParseException | IllegalStateException | MalformedJsonException | EOFException e) {
+      // not one JSON object: the caller says so
+    }
+    drain(in);
+    return new Parsed<>(null, counted.count);
+  }
+
+  private static void drain(InputStream in) throws IOException {
+    byte[] skip = new byte[8192];
+    while (in.read(skip) >= 0) {
+      // counted by the CountingStream below
+    }
+  }
+
+  /** Parses a JSON object strictly enough: null when the body is not a JSON object. */
+  static JsonObject parseObject(byte[] bytes) {
+    if (bytes == null || bytes.length == 0) {
+      return null;
+    }
+    String text = new String(bytes, StandardCharsets.UTF_8).trim();
+    if (!text.startsWith("{")) {
+      return null;
+    }
+    try {
+      JsonElement element = JsonParser.parseString(text);
+      return element.isJsonObject() ? element.getAsJsonObject() : null;
+    } catch (JsonParseException | IllegalStateException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Adopts an object of an answer as a snapshot.
+   *
+   * @throws dev.kubejobs.core.ApiUnavailableException when it has no {@code metadata} object
+   */
+  static ResourceSnapshot snapshot(ExecutionId about, String op, JsonObject json) {
+    if (json.get("metadata") == null || !json.get("metadata").isJsonObject()) {
+      throw KubeFailures.garbage(about, op, "an object without metadata");
+    }
+    return Snapshots.adopt(json); // parsed for this snapshot alone: no copy
+  }
+
+  /** A field's value as an object, else null (absent, not an object; or no parent). */
+  static JsonObject object(JsonObject parent, String field) {
+    JsonElement value = parent == null ? null : parent.get(field);
+    return value != null && value.isJsonObject() ? value.getAsJsonObject() : null;
+  }
+
+  /**
+   * A field's value as text, as {@link ResourceSnapshot} reads metadata: a string or other
+   * primitive, else null (absent, null, object or array; or no parent).
+   */
+  static String string(JsonObject parent, String field) {
+    JsonElement value = parent == null ? null : parent.get(field);
+    return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
+  }
+
+  /** Counts the bytes read through it, for the size of a body that was not JSON. */
+  private static final class CountingStream extends FilterInputStream {
+    long count;
+
+    CountingStream(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      count += b < 0 ? 0 : 1;
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      count += Math.max(0, n);
+      return n;
+    }
+  }
+}

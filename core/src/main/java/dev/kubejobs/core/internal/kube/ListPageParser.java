@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.kube;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import java.io.IOException;
+import okhttp3.Response;
+
+/**
+ * The streaming parser of one list page: hands each item to a {@link KubeGateway.ListSink} as soon
+ * as it is parsed (projected by a {@link FieldProjection}, skipped unbuilt when the sink does not
+ * want it), keeps the list's {@code metadata} and skips the page's other fields. A page that is not
+ * one JSON object is the non-JSON error; an item that is not an object, or {@code items} that is
+ * not an array, is garbage. One parser per page; not thread safe.
+ */
+final class ListPageParser {
+  /** What a list page ends with: its continue token and resourceVersion, each null when absent. */
+  record PageEnd(String continueToken, String resourceVersion) {}
+
+  private final KubeRequest request;
+  private final FieldProjection projection;
+  private final KubeGateway.ListSink sink;
+
+  ListPageParser(KubeRequest request, FieldProjection projection, KubeGateway.ListSink sink) {
+    this.request = request;
+    this.projection = projection;
+    this.sink = sink;
+  }
+
+  /** Reads the page from the answer's stream. */
+  PageEnd read(Response response) throws IOException {
+    return JsonBodies.require(request, response, this::fields);
+  }
+
+  private PageEnd fields(JsonReader reader) throws IOException {
+    JsonObject listMeta = null;
+    reader.beginObject();
+    while (reader.hasNext()) {
+      String field = reader.nextName();
+      if (field.equals("items") && reader.peek() == JsonToken.BEGIN_ARRAY) {
+        items(reader);
+      } else if (field.equals("items") && reader.peek() != JsonToken.NULL) {
+        throw KubeFailures.garbage(request.about(), request.op(), "'items' that is not an array");
+      } else if (field.equals("metadata") && reader.peek() == JsonToken.BEGIN_OBJECT) {
+        listMeta = JsonParser.parseReader(reader).getAsJsonObject();
+      } else {
+        reader.skipValue();
+      }
+    }
+    reader.endObject();
+    return new PageEnd(
+        JsonBodies.string(listMeta, "continue"), JsonBodies.string(listMeta, "resourceVersion"));
+  }
+
+  private void items(JsonReader reader) throws IOException {
+    reader.beginArray();
+    while (reader.hasNext()) {
+      if (reader.peek() != JsonToken.BEGIN_OBJECT) {
+        throw KubeFailures.garbage(
+            request.about(), request.op(), "a list item that is not an object");
+      }
+      JsonObject item = projection.read(reader, sink::wants);
+      if (item != null) {
+        sink.item(JsonBodies.snapshot(request.about(), request.op(), item));
+      }
+    }
+    reader.endArray();
+  }
+}
