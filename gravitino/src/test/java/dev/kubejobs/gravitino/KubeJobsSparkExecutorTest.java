@@ -43,7 +43,6 @@ import org.apache.gravitino.job.JobHandle;
 import org.apache.gravitino.job.ShellJobTemplate;
 import org.apache.gravitino.job.SparkJobTemplate;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -464,13 +463,11 @@ class KubeJobsSparkExecutorTest {
 
   /**
    * A job whose driver image cannot be pulled fails (Apache: DriverStartTimedOut) without a driver
-   * log; its diagnosis is what {@code getJobStderr} returns. The diagnosis is made by kubejobs'
-   * status pipeline on {@code get()}: until that pipeline fills {@code diagnosis()} (a separate
-   * branch, merged by the integrator) this test is skipped, and once it does, it checks what this
-   * executor makes of it.
+   * log; its diagnosis, made by kubejobs' status pipeline on {@code get()}, is what {@code
+   * getJobStderr} returns.
    */
   @Test
-  void aJobWhoseDriverImageCannotBePulledHasItsDiagnosisOnStderr_afterThePipelineFillsDiagnosis()
+  void aJobWhoseDriverImageCannotBePulledHasItsDiagnosisOnStderr()
       throws IOException {
     FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
@@ -482,9 +479,6 @@ class KubeJobsSparkExecutorTest {
     List<String> stderr = executor.getJobStderr(id, 20, 64 * 1024);
 
     assertThat(failed.status()).isEqualTo(JobHandle.Status.FAILED);
-    Assumptions.assumeFalse(
-        stderr.isEmpty(),
-        "kubejobs' status pipeline does not fill JobExecutionInfo.diagnosis() on this branch");
     assertThat(stderr.get(0)).startsWith("[kubejobs] Job " + id + ": IMAGE_PULL_FAILED: ");
     assertThat(stderr).anySatisfy(l -> assertThat(l).contains("apache/spark:4.0.1-typo"));
     assertThat(executor.getJobStderr(id, 1, 64 * 1024)).hasSize(1);
