@@ -118,6 +118,23 @@ class RbacDocTest {
         .contains(new Permission("get", "", "pods/log", namespace));
   }
 
+  @Test
+  void withoutTheOptionalEventsRuleThePreflightIsOkAndSaysWhatDiagnosesLose() {
+    KUBE.server()
+        .rbac()
+        .allowOnly(
+            grants(rules.stream().filter(r -> !r.resources().contains("events")).toList())
+                .toArray(Rbac.Rule[]::new));
+
+    for (PreflightReport report : preflights()) {
+      assertThat(report.isOk()).as(report.summary()).isTrue();
+      assertThat(report.missingPermissions()).isEmpty();
+      assertThat(report.missingOptionalPermissions())
+          .containsExactly(new Permission("list", "", "events", namespace));
+      assertThat(report.summary()).contains("cannot read the namespace's events");
+    }
+  }
+
   @TestFactory
   Stream<DynamicTest> withoutOneVerbThePreflightReportsExactlyThatPermission() {
     return grants(rules)
@@ -183,6 +200,7 @@ class RbacDocTest {
       assertThat(report.crdServed()).as(report.summary()).isTrue();
       assertThat(report.unverifiedPermissions()).as(report.summary()).isEmpty();
       missing.addAll(report.missingPermissions());
+      missing.addAll(report.missingOptionalPermissions());
     }
     return List.copyOf(missing);
   }

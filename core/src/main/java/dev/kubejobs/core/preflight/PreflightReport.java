@@ -38,6 +38,7 @@ public final class PreflightReport {
   private final String crdProblem;
   private final List<Permission> missing;
   private final Map<Permission, String> unverified;
+  private final List<Permission> optionalMissing;
 
   private PreflightReport(Builder b) {
     this.resourceKind = b.resourceKind;
@@ -47,6 +48,7 @@ public final class PreflightReport {
     this.crdProblem = b.crdProblem;
     this.missing = List.copyOf(b.missing);
     this.unverified = Collections.unmodifiableMap(new LinkedHashMap<>(b.unverified));
+    this.optionalMissing = List.copyOf(b.optionalMissing);
   }
 
   /**
@@ -135,6 +137,19 @@ public final class PreflightReport {
   }
 
   /**
+   * Returns the optional permissions the credentials lack (or that could not be checked). kubejobs
+   * works without them, with less to say: without {@code list events} a {@link
+   * dev.kubejobs.core.JobExecutionInfo#diagnosis() diagnosis} rests on the driver pod and the
+   * operator's status only, and names the events it could not read. They do not make {@link
+   * #isOk()} false.
+   *
+   * @return an unmodifiable list, in the order checked
+   */
+  public List<Permission> missingOptionalPermissions() {
+    return optionalMissing;
+  }
+
+  /**
    * Returns a human-readable account of what is wrong and how to fix it, or that all is well.
    *
    * @return one or more lines
@@ -148,7 +163,8 @@ public final class PreflightReport {
           + " is served and all "
           + checked.size()
           + " permissions are granted in namespaces "
-          + namespaces;
+          + namespaces
+          + optionalSummary();
     }
     StringBuilder s = new StringBuilder("kubejobs preflight found problems:");
     if (!crdServed) {
@@ -170,6 +186,21 @@ public final class PreflightReport {
     if (!unverified.isEmpty()) {
       s.append("\n- permissions that could not be checked:");
       unverified.forEach((p, why) -> s.append("\n    ").append(p).append(": ").append(why));
+    }
+    return s.append(optionalSummary()).toString();
+  }
+
+  private String optionalSummary() {
+    if (optionalMissing.isEmpty()) {
+      return "";
+    }
+    StringBuilder s =
+        new StringBuilder("\n- optional permissions not granted (kubejobs works without them):");
+    for (Permission p : optionalMissing) {
+      s.append("\n    ").append(p);
+      if ("events".equals(p.resource())) {
+        s.append(": diagnoses of stuck or failed jobs cannot read the namespace's events");
+      }
     }
     return s.toString();
   }
@@ -205,6 +236,7 @@ public final class PreflightReport {
     private String crdProblem = "the CRD was not checked";
     private final List<Permission> missing = new ArrayList<>();
     private final Map<Permission, String> unverified = new LinkedHashMap<>();
+    private final List<Permission> optionalMissing = new ArrayList<>();
 
     private Builder(ResourceKind resourceKind, List<String> namespaces) {
       this.resourceKind = Objects.requireNonNull(resourceKind, "resourceKind");
@@ -267,6 +299,18 @@ public final class PreflightReport {
     public Builder unverified(Permission permission, String reason) {
       checked.add(Objects.requireNonNull(permission, "permission"));
       unverified.put(permission, Objects.requireNonNull(reason, "reason"));
+      return this;
+    }
+
+    /**
+     * Records an optional permission that is missing or could not be checked.
+     *
+     * @param permission the permission
+     * @return this builder
+     */
+    public Builder missingOptional(Permission permission) {
+      checked.add(Objects.requireNonNull(permission, "permission"));
+      optionalMissing.add(permission);
       return this;
     }
 

@@ -72,6 +72,17 @@ public final class DefaultPreflight implements Preflight {
     return required;
   }
 
+  /**
+   * Returns the permissions kubejobs can do without in one namespace, each costing one feature:
+   * events list (the diagnosis of a stuck or failed job reads the namespace's events).
+   *
+   * @param namespace the namespace
+   * @return the permissions, in that order
+   */
+  public static List<Permission> optionalPermissions(String namespace) {
+    return List.of(new Permission("list", "", "events", namespace));
+  }
+
   @Override
   public PreflightReport check(Collection<String> namespaces) {
     List<String> checkedNamespaces = validate(namespaces);
@@ -80,7 +91,10 @@ public final class DefaultPreflight implements Preflight {
     checkCrd(kind, report);
     for (String namespace : checkedNamespaces) {
       for (Permission p : requiredPermissions(kind, namespace)) {
-        review(p, report);
+        review(p, false, report);
+      }
+      for (Permission p : optionalPermissions(namespace)) {
+        review(p, true, report);
       }
     }
     PreflightReport done = report.build();
@@ -135,7 +149,7 @@ public final class DefaultPreflight implements Preflight {
     }
   }
 
-  private void review(Permission p, PreflightReport.Builder report) {
+  private void review(Permission p, boolean optional, PreflightReport.Builder report) {
     String resource = p.resource();
     String subresource = null;
     int slash = resource.indexOf('/');
@@ -152,11 +166,19 @@ public final class DefaultPreflight implements Preflight {
     } catch (ApiUnavailableException e) {
       throw e;
     } catch (RuntimeException e) {
-      report.unverified(p, "the SelfSubjectAccessReview failed: " + e.getMessage());
+      if (optional) {
+        LOG.debug("Optional permission {} could not be checked", p, e);
+        report.missingOptional(p);
+      } else {
+        report.unverified(p, "the SelfSubjectAccessReview failed: " + e.getMessage());
+      }
       return;
     }
     if (answer.allowed()) {
       report.granted(p);
+    } else if (optional) {
+      LOG.debug("Missing optional permission: {} ({})", p, answer.reason());
+      report.missingOptional(p);
     } else {
       LOG.debug("Missing permission: {} ({})", p, answer.reason());
       report.missing(p);
