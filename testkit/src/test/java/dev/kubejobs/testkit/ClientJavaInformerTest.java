@@ -24,8 +24,6 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.time.Duration;
 import java.util.List;
@@ -58,16 +56,12 @@ class ClientJavaInformerTest {
     SharedInformerFactory factory = new SharedInformerFactory(client);
     SharedIndexInformer<DynamicKubernetesObject> informer =
         factory.sharedIndexInformerFor(
-            new GenericKubernetesApi<>(
-                DynamicKubernetesObject.class,
-                DynamicKubernetesListObject.class,
-                "spark.apache.org",
-                "v1",
-                "sparkapplications",
-                client),
-            DynamicKubernetesObject.class,
-            0,
-            NS);
+            // DynamicKubernetesApi, as a client-java user informs on a custom resource: only its
+            // constructor registers DynamicKubernetesTypeAdaptorFactory in client-java's static
+            // JSON Gson. A bare GenericKubernetesApi of the Dynamic* classes leaves Gson reading
+            // DynamicKubernetesListObject reflectively (an empty raw, so getMetadata() is null and
+            // ReflectorRunnable's list fails with an NPE) unless another test built one first.
+            Kube.apps(client), DynamicKubernetesObject.class, 0, NS);
     List<String> seen = new CopyOnWriteArrayList<>();
     informer.addEventHandler(
         new ResourceEventHandler<>() {
