@@ -467,8 +467,7 @@ class KubeJobsSparkExecutorTest {
    * getJobStderr} returns.
    */
   @Test
-  void aJobWhoseDriverImageCannotBePulledHasItsDiagnosisOnStderr()
-      throws IOException {
+  void aJobWhoseDriverImageCannotBePulledHasItsDiagnosisOnStderr() throws IOException {
     FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.APACHE);
     executor = initialized(FakeSparkOperator.Flavor.APACHE, Map.of());
     String id = executor.submitJob(context(11), Templates.sparkPi());
