@@ -30,6 +30,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -303,6 +304,46 @@ final class WatchFilter implements Filter {
     void run(WatchHub hub) throws IOException, InterruptedException {
       long closings = hub.closings();
       long bookmarks = hub.bookmarks();
+      long timeoutSeconds =
+          watch.timeoutSeconds() > 0 ? watch.timeoutSeconds() : DEFAULT_TIMEOUT_SECONDS;
+      long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+      // Fix where the watch starts before answering: a client's watch() returns on the 101 or the
+      // 200, and a change it makes next must come after that start, not be taken into a later
+      // snapshot and never sent. kube-apiserver does the same: ListResource calls rw.Watch (the
+      // cacher takes the initial events and registers the watcher) before serveWatchHandler writes
+      // the status (kubernetes/apiserver pkg/endpoints/handlers/get.go, commit 24a394e5).
+      long position;
+      List<JsonObject> initial = new ArrayList<>();
+      JsonObject error = null;
+      String rv = watch.resourceVersion();
+      if (rv == null || rv.isEmpty() || rv.equals("0")) {
+        // No starting point: the current state as synthetic ADDED events first, as the watch
+        // cache's getIntervalFromStoreLocked (resourceVersion 0) and the etcd watcher's initial
+        // sync (no resourceVersion) do, then the changes after it.
+        InMemoryStore.Snapshot snapshot = store.snapshot(watch.type(), watch.namespace());
+        for (JsonObject o : snapshot.items()) {
+          if (watch.matches(o)) {
+            initial.add(o);
+          }
+        }
+        position = Long.parseLong(snapshot.resourceVersion());
+      } else {
+        position = Long.parseLong(rv);
+        error = awaitResourceVersion(position);
+        if (error == null) {
+          WatchHub.Since since = hub.since(position);
+          if (since.expired()) {
+            // 200, then one ERROR event and the end: the cacher answers a too-old
+            // resourceVersion with newErrWatcher(errors.NewResourceExpired("too old resource
+            // version: X (Y)")).
+            error =
+                errorStatus(
+                    410,
+                    "Expired",
+                    "too old resource version: " + position + " (" + since.tooOldFloor() + ")");
+          }
+        }
+      }
       if (webSocket != null) {
         out = webSocket.accept();
       } else {
@@ -317,37 +358,12 @@ final class WatchFilter implements Filter {
       if (dropped()) {
         return;
       }
-      long timeoutSeconds =
-          watch.timeoutSeconds() > 0 ? watch.timeoutSeconds() : DEFAULT_TIMEOUT_SECONDS;
-      long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
-      long position;
-      String rv = watch.resourceVersion();
-      if (rv == null || rv.isEmpty() || rv.equals("0")) {
-        // No starting point: the current state as synthetic ADDED events first, as the watch
-        // cache's getIntervalFromStoreLocked (resourceVersion 0) and the etcd watcher's initial
-        // sync (no resourceVersion) do, then the changes after it.
-        InMemoryStore.Snapshot snapshot = store.snapshot(watch.type(), watch.namespace());
-        for (JsonObject o : snapshot.items()) {
-          if (watch.matches(o) && !send("ADDED", o)) {
-            return;
-          }
-        }
-        position = Long.parseLong(snapshot.resourceVersion());
-      } else {
-        position = Long.parseLong(rv);
-        if (!awaitResourceVersion(position)) {
-          return;
-        }
-        WatchHub.Since since = hub.since(position);
-        if (since.expired()) {
-          // 200, then one ERROR event and the end: the cacher answers a too-old resourceVersion
-          // with newErrWatcher(errors.NewResourceExpired("too old resource version: X (Y)")).
-          send(
-              "ERROR",
-              errorStatus(
-                  410,
-                  "Expired",
-                  "too old resource version: " + position + " (" + since.tooOldFloor() + ")"));
+      if (error != null) {
+        send("ERROR", error);
+        return;
+      }
+      for (JsonObject o : initial) {
+        if (!send("ADDED", o)) {
           return;
         }
       }
@@ -425,11 +441,12 @@ final class WatchFilter implements Filter {
     }
 
     /**
-     * Waits (up to the watch cache's 3 s) for the store to reach a future resourceVersion, then
-     * answers as {@code waitUntilFreshAndBlock} does: an ERROR event {@code Too large resource
-     * version} (504 {@code Timeout}, cause {@code ResourceVersionTooLarge}).
+     * Waits (up to the watch cache's 3 s) for the store to reach a future resourceVersion; returns
+     * null when it did, else the status of the ERROR event {@code waitUntilFreshAndBlock} answers
+     * with: {@code Too large resource version} (504 {@code Timeout}, cause {@code
+     * ResourceVersionTooLarge}).
      */
-    private boolean awaitResourceVersion(long rv) throws IOException, InterruptedException {
+    private JsonObject awaitResourceVersion(long rv) throws InterruptedException {
       long end = System.nanoTime() + TOO_LARGE_WAIT_MILLIS * 1_000_000L;
       long current = Long.parseLong(store.currentResourceVersion());
       WatchHub hub = store.watchHub();
@@ -438,7 +455,7 @@ final class WatchFilter implements Filter {
         current = Long.parseLong(store.currentResourceVersion());
       }
       if (current >= rv) {
-        return true;
+        return null;
       }
       JsonObject status =
           errorStatus(
@@ -452,8 +469,7 @@ final class WatchFilter implements Filter {
       details.add("causes", causes);
       details.addProperty("retryAfterSeconds", 1);
       status.add("details", details);
-      send("ERROR", status);
-      return false;
+      return status;
     }
 
     /**

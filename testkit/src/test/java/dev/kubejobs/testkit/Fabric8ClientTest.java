@@ -159,8 +159,10 @@ class Fabric8ClientTest {
       kube.server().store().create(SPARK_APP, NS, Kube.appJson("pi"));
       kube.server().store().delete(SPARK_APP, NS, "pi");
 
+      // A generous bound for a loaded machine; that there is no fallback delay shows in the
+      // journal below (one request, the WebSocket), not in wall time.
       Awaitility.await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(30))
           .untilAsserted(() -> assertThat(events).containsExactly("ADDED pi", "DELETED pi"));
       assertThat(watch).isNotNull();
     }
@@ -196,12 +198,19 @@ class Fabric8ClientTest {
                     seen.add("delete " + obj.getMetadata().getName());
                   }
                 })) {
-      Awaitility.await().atMost(Duration.ofSeconds(5)).until(informer::hasSynced);
+      // Generous bounds for a loaded machine: that the informer used its watch (no re-list, no
+      // second watch) shows in the journal below, not in wall time.
+      Awaitility.await().atMost(Duration.ofSeconds(30)).until(informer::hasSynced);
       kube.server().store().create(SPARK_APP, NS, Kube.appJson("after"));
 
       Awaitility.await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(Duration.ofSeconds(30))
           .untilAsserted(() -> assertThat(seen).containsExactly("add before", "add after"));
     }
+    List<RecordedRequest> requests =
+        kube.server().journal().requests("GET", ".*/sparkapplications");
+    assertThat(requests)
+        .extracting(r -> r.query().contains("watch=true"))
+        .containsExactly(false, true);
   }
 }
