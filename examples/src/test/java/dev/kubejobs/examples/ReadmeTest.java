@@ -51,6 +51,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -179,11 +180,20 @@ class ReadmeTest {
     String races =
         coreReadme.substring(
             coreReadme.indexOf("## Decisions under races"), coreReadme.indexOf("## Configuration"));
-    Path racesDir = core.resolve("src/test/java/dev/kubejobs/core/races");
+    Path testsDir = core.resolve("src/test/java/dev/kubejobs/core");
     Matcher test = Pattern.compile("`([A-Z][A-Za-z]*Test)\\.([a-z][A-Za-z0-9]*)`").matcher(races);
     int tests = 0;
     while (test.find()) {
-      assertThat(Files.readString(racesDir.resolve(test.group(1) + ".java")))
+      String file = test.group(1) + ".java";
+      Path source;
+      try (Stream<Path> files = Files.walk(testsDir)) {
+        source =
+            files
+                .filter(f -> f.getFileName().toString().equals(file))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no test class " + file + " in core"));
+      }
+      assertThat(Files.readString(source))
           .as("%s.%s", test.group(1), test.group(2))
           .contains("void " + test.group(2) + "(");
       tests++;
