@@ -58,7 +58,9 @@ class FixturesTest {
   }
 
   private static JobStatus status(JobStatusMapper mapper, JsonObject app) {
-    return mapper.map(ResourceSnapshot.of(app), DriverPod.absent(), Fixtures.T0.plusSeconds(121))
+    return mapper
+        .map(ResourceSnapshot.of(app), DriverPod.absent(), Fixtures.T0.plusSeconds(121))
+        .info()
         .status();
   }
 }
