@@ -62,4 +62,17 @@ public interface JobStatusMapper {
   default List<DiagnosisRule> diagnosisRules() {
     return List.of();
   }
+
+  /**
+   * Whether the operator's own status shows executors that wait to run (not yet running), read from
+   * the copy alone with no request. The status pipeline uses it to decide whether a STARTED job is
+   * worth diagnosing ("executors pending while the driver runs"); a kind whose operator does not
+   * list executors keeps the default and such jobs are not diagnosed. Pure, like the mapper.
+   *
+   * @param application the copy of the job's resource
+   * @return true when at least one executor waits; false by default
+   */
+  default boolean executorsWaiting(ResourceSnapshot application) {
+    return false;
+  }
 }

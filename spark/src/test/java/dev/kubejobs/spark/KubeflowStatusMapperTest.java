@@ -173,6 +173,27 @@ class KubeflowStatusMapperTest {
     assertThat(info.info().message()).contains("ExitCode: 1, Reason: Error");
   }
 
+  // kubeflow/spark-operator api/v1beta2: ExecutorPendingState = "PENDING", written by
+  // podPhaseToExecutorState for an executor pod in phase Pending; RUNNING/COMPLETED/FAILED/UNKNOWN
+  // are the other states.
+  @ParameterizedTest
+  @CsvSource({"PENDING,RUNNING,true", "RUNNING,COMPLETED,false", "FAILED,UNKNOWN,false"})
+  void executorsWaitWhenTheStatusListsOnePending(String first, String second, boolean waiting) {
+    App app = App.kubeflow().kubeflowState("RUNNING");
+    JsonObject executors = new JsonObject();
+    executors.addProperty(Fixtures.NAME + "-exec-1", first);
+    executors.addProperty(Fixtures.NAME + "-exec-2", second);
+    app.statusObject().add("executorState", executors);
+
+    assertThat(MAPPER.executorsWaiting(app.snapshot())).isEqualTo(waiting);
+  }
+
+  @Test
+  void noExecutorStateMeansNoneWaiting() {
+    assertThat(MAPPER.executorsWaiting(App.kubeflow().kubeflowState("RUNNING").snapshot()))
+        .isFalse();
+  }
+
   @Test
   void failedWithLiveDriverDeletesThePodBeforeFailing() {
     App app = App.kubeflow().kubeflowState("FAILED");

@@ -108,6 +108,10 @@ public final class ApacheStatusMapper implements JobStatusMapper {
     return rules.decide(application, observe(application), restarts(application), driverPod, now);
   }
 
+  // executorsWaiting keeps the SPI default (false): the Apache operator's status lists no
+  // executors (its CRD's status has only aggregate states such as
+  // RunningWithBelowThresholdExecutors), so pending executors of a running job are not diagnosed.
+
   /** The operator's own diagnosis rule: {@link SparkDiagnosisRules#apache()}. */
   @Override
   public List<DiagnosisRule> diagnosisRules() {

@@ -72,6 +72,29 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
   }
 
   /**
+   * Whether {@code status.executorState} lists an executor in {@code PENDING}: the operator writes
+   * {@code ExecutorPendingState = "PENDING"} for an executor pod in phase Pending (kubeflow/spark-
+   * operator, api/v1beta2 {@code ExecutorState} constants and {@code podPhaseToExecutorState}).
+   * Other states ({@code RUNNING}, {@code COMPLETED}, {@code FAILED}, {@code UNKNOWN}) do not wait.
+   *
+   * @param application the SparkApplication
+   * @return true when at least one executor is PENDING
+   */
+  @Override
+  public boolean executorsWaiting(ResourceSnapshot application) {
+    JsonView states = application.view().object("status", "executorState").orElse(null);
+    if (states == null) {
+      return false;
+    }
+    for (String name : states.fieldNames()) {
+      if (states.string(name).filter("PENDING"::equals).isPresent()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Returns the driver pod's name: {@code status.driverInfo.podName}, else {@code
    * spec.driver.podName}, else {@code <name>-driver}.
    *

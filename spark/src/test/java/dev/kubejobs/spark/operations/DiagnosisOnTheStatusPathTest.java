@@ -318,4 +318,91 @@ class DiagnosisOnTheStatusPathTest {
     assertThat(d.summary()).contains("list");
     assertThat(d.toString() + d.evidence()).contains("events");
   }
+
+  /**
+   * Writes the Kubeflow operator's {@code status.executorState}: {@code ExecutorPendingState =
+   * "PENDING"} is what kubeflow/spark-operator's podPhaseToExecutorState writes for an executor pod
+   * in phase Pending (api/v1beta2 ExecutorState constants).
+   */
+  private void executorState(ExecutionId id, String state) {
+    JsonObject states = new JsonObject();
+    states.addProperty(id.name() + "-exec-1", state);
+    server
+        .store()
+        .update(
+            operator.resourceType(),
+            NS,
+            id.name(),
+            a -> {
+              a.getAsJsonObject("status").add("executorState", states);
+              return a;
+            });
+  }
+
+  /**
+   * An executor pod as kubeflow/spark-operator's executors carry labels: {@code
+   * spark-role=executor} and {@code sparkoperator.k8s.io/app-name=<app>} (its controller tests
+   * build executor pods with config.SparkRoleLabel: config.SparkExecutorRole and
+   * config.SparkAppNameLabel: appName), unschedulable as kube-scheduler reports it.
+   */
+  private void unschedulableExecutor(String app, String podName) {
+    server
+        .store()
+        .create(
+            ResourceType.POD,
+            NS,
+            DriverPodBuilder.kubeflow(app)
+                .name(podName)
+                .label("spark-role", "executor")
+                .createdAt(T0)
+                .unschedulable("0/3 nodes are available: 3 Insufficient cpu.")
+                .build());
+  }
+
+  @org.junit.jupiter.api.Test
+  void executorsPendingWhileTheDriverRunsAreExplainedPastTheThreshold() {
+    start(Operator.KUBEFLOW, SparkAppPath.HAPPY);
+    ExecutionId id = submit("job-1", SparkAppPath.HAPPY);
+    operator.moveTo(NS, id.name(), "RUNNING");
+    executorState(id, "PENDING");
+    unschedulableExecutor(id.name(), id.name() + "-exec-1");
+    // Another application's executor, unschedulable too, is not this job's.
+    unschedulableExecutor("other", "other-exec-1");
+
+    CLOCK.set(T0.plusSeconds(30));
+    server.journal().clear();
+    JobExecutionInfo early = jobs.statusReader().get(id);
+    assertThat(early.status()).isEqualTo(JobStatus.STARTED);
+    assertThat(early.diagnosis()).isEmpty();
+    assertThat(server.journal().count("GET", PODS)).isZero();
+
+    CLOCK.set(T0.plusSeconds(120));
+    server.journal().clear();
+    JobExecutionInfo late = jobs.statusReader().get(id);
+    assertThat(late.status()).isEqualTo(JobStatus.STARTED);
+    Diagnosis d = diagnosisOf(late);
+    assertThat(d.cause()).isEqualTo(Cause.EXECUTORS_PENDING);
+    assertThat(d.summary()).contains("1 of 1 executor pods").contains("Insufficient cpu");
+    assertThat(server.journal().count("GET", "/api/v1/namespaces/" + NS + "/pods"))
+        .as("one executor pod LIST")
+        .isEqualTo(1);
+  }
+
+  @org.junit.jupiter.api.Test
+  void executorsAllRunningCostNoRequest() {
+    start(Operator.KUBEFLOW, SparkAppPath.HAPPY);
+    ExecutionId id = submit("job-1", SparkAppPath.HAPPY);
+    operator.moveTo(NS, id.name(), "RUNNING");
+    executorState(id, "RUNNING");
+    CLOCK.set(T0.plus(Duration.ofMinutes(30)));
+    server.journal().clear();
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+    jobs.statusReader().getAll(List.of(id));
+
+    assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+    assertThat(info.diagnosis()).isEmpty();
+    assertThat(server.journal().count("GET", PODS)).isZero();
+    assertThat(server.journal().count("GET", EVENTS)).isZero();
+  }
 }

@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.core.internal.ops;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.ExecutionId;
@@ -52,6 +53,16 @@ import org.slf4j.LoggerFactory;
  */
 final class DiagnosisStep {
   private static final Logger LOG = LoggerFactory.getLogger(DiagnosisStep.class);
+
+  /** The label selector of Spark's executor pods (Spark's {@code SPARK_ROLE_LABEL}). */
+  static final String EXECUTOR_PODS = "spark-role=executor";
+
+  /**
+   * The labels that name an executor pod's application: Spark's own, the Kubeflow operator's and
+   * the Apache operator's.
+   */
+  private static final List<String> APP_NAME_LABELS =
+      List.of("spark-app-name", "sparkoperator.k8s.io/app-name", "spark.operator/spark-app-name");
 
   /** core/v1 Events. */
   static final ResourceKind EVENT = new ResourceKind("", "v1", "events", "Event");
@@ -97,12 +108,35 @@ final class DiagnosisStep {
     if (info.status() == JobStatus.FAILED) {
       return true;
     }
+    if (info.status() == JobStatus.STARTED && app != null) {
+      return executorsWaitingLong(info, app, now);
+    }
     if (info.status() != JobStatus.QUEUED || app == null) {
       return false;
     }
     return app.creationTimestamp()
         .map(created -> Duration.between(created, now).compareTo(after) >= 0)
         .orElse(false);
+  }
+
+  /**
+   * Whether a STARTED job's operator status shows waiting executors (the mapper's {@link
+   * dev.kubejobs.core.JobStatusMapper#executorsWaiting}, no request) for at least the threshold
+   * since the driver started, else since the copy was created.
+   */
+  private boolean executorsWaitingLong(JobExecutionInfo info, ResourceSnapshot app, Instant now) {
+    boolean waiting;
+    try {
+      waiting = ctx.jobKind().statusMapper().executorsWaiting(app);
+    } catch (RuntimeException e) {
+      LOG.debug("The job kind could not tell whether executors wait: {}", e.toString());
+      return false;
+    }
+    if (!waiting) {
+      return false;
+    }
+    Optional<Instant> since = info.startedAt().or(app::creationTimestamp);
+    return since.map(t -> Duration.between(t, now).compareTo(after) >= 0).orElse(false);
   }
 
   /**
@@ -113,6 +147,21 @@ final class DiagnosisStep {
     private final String namespace;
     private List<JsonObject> events;
     private String notRead;
+    private List<ResourceSnapshot> executorPods;
+
+    /** Lists the namespace's executor pods once (one labelled pod LIST); none when unreadable. */
+    private List<ResourceSnapshot> executorPods(ExecutionId about) {
+      if (executorPods != null) {
+        return executorPods;
+      }
+      executorPods = List.of();
+      try {
+        executorPods = ctx.gateway().listPods(about, namespace, EXECUTOR_PODS);
+      } catch (KubeJobsException e) {
+        LOG.debug("Diagnosing without the executor pods of namespace {}", namespace, e);
+      }
+      return executorPods;
+    }
 
     NamespaceEvents(String namespace) {
       this.namespace = namespace;
@@ -181,6 +230,9 @@ final class DiagnosisStep {
         DiagnosisInput.builder(id.namespace(), applicationKind, id.name(), info.status(), now)
             .waited(waited.isNegative() ? Duration.ZERO : waited)
             .events(events.events);
+    if (info.status() == JobStatus.STARTED) {
+      input.executorPods(executorsOf(id, driver, events.executorPods(id)));
+    }
     app.status().ifPresent(input::operatorStatus);
     driver.pod().ifPresent(p -> input.driverPod(p.json()));
     if (events.notRead != null) {
@@ -199,5 +251,49 @@ final class DiagnosisStep {
     }
     LOG.debug("Job '{}' is {}: {}", id, info.status(), diagnosis.get().cause());
     return info.toBuilder().diagnosis(diagnosis.get()).build();
+  }
+
+  /**
+   * Keeps the executor pods of one application: labelled with its name (Spark's {@code
+   * spark-app-name}, or an operator's app-name label), or owned by its driver pod (Spark makes the
+   * driver pod the executors' owner).
+   */
+  private static List<JsonObject> executorsOf(
+      ExecutionId id, DriverPod driver, List<ResourceSnapshot> pods) {
+    String driverName = driver.pod().map(ResourceSnapshot::name).orElse(null);
+    List<JsonObject> out = new ArrayList<>();
+    for (ResourceSnapshot pod : pods) {
+      boolean named = false;
+      for (String label : APP_NAME_LABELS) {
+        named |= pod.label(label).filter(id.name()::equals).isPresent();
+      }
+      if (named || (driverName != null && ownedBy(pod, driverName))) {
+        out.add(pod.json());
+      }
+    }
+    return out;
+  }
+
+  private static boolean ownedBy(ResourceSnapshot pod, String owner) {
+    JsonElement refs =
+        pod.json().has("metadata") && pod.json().get("metadata").isJsonObject()
+            ? pod.json().getAsJsonObject("metadata").get("ownerReferences")
+            : null;
+    if (refs == null || !refs.isJsonArray()) {
+      return false;
+    }
+    for (JsonElement ref : refs.getAsJsonArray()) {
+      if (ref.isJsonObject()
+          && "Pod".equals(str(ref.getAsJsonObject(), "kind"))
+          && owner.equals(str(ref.getAsJsonObject(), "name"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String str(JsonObject o, String key) {
+    JsonElement e = o.get(key);
+    return e != null && e.isJsonPrimitive() ? e.getAsString() : null;
   }
 }

@@ -150,8 +150,10 @@ final class StatusCache {
         }
         alone = mapped;
         if (mapped instanceof MappingDecision.Report
-            && mapped.info().status() != JobStatus.FAILED) {
-          // A failure keeps its copy for its diagnosis, made as it is first reported.
+            && mapped.info().status() != JobStatus.FAILED
+            && !(mapped.info().status() == JobStatus.STARTED && pipeline.executorsWaiting(app))) {
+          // A failure keeps its copy for its diagnosis, made as it is first reported; so does a
+          // started job whose operator shows waiting executors.
           app = null;
         }
         return mapped;

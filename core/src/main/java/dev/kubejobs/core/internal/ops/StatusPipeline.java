@@ -144,6 +144,19 @@ public final class StatusPipeline {
   }
 
   /**
+   * Whether the job kind's mapper sees waiting executors in a copy ({@link
+   * dev.kubejobs.core.JobStatusMapper#executorsWaiting}): a cache then keeps the copy of a STARTED
+   * job for its diagnosis. A mapper that fails here answers false.
+   */
+  boolean executorsWaiting(ResourceSnapshot app) {
+    try {
+      return app != null && ctx.jobKind().statusMapper().executorsWaiting(app);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
    * Decides a job's status from a copy, steps 2 to 4.
    *
    * @param app the copy; may be null when {@code alone} is a {@link MappingDecision.Report} (a
