@@ -108,9 +108,24 @@ public final class ApacheStatusMapper implements JobStatusMapper {
     return rules.decide(application, observe(application), restarts(application), driverPod, now);
   }
 
-  // executorsWaiting keeps the SPI default (false): the Apache operator's status lists no
-  // executors (its CRD's status has only aggregate states such as
-  // RunningWithBelowThresholdExecutors), so pending executors of a running job are not diagnosed.
+  /**
+   * Whether the operator says the driver runs with fewer executors than the application's minimum:
+   * its status lists no executors, only the aggregate states {@code
+   * InitializedBelowThresholdExecutors} and {@code RunningWithBelowThresholdExecutors} (the
+   * ApplicationStateSummary values of apache/spark-kubernetes-operator, in its CRD's status).
+   */
+  @Override
+  public boolean executorsWaiting(ResourceSnapshot application) {
+    return application
+        .view()
+        .object("status", "currentState")
+        .flatMap(cs -> cs.string("currentStateSummary"))
+        .filter(
+            state ->
+                state.equals("InitializedBelowThresholdExecutors")
+                    || state.equals("RunningWithBelowThresholdExecutors"))
+        .isPresent();
+  }
 
   /** The operator's own diagnosis rule: {@link SparkDiagnosisRules#apache()}. */
   @Override

@@ -405,4 +405,56 @@ class DiagnosisOnTheStatusPathTest {
     assertThat(server.journal().count("GET", PODS)).isZero();
     assertThat(server.journal().count("GET", EVENTS)).isZero();
   }
+
+  /**
+   * The Apache operator lists no executors in its status; it says {@code
+   * RunningWithBelowThresholdExecutors} (apache/spark-kubernetes-operator's
+   * ApplicationStateSummary) while fewer executors than the minimum run. Its executor pods carry
+   * {@code spark-role=executor} and {@code spark.operator/spark-app-name=<app>}, as its driver pods
+   * do.
+   */
+  @org.junit.jupiter.api.Test
+  void apacheExecutorsBelowTheThresholdAreExplainedPastTheThreshold() {
+    start(Operator.APACHE, SparkAppPath.HAPPY);
+    ExecutionId id = submit("job-1", SparkAppPath.HAPPY);
+    operator.moveTo(NS, id.name(), "RunningHealthy");
+    // The fake's happy path has no below-threshold step: write the state as the operator would.
+    server
+        .store()
+        .update(
+            operator.resourceType(),
+            NS,
+            id.name(),
+            a -> {
+              a.getAsJsonObject("status")
+                  .getAsJsonObject("currentState")
+                  .addProperty("currentStateSummary", "RunningWithBelowThresholdExecutors");
+              return a;
+            });
+    server
+        .store()
+        .create(
+            ResourceType.POD,
+            NS,
+            DriverPodBuilder.apache(id.name(), 0)
+                .name(id.name() + "-exec-1")
+                .label("spark-role", "executor")
+                .createdAt(T0)
+                .unschedulable("0/3 nodes are available: 3 Insufficient memory.")
+                .build());
+
+    CLOCK.set(T0.plusSeconds(30));
+    server.journal().clear();
+    JobExecutionInfo early = jobs.statusReader().get(id);
+    assertThat(early.status()).isEqualTo(JobStatus.STARTED);
+    assertThat(early.diagnosis()).isEmpty();
+
+    CLOCK.set(T0.plusSeconds(120));
+    server.journal().clear();
+    JobExecutionInfo late = jobs.statusReader().get(id);
+    assertThat(late.status()).isEqualTo(JobStatus.STARTED);
+    Diagnosis d = diagnosisOf(late);
+    assertThat(d.cause()).isEqualTo(Cause.EXECUTORS_PENDING);
+    assertThat(d.summary()).contains("Insufficient memory");
+  }
 }
