@@ -363,28 +363,40 @@ public final class FakeSparkOperator implements AutoCloseable {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(path, "path");
     synchronized (lock) {
-      var app = server.store().get(settings.type(), namespace, name);
-      if (app.isPresent()) {
-        AppRun run = runs.get(AppRun.meta(app.get(), "uid"));
-        if (run != null && (run.next > 0 || run.deletionHandled)) {
-          throw new IllegalStateException(
-              "cannot put "
-                  + namespace
-                  + "/"
-                  + name
-                  + " on path "
-                  + path
-                  + ": it has already made transitions on path "
-                  + run.path
-                  + "; choose the path right after creating it, before stepping");
-        }
-        if (run != null) {
-          runs.remove(run.uid);
-        }
-      }
+      forgetUnmovedRun(
+          namespace, name, "put " + namespace + "/" + name + " on path " + path, "path");
       chosenPaths.put(namespace + "/" + name, path);
       return this;
     }
+  }
+
+  /**
+   * Forgets the run of an application that has not moved yet, so that what is chosen now applies
+   * from its first step; throws when it has moved already. Called under {@code lock}.
+   *
+   * @param what what the caller cannot do, for the message
+   * @param choice what the caller chooses ("path", "trouble"), for the message
+   */
+  private void forgetUnmovedRun(String namespace, String name, String what, String choice) {
+    var app = server.store().get(settings.type(), namespace, name);
+    if (app.isEmpty()) {
+      return;
+    }
+    AppRun run = runs.get(AppRun.meta(app.get(), "uid"));
+    if (run == null) {
+      return;
+    }
+    if (run.next > 0 || run.deletionHandled) {
+      throw new IllegalStateException(
+          "cannot "
+              + what
+              + ": it has already made transitions on path "
+              + run.path
+              + "; choose the "
+              + choice
+              + " right after creating it, before stepping");
+    }
+    runs.remove(run.uid);
   }
 
   /**
@@ -406,25 +418,11 @@ public final class FakeSparkOperator implements AutoCloseable {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(trouble, "trouble");
     synchronized (lock) {
-      var app = server.store().get(settings.type(), namespace, name);
-      if (app.isPresent()) {
-        AppRun run = runs.get(AppRun.meta(app.get(), "uid"));
-        if (run != null && (run.next > 0 || run.deletionHandled)) {
-          throw new IllegalStateException(
-              "cannot give "
-                  + namespace
-                  + "/"
-                  + name
-                  + " the driver trouble "
-                  + trouble.kind()
-                  + ": it has already made transitions on path "
-                  + run.path
-                  + "; choose the trouble right after creating it, before stepping");
-        }
-        if (run != null) {
-          runs.remove(run.uid);
-        }
-      }
+      forgetUnmovedRun(
+          namespace,
+          name,
+          "give " + namespace + "/" + name + " the driver trouble " + trouble.kind(),
+          "trouble");
       chosenTroubles.put(namespace + "/" + name, trouble);
       return this;
     }
