@@ -15,6 +15,8 @@
  */
 package dev.kubejobs.core;
 
+import dev.kubejobs.core.spi.KubernetesNames;
+import dev.kubejobs.core.spi.ResourceKind;
 import java.util.Objects;
 import java.util.regex.Pattern;
 

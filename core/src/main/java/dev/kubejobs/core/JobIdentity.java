@@ -15,6 +15,8 @@
  */
 package dev.kubejobs.core;
 
+import dev.kubejobs.core.spi.KubernetesNames;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

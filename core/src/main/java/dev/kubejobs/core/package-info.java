@@ -14,8 +14,10 @@
  * limitations under the License.
  */
 /**
- * The kubejobs job API: ids, statuses, execution info, identity on the cluster, the typed errors,
- * and the {@link dev.kubejobs.core.JobKind} contract a resource kind (such as a Spark operator's
- * SparkApplication) implements.
+ * The kubejobs job API: {@link dev.kubejobs.core.KubeJobs}, ids, statuses, execution info, identity
+ * on the cluster and the typed errors. The contract a resource kind (such as a Spark operator's
+ * SparkApplication) implements is in {@link dev.kubejobs.core.spi}; the operations' own types are
+ * in the capability packages ({@code submit}, {@code status}, {@code cancel}, {@code sweep}, {@code
+ * logs}, {@code preflight}, {@code diagnosis}, {@code resilience}).
  */
 package dev.kubejobs.core;

@@ -17,6 +17,7 @@ package dev.kubejobs.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubejobs.core.spi.ResourceKind;
 import java.util.Random;
 import java.util.stream.LongStream;
 import org.junit.jupiter.params.ParameterizedTest;

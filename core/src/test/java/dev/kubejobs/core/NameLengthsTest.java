@@ -18,6 +18,7 @@ package dev.kubejobs.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kubejobs.core.spi.ResourceKind;
 import org.junit.jupiter.api.Test;
 
 /**

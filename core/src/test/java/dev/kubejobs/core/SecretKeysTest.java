@@ -17,6 +17,7 @@ package dev.kubejobs.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubejobs.core.spi.SecretKeys;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;

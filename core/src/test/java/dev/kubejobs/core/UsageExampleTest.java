@@ -18,6 +18,7 @@ package dev.kubejobs.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;

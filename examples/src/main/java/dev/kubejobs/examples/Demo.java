@@ -15,17 +15,17 @@
  */
 package dev.kubejobs.examples;
 
-import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.NoSuchJobException;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.preflight.PreflightReport;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.core.sweep.SweepEntry;
 import dev.kubejobs.core.sweep.SweepReport;

@@ -17,7 +17,7 @@ package dev.kubejobs.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;

@@ -16,7 +16,7 @@
 package dev.kubejobs.spark;
 
 import dev.kubejobs.core.InvalidJobSpecException;
-import dev.kubejobs.core.SecretKeys;
+import dev.kubejobs.core.spi.SecretKeys;
 import dev.kubejobs.spark.internal.Checks;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,7 +29,7 @@ import java.util.Optional;
 /**
  * What to run as one Spark job: the application, its dependencies and configuration, and the
  * resources of its driver and executors. Turned into a SparkApplication by a {@link
- * dev.kubejobs.core.JobKind} from {@link SparkOperators}.
+ * dev.kubejobs.core.spi.JobKind} from {@link SparkOperators}.
  *
  * <p>Every setting is checked when it is set and again by {@link Builder#build()}, so an invalid
  * spec fails with an {@link InvalidJobSpecException} naming the setting, the rule and the value

@@ -15,7 +15,7 @@
  */
 package dev.kubejobs.spark;
 
-import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.spark.internal.ApacheJobKind;
 import dev.kubejobs.spark.internal.KubeflowJobKind;
 import java.util.Objects;

@@ -18,7 +18,7 @@ package dev.kubejobs.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.spark.internal.KubeflowStatusMapper;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -22,7 +22,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
+import dev.kubejobs.core.spi.JobKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -17,12 +17,12 @@ package dev.kubejobs.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubejobs.core.DriverPod;
-import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.JobStatusMapper;
-import dev.kubejobs.core.MappingDecision;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.FollowUp;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.testkit.fixtures.Fixtures;
 import java.time.Duration;
 import java.time.Instant;

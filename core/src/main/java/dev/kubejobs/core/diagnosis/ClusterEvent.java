@@ -17,7 +17,7 @@ package dev.kubejobs.core.diagnosis;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;

@@ -17,8 +17,8 @@ package dev.kubejobs.core.internal;
 
 import dev.kubejobs.core.ClusterMismatchException;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.spi.JobKind;
 import java.time.Clock;
 import java.util.Objects;
 

@@ -19,7 +19,7 @@
  *
  * <p><b>Adding an operation</b> (orphan sweep, driver log, preflight): put its public interface or
  * value types in its capability package ({@code dev.kubejobs.core.sweep}, {@code .logs}, {@code
- * .preflight}) and its implementation in an internal package, with a constructor taking the {@link
+ * .preflight}) and its implementation in {@code dev.kubejobs.core.internal.ops}, with a constructor taking the {@link
  * dev.kubejobs.core.internal.KubeJobsContext}. Then add an accessor to {@code KubeJobs} next to
  * {@code canceller()}, as {@code sweeper()}, {@code driverLogs()} and {@code preflight()} are,
  * built from its private {@code context} field. The context gives the cluster, deployment and name

@@ -15,7 +15,7 @@
  */
 package dev.kubejobs.core.preflight;
 
-import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.spi.ResourceKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

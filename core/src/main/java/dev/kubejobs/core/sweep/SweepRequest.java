@@ -15,7 +15,7 @@
  */
 package dev.kubejobs.core.sweep;
 
-import dev.kubejobs.core.KubernetesNames;
+import dev.kubejobs.core.spi.KubernetesNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -20,13 +20,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.CancelMark;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobConflictException;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.spi.CancelMark;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;

@@ -25,7 +25,7 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobConflictException;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;

@@ -18,12 +18,12 @@ package dev.kubejobs.core.testing;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.JobStatusMapper;
-import dev.kubejobs.core.MappingDecision;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.JobKind;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.testkit.ResourceType;
 import java.util.Optional;
 

@@ -63,7 +63,7 @@ public final class Fixture {
       FakeKubernetesApiServer server,
       MutableClock clock,
       String deployment,
-      dev.kubejobs.core.JobKind<TestJobSpec> kind) {
+      dev.kubejobs.core.spi.JobKind<TestJobSpec> kind) {
     return builder(server.newClient(), clock, deployment, kind);
   }
 
@@ -72,7 +72,7 @@ public final class Fixture {
       ApiClient client,
       MutableClock clock,
       String deployment,
-      dev.kubejobs.core.JobKind<TestJobSpec> kind) {
+      dev.kubejobs.core.spi.JobKind<TestJobSpec> kind) {
     return KubeJobs.builder(client, kind)
         .cluster(CLUSTER)
         .deployment(deployment)

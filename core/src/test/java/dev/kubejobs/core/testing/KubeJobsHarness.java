@@ -16,9 +16,9 @@
 package dev.kubejobs.core.testing;
 
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
+import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;

@@ -17,10 +17,10 @@ package dev.kubejobs.core.testing;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
-import dev.kubejobs.core.JobStatusMapper;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.JobKind;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;

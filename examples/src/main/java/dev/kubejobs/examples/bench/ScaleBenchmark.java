@@ -19,8 +19,8 @@ import static dev.kubejobs.examples.bench.Measurement.ratio;
 
 import com.google.gson.JsonParser;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;

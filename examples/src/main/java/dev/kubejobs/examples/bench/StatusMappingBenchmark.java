@@ -16,10 +16,10 @@
 package dev.kubejobs.examples.bench;
 
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.DriverPod;
-import dev.kubejobs.core.JobStatusMapper;
-import dev.kubejobs.core.MappingDecision;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.fixtures.ApacheFixtures;
 import dev.kubejobs.testkit.fixtures.ApacheStatuses;

@@ -17,10 +17,10 @@ package dev.kubejobs.examples.cli;
 
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.core.status.StatusSource;
 import dev.kubejobs.examples.Errors;
 import dev.kubejobs.examples.Errors.CliException;

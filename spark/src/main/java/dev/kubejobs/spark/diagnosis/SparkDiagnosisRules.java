@@ -243,7 +243,7 @@ public final class SparkDiagnosisRules {
         .reason(str(state, "currentStateSummary"))
         .message(str(state, "message"))
         .firstSeen(
-            dev.kubejobs.core.ResourceSnapshot.parseTime(str(state, "lastTransitionTime"))
+            dev.kubejobs.core.spi.ResourceSnapshot.parseTime(str(state, "lastTransitionTime"))
                 .orElse(null))
         .build();
   }

@@ -17,10 +17,10 @@ package dev.kubejobs.spark.internal;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
-import dev.kubejobs.core.JobStatusMapper;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.JobKind;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import java.util.ArrayList;

@@ -15,14 +15,14 @@
  */
 package dev.kubejobs.spark.internal;
 
-import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.JobStatusMapper;
-import dev.kubejobs.core.JsonView;
-import dev.kubejobs.core.MappingDecision;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.diagnosis.DiagnosisRule;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.JsonView;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.spark.diagnosis.SparkDiagnosisRules;
 import java.math.BigInteger;
 import java.time.Duration;

@@ -17,7 +17,7 @@ package dev.kubejobs.spark.internal;
 
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.KubernetesNames;
+import dev.kubejobs.core.spi.KubernetesNames;
 import java.util.Locale;
 import java.util.regex.Pattern;
 

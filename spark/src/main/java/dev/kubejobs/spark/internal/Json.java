@@ -21,8 +21,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Small writers of Gson trees; the mappers read through {@link dev.kubejobs.core.JsonView}. Not a
- * published API.
+ * Small writers of Gson trees; the mappers read through {@link dev.kubejobs.core.spi.JsonView}. Not
+ * a published API.
  */
 final class Json {
   private Json() {}

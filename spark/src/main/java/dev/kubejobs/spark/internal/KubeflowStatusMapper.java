@@ -15,13 +15,13 @@
  */
 package dev.kubejobs.spark.internal;
 
-import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.JobStatusMapper;
-import dev.kubejobs.core.JsonView;
-import dev.kubejobs.core.MappingDecision;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.diagnosis.DiagnosisRule;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.JsonView;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.spark.diagnosis.SparkDiagnosisRules;
 import java.time.Duration;
 import java.time.Instant;

@@ -18,7 +18,7 @@ package dev.kubejobs.spark.internal;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.InvalidJobSpecException;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.spark.SparkJobSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;

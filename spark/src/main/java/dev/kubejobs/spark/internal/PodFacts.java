@@ -15,8 +15,8 @@
  */
 package dev.kubejobs.spark.internal;
 
-import dev.kubejobs.core.JsonView;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.JsonView;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Optional;

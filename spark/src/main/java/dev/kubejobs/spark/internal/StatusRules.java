@@ -15,14 +15,14 @@
  */
 package dev.kubejobs.spark.internal;
 
-import dev.kubejobs.core.CancelMark;
-import dev.kubejobs.core.DriverPod;
-import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.MappingDecision;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.CancelMark;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.FollowUp;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -19,11 +19,11 @@ import static dev.kubejobs.spark.e2e.Cluster.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.MappingDecision;
+import dev.kubejobs.core.spi.FollowUp;
+import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;

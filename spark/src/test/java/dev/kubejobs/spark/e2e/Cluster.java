@@ -17,13 +17,13 @@ package dev.kubejobs.spark.e2e;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.DriverPod;
-import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
-import dev.kubejobs.core.MappingDecision;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.ops.StatusPipeline;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.FollowUp;
+import dev.kubejobs.core.spi.JobKind;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.MutableClock;

@@ -19,10 +19,10 @@ import static dev.kubejobs.spark.e2e.Cluster.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.MappingDecision;
+import dev.kubejobs.core.spi.FollowUp;
+import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.spark.KubeflowOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;

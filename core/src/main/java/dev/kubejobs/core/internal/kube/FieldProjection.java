@@ -32,11 +32,11 @@ import java.util.function.Predicate;
  * Which fields of a resource a reader keeps: the status reader parses only these of each listed
  * copy and skips the rest unbuilt, as client-go informers strip what their users do not read
  * ({@code cache.TransformFunc}, {@code TransformStripManagedFields}). Built from {@link
- * dev.kubejobs.core.JobKind#statusFields()}: {@code apiVersion}, {@code kind} and {@code metadata}
- * (without {@code managedFields}, the field managers' bookkeeping that is often the largest part of
- * a real server's object) are always kept, and of the rest only the fields named. A field named
- * whose value is not an object is kept as it is, so a mapper still sees a malformed {@code status}.
- * Not a published API. Immutable, thread safe.
+ * dev.kubejobs.core.spi.JobKind#statusFields()}: {@code apiVersion}, {@code kind} and {@code
+ * metadata} (without {@code managedFields}, the field managers' bookkeeping that is often the
+ * largest part of a real server's object) are always kept, and of the rest only the fields named. A
+ * field named whose value is not an object is kept as it is, so a mapper still sees a malformed
+ * {@code status}. Not a published API. Immutable, thread safe.
  */
 public final class FieldProjection {
   /** Keeps the whole resource. */

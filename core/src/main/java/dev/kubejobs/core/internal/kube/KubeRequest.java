@@ -17,7 +17,7 @@ package dev.kubejobs.core.internal.kube;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.spi.ResourceKind;
 import io.kubernetes.client.openapi.Pair;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

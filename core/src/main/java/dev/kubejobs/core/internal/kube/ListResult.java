@@ -15,7 +15,7 @@
  */
 package dev.kubejobs.core.internal.kube;
 
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.util.List;
 import java.util.Objects;
 

@@ -16,7 +16,7 @@
 package dev.kubejobs.core.internal.kube;
 
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.lang.invoke.MethodHandles;
 import java.util.Objects;
 import java.util.function.Function;

@@ -19,7 +19,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.util.Objects;
 
 /**

@@ -18,7 +18,7 @@ package dev.kubejobs.core.internal.ops;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.NoSuchJobException;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.util.Optional;
 
 /**

@@ -17,19 +17,19 @@ package dev.kubejobs.core.internal.ops;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobsException;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.diagnosis.Diagnoser;
 import dev.kubejobs.core.diagnosis.Diagnosis;
 import dev.kubejobs.core.diagnosis.DiagnosisInput;
 import dev.kubejobs.core.diagnosis.DiagnosisRule;
 import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,10 +41,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The status pipeline's last step: explains why a job waits too long or why it just failed, with
  * the {@link Diagnoser} and the job kind's rules ({@link
- * dev.kubejobs.core.JobStatusMapper#diagnosisRules()}), from the copy of the job's resource, its
- * driver pod (the one the mapping already looked up, else one lookup) and its namespace's events
- * (one LIST per namespace per read, shared by every job of that namespace it diagnoses, and only
- * when one needs it).
+ * dev.kubejobs.core.spi.JobStatusMapper#diagnosisRules()}), from the copy of the job's resource,
+ * its driver pod (the one the mapping already looked up, else one lookup) and its namespace's
+ * events (one LIST per namespace per read, shared by every job of that namespace it diagnoses, and
+ * only when one needs it).
  *
  * <p>Bounded cost: only a job that is {@link JobStatus#FAILED} as it is first reported, or {@link
  * JobStatus#QUEUED} longer than the threshold since its resource was created, is diagnosed; a
@@ -121,7 +121,7 @@ final class DiagnosisStep {
 
   /**
    * Whether a STARTED job's operator status shows waiting executors (the mapper's {@link
-   * dev.kubejobs.core.JobStatusMapper#executorsWaiting}, no request) for at least the threshold
+   * dev.kubejobs.core.spi.JobStatusMapper#executorsWaiting}, no request) for at least the threshold
    * since the driver started, else since the copy was created.
    */
   private boolean executorsWaitingLong(JobExecutionInfo info, ResourceSnapshot app, Instant now) {

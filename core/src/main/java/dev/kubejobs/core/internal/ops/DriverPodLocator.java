@@ -15,15 +15,15 @@
  */
 package dev.kubejobs.core.internal.ops;
 
-import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobsException;
-import dev.kubejobs.core.KubernetesNames;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.JobKind;
+import dev.kubejobs.core.spi.KubernetesNames;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -15,28 +15,28 @@
  */
 package dev.kubejobs.core.internal.ops;
 
-import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.NoSuchJobException;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.DeleteResult;
 import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.FollowUp;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Carries out the follow-up a mapping asked for ({@link
- * dev.kubejobs.core.MappingDecision.ReportAfter}) on the copy it was decided on, and says what to
- * report: the outcome once the action is confirmed, the waiting status with the reason while a
+ * dev.kubejobs.core.spi.MappingDecision.ReportAfter}) on the copy it was decided on, and says what
+ * to report: the outcome once the action is confirmed, the waiting status with the reason while a
  * refusal keeps it from being confirmed, or that the copy changed before the delete (409) and the
  * job must be decided again. It never reads or maps the job again itself: that is the {@link
  * StatusPipeline}'s. Not a published API; thread safe.

@@ -21,7 +21,7 @@ import com.google.gson.JsonPrimitive;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobsException;
-import dev.kubejobs.core.SecretKeys;
+import dev.kubejobs.core.spi.SecretKeys;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;

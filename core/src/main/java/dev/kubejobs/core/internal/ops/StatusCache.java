@@ -22,12 +22,12 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobsException;
-import dev.kubejobs.core.MappingDecision;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.FieldProjection;
 import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * listing made for one job's {@code get} answers the next job's {@code get} too, whatever order
  * they are asked in. A job the next LIST returns unchanged (the same uid and resourceVersion) keeps
  * its entry: the rest of its copy is skipped unparsed and it is not mapped again, as {@link
- * dev.kubejobs.core.JobStatusMapper} promises.
+ * dev.kubejobs.core.spi.JobStatusMapper} promises.
  *
  * <p>Every LIST is stamped, when it is sent, with a tick of the operation's logical clock, and
  * every question with a tick when it is asked: a listing is fresh for a question when its tick is
@@ -133,7 +133,7 @@ final class StatusCache {
      * The mapping of the copy without its driver pod, made once and shared by concurrent callers;
      * afterwards the copy itself is dropped unless a driver pod or a follow-up still needs it. A
      * QUEUED or CANCELLING mapping is made again on every call: those are the answers a mapper may
-     * change with time alone (see {@link dev.kubejobs.core.JobStatusMapper}).
+     * change with time alone (see {@link dev.kubejobs.core.spi.JobStatusMapper}).
      */
     MappingDecision alone(ExecutionId id, StatusPipeline pipeline) {
       MappingDecision decision = alone;

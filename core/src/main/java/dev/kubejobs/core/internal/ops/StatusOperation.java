@@ -19,14 +19,14 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.KubeJobsException;
-import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.NoSuchJobException;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.DaemonThreads;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.ops.DriverPodLocator.Located;
 import dev.kubejobs.core.internal.ops.StatusPipeline.Purpose;
 import dev.kubejobs.core.internal.watch.WatchSettings;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.status.JobStatusListener;
 import dev.kubejobs.core.status.JobStatusReader;
 import dev.kubejobs.core.status.JobStatusResult;
@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  *       GET ({@link NoSuchJobException} when it is gone);
  *   <li>the driver pods of the jobs that need them, with one labelled pod LIST (per 200 jobs) when
  *       the job kind can select several jobs' pods at once ({@link
- *       dev.kubejobs.core.JobKind#driverPodsSelector});
+ *       dev.kubejobs.core.spi.JobKind#driverPodsSelector});
  *   <li>each job's follow-up (a delete), one job at a time.
  * </ol>
  *

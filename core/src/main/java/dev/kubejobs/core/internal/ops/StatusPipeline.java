@@ -16,19 +16,19 @@
 package dev.kubejobs.core.internal.ops;
 
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.FollowUp;
 import dev.kubejobs.core.JobExecutionInfo;
-import dev.kubejobs.core.JobKind;
-import dev.kubejobs.core.JobStatusMapper;
 import dev.kubejobs.core.JobStatusUnknownException;
-import dev.kubejobs.core.MappingDecision;
 import dev.kubejobs.core.NoSuchJobException;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.ops.DriverPodLocator.Located;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.FollowUp;
+import dev.kubejobs.core.spi.JobKind;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Instant;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -145,8 +145,8 @@ public final class StatusPipeline {
 
   /**
    * Whether the job kind's mapper sees waiting executors in a copy ({@link
-   * dev.kubejobs.core.JobStatusMapper#executorsWaiting}): a cache then keeps the copy of a STARTED
-   * job for its diagnosis. A mapper that fails here answers false.
+   * dev.kubejobs.core.spi.JobStatusMapper#executorsWaiting}): a cache then keeps the copy of a
+   * STARTED job for its diagnosis. A mapper that fails here answers false.
    */
   boolean executorsWaiting(ResourceSnapshot app) {
     try {

@@ -16,13 +16,13 @@
 package dev.kubejobs.core.internal.ops;
 
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.ops.StatusCache.Entry;
 import dev.kubejobs.core.internal.ops.StatusCache.Listing;
 import dev.kubejobs.core.internal.watch.NamespaceWatch;
 import dev.kubejobs.core.internal.watch.WatchSettings;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -14,7 +14,8 @@
  * limitations under the License.
  */
 /**
- * The implementations of submit, status and cancel, built by {@code KubeJobs} from a {@link
- * dev.kubejobs.core.internal.KubeJobsContext}. Not a published API.
+ * The implementations of every operation (submit, status, cancel, the orphan sweep, driver logs and
+ * the preflight), built by {@code KubeJobs} from a {@link dev.kubejobs.core.internal.KubeJobsContext}.
+ * Not a published API.
  */
 package dev.kubejobs.core.internal.ops;

@@ -17,9 +17,9 @@ package dev.kubejobs.core.internal.watch;
 
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.JobRejectedException;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

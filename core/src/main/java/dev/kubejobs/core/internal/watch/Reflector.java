@@ -17,13 +17,13 @@ package dev.kubejobs.core.internal.watch;
 
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.JobRejectedException;
-import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.KubeGateway;
 import dev.kubejobs.core.internal.kube.ListResult;
 import dev.kubejobs.core.internal.kube.WatchCall;
 import dev.kubejobs.core.internal.kube.WatchEvent;
 import dev.kubejobs.core.internal.kube.WatchHandler;
+import dev.kubejobs.core.spi.ResourceKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -15,7 +15,7 @@
  */
 package dev.kubejobs.core.internal.watch;
 
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 
 /**
  * Hears every change a {@link NamespaceWatch} applies to its view: each ADDED, MODIFIED and DELETED

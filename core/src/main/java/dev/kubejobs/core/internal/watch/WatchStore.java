@@ -15,7 +15,7 @@
  */
 package dev.kubejobs.core.internal.watch;
 
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

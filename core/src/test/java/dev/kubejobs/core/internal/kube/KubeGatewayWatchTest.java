@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.JobRejectedException;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.testkit.FakeKubernetesExtension;

@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.JobRejectedException;
-import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
+import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.ResourceKind;
+import dev.kubejobs.core.spi.ResourceKind;
 import org.junit.jupiter.api.Test;
 
 /** Issue 8, item 6: the per-instance floor of reported statuses, and its bound. */

@@ -20,11 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.kube.KubeGateway;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.core.testing.TestJobKind;

@@ -18,10 +18,10 @@ package com.example.scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.DriverPod;
+import dev.kubejobs.core.spi.DriverPod;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.JobStatusMapper;
-import dev.kubejobs.core.ResourceSnapshot;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.fixtures.ApacheFixtures;
 import dev.kubejobs.testkit.fixtures.Fixtures;

@@ -13,16 +13,16 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core.preflight.internal;
+package dev.kubejobs.core.internal.ops;
 
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.KubernetesNames;
-import dev.kubejobs.core.ResourceKind;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.AccessReview;
 import dev.kubejobs.core.preflight.Permission;
 import dev.kubejobs.core.preflight.Preflight;
 import dev.kubejobs.core.preflight.PreflightReport;
+import dev.kubejobs.core.spi.KubernetesNames;
+import dev.kubejobs.core.spi.ResourceKind;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core.logs.internal;
+package dev.kubejobs.core.internal.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -13,8 +13,9 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core;
+package dev.kubejobs.core.spi;
 
+import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.diagnosis.DiagnosisRule;
 import java.time.Instant;
 import java.util.List;

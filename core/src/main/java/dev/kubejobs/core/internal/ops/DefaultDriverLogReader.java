@@ -13,18 +13,18 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core.logs.internal;
+package dev.kubejobs.core.internal.ops;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobRejectedException;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.logs.DriverLogReader;
+import dev.kubejobs.core.spi.JobKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

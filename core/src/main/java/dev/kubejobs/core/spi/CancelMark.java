@@ -13,8 +13,10 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core;
+package dev.kubejobs.core.spi;
 
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;

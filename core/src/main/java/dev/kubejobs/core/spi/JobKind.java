@@ -13,9 +13,11 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core;
+package dev.kubejobs.core.spi;
 
 import com.google.gson.JsonObject;
+import dev.kubejobs.core.InvalidJobSpecException;
+import dev.kubejobs.core.JobIdentity;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;

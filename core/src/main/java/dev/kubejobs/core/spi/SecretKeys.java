@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core;
+package dev.kubejobs.core.spi;
 
 import java.util.Locale;
 import java.util.regex.Pattern;

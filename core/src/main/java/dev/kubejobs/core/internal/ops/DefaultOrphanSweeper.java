@@ -13,23 +13,22 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core.sweep.internal;
+package dev.kubejobs.core.internal.ops;
 
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.DriverPod;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobKind;
 import dev.kubejobs.core.JobRejectedException;
-import dev.kubejobs.core.KubernetesNames;
-import dev.kubejobs.core.MappingDecision;
-import dev.kubejobs.core.ResourceKind;
-import dev.kubejobs.core.ResourceSnapshot;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.DeleteResult;
-import dev.kubejobs.core.internal.ops.StatusPipeline;
 import dev.kubejobs.core.resilience.ApiCallFailure;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.JobKind;
+import dev.kubejobs.core.spi.KubernetesNames;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceKind;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.sweep.OrphanSweeper;
 import dev.kubejobs.core.sweep.SweepEntry;
 import dev.kubejobs.core.sweep.SweepReport;
