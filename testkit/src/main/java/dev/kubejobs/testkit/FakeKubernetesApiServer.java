@@ -298,7 +298,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
         handler.tables().columns(type, printerColumns(version));
         if (version.get("schema") instanceof com.google.gson.JsonObject schema
             && schema.get("openAPIV3Schema") instanceof com.google.gson.JsonObject openApi) {
-          handler.schema(type, dev.kubejobs.testkit.internal.StructuralSchema.of(openApi));
+          handler.schema(type, StructuralSchema.of(openApi));
           handler.openApi().schema(type, openApi);
         }
         types.add(type);

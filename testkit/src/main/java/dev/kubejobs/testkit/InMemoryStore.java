@@ -19,7 +19,6 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
-import dev.kubejobs.testkit.internal.Names;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -780,7 +779,7 @@ final class InMemoryStore implements ResourceStore {
   private static void validate(ResourceType type, String name, JsonObject o) {
     List<KubeStatus.Cause> causes = new ArrayList<>();
     String prefix = "metadata.name: Invalid value: \"" + name + "\": ";
-    for (String error : Names.dns1123Subdomain(name)) {
+    for (String error : NameRules.dns1123Subdomain(name)) {
       causes.add(new KubeStatus.Cause("FieldValueInvalid", prefix + error, "metadata.name"));
     }
     if (!causes.isEmpty()) {
@@ -794,7 +793,7 @@ final class InMemoryStore implements ResourceStore {
               type, name, "metadata.labels: Invalid value: label values must be strings");
         }
         String v = e.getValue().getAsString();
-        List<String> errors = Names.labelValue(v);
+        List<String> errors = NameRules.labelValue(v);
         if (!errors.isEmpty()) {
           // The first error only, as before: too long, else the wrong characters.
           throw KubeStatus.invalid(

@@ -20,8 +20,6 @@ import static dev.kubejobs.testkit.ApiHandler.*;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.kubejobs.testkit.internal.FieldSelector;
-import dev.kubejobs.testkit.internal.LabelSelector;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.testkit.internal;
+package dev.kubejobs.testkit;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -25,7 +25,7 @@ import java.util.Set;
  * A parsed field selector ({@code a.b=v}, {@code a.b==v}, {@code a.b!=v}, comma-separated) over the
  * fields a resource supports; not a published API. Immutable and thread safe.
  */
-public final class FieldSelector {
+final class FieldSelector {
 
   private record Term(String field, String value, boolean negate) {}
 

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.testkit.internal;
+package dev.kubejobs.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,20 +26,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  * pkg/util/validation/validation.go} ({@code IsDNS1123Label}, {@code IsDNS1123Subdomain}, {@code
  * IsQualifiedName}, {@code IsValidLabelValue}; cases from its {@code validation_test.go}).
  */
-class NamesTest {
+class NameRulesTest {
   private static final String SUBDOMAIN_253 =
       "a".repeat(63) + "." + "b".repeat(63) + "." + "c".repeat(63) + "." + "d".repeat(61);
 
   @ParameterizedTest
   @ValueSource(strings = {"a", "0", "ab", "a-b", "a--b", "1-2"})
   void dns1123LabelAcceptsUpTo63LowerCaseLettersDigitsAndInnerDashes(String value) {
-    assertThat(Names.dns1123Label(value)).isEmpty();
+    assertThat(NameRules.dns1123Label(value)).isEmpty();
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"", "-a", "a-", "a.b", "A", "a_b", "a b"})
   void dns1123LabelRefusesEmptyADashAtAnEndDotsAndUpperCase(String value) {
-    assertThat(Names.dns1123Label(value))
+    assertThat(NameRules.dns1123Label(value))
         .containsExactly(
             "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-',"
                 + " and must start and end with an alphanumeric character (e.g. 'my-name',  or"
@@ -48,22 +48,22 @@ class NamesTest {
 
   @Test
   void dns1123LabelIsAtMost63Characters() {
-    assertThat(Names.dns1123Label("a".repeat(63))).isEmpty();
-    assertThat(Names.dns1123Label("a".repeat(64)))
+    assertThat(NameRules.dns1123Label("a".repeat(63))).isEmpty();
+    assertThat(NameRules.dns1123Label("a".repeat(64)))
         .containsExactly("must be no more than 63 characters");
   }
 
   @Test
   void dns1123SubdomainIsAtMost253Characters() {
-    assertThat(Names.dns1123Subdomain(SUBDOMAIN_253)).isEmpty();
-    assertThat(Names.dns1123Subdomain(SUBDOMAIN_253 + "d"))
+    assertThat(NameRules.dns1123Subdomain(SUBDOMAIN_253)).isEmpty();
+    assertThat(NameRules.dns1123Subdomain(SUBDOMAIN_253 + "d"))
         .containsExactly("must be no more than 253 characters");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"", ".a", "a.", "a..b", "-a", "a-", "a.-b", "A.b", "a_b"})
   void dns1123SubdomainRefusesEmptyLabelsADashAtALabelsEndAndUpperCase(String value) {
-    assertThat(Names.dns1123Subdomain(value))
+    assertThat(NameRules.dns1123Subdomain(value))
         .containsExactly(
             "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters,"
                 + " '-' or '.', and must start and end with an alphanumeric character (e.g."
@@ -73,38 +73,41 @@ class NamesTest {
 
   @Test
   void aTooLongSubdomainOfBadCharactersGetsBothErrors() {
-    assertThat(Names.dns1123Subdomain("A".repeat(254))).hasSize(2);
+    assertThat(NameRules.dns1123Subdomain("A".repeat(254))).hasSize(2);
   }
 
   @ParameterizedTest
   @ValueSource(
       strings = {"a", "A", "simple", "now-with-dashes", "1-starts-with-num", "a_b", "a.b", "x/a"})
   void qualifiedNameAcceptsANameWithAnOptionalPrefix(String value) {
-    assertThat(Names.qualifiedName(value)).isEmpty();
+    assertThat(NameRules.qualifiedName(value)).isEmpty();
   }
 
   @Test
   void qualifiedNameHasANameOfAtMost63AndAPrefixOfAtMost253Characters() {
-    assertThat(Names.qualifiedName(SUBDOMAIN_253 + "/" + "a".repeat(63))).isEmpty();
-    assertThat(Names.qualifiedName("a".repeat(64)))
+    assertThat(NameRules.qualifiedName(SUBDOMAIN_253 + "/" + "a".repeat(63))).isEmpty();
+    assertThat(NameRules.qualifiedName("a".repeat(64)))
         .containsExactly("name part must be no more than 63 characters");
-    assertThat(Names.qualifiedName(SUBDOMAIN_253 + "d/a"))
+    assertThat(NameRules.qualifiedName(SUBDOMAIN_253 + "d/a"))
         .containsExactly("prefix part must be no more than 253 characters");
   }
 
   @Test
   void qualifiedNameErrorsNameThePart() {
-    assertThat(Names.qualifiedName("/a")).containsExactly("prefix part must be non-empty");
-    assertThat(Names.qualifiedName("a/"))
+    assertThat(NameRules.qualifiedName("/a")).containsExactly("prefix part must be non-empty");
+    assertThat(NameRules.qualifiedName("a/"))
         .hasSize(2)
         .first()
         .isEqualTo("name part must be non-empty");
-    assertThat(Names.qualifiedName("-a")).singleElement().asString().startsWith("name part must");
-    assertThat(Names.qualifiedName("A/a"))
+    assertThat(NameRules.qualifiedName("-a"))
+        .singleElement()
+        .asString()
+        .startsWith("name part must");
+    assertThat(NameRules.qualifiedName("A/a"))
         .singleElement()
         .asString()
         .startsWith("prefix part a lowercase RFC 1123 subdomain");
-    assertThat(Names.qualifiedName("a/b/c"))
+    assertThat(NameRules.qualifiedName("a/b/c"))
         .singleElement()
         .asString()
         .startsWith("a qualified name must consist of")
@@ -114,19 +117,19 @@ class NamesTest {
   @ParameterizedTest
   @ValueSource(strings = {"", "a", "A", "simple", "now-with-dashes", "a_b", "a.b", "1.2.3"})
   void labelValueAcceptsEmptyOrLettersDigitsDashUnderscoreDot(String value) {
-    assertThat(Names.labelValue(value)).isEmpty();
+    assertThat(NameRules.labelValue(value)).isEmpty();
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"-a", "a-", "_a", "a_", ".a", "a.", "a b", "a/b", "a:b"})
   void labelValueRefusesAPunctuationEndAndOtherCharacters(String value) {
-    assertThat(Names.labelValue(value)).containsExactly(Names.LABEL_VALUE_ERR);
+    assertThat(NameRules.labelValue(value)).containsExactly(NameRules.LABEL_VALUE_ERR);
   }
 
   @Test
   void labelValueIsAtMost63Characters() {
-    assertThat(Names.labelValue("a".repeat(63))).isEmpty();
-    assertThat(Names.labelValue("a".repeat(64)))
+    assertThat(NameRules.labelValue("a".repeat(63))).isEmpty();
+    assertThat(NameRules.labelValue("a".repeat(64)))
         .containsExactly("must be no more than 63 characters");
   }
 }

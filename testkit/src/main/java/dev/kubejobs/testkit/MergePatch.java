@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.testkit.internal;
+package dev.kubejobs.testkit;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -24,7 +24,7 @@ import java.util.Map;
  *
  * <p>Stateless and thread safe.
  */
-public final class MergePatch {
+final class MergePatch {
 
   private MergePatch() {}
 

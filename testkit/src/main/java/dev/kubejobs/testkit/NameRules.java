@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.testkit.internal;
+package dev.kubejobs.testkit;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  *
  * <p>Stateless and thread safe.
  */
-public final class Names {
+final class NameRules {
   /** {@code DNS1123LabelMaxLength}: {@value}. */
   public static final int DNS1123_LABEL_MAX_LENGTH = 63;
 
@@ -78,7 +78,7 @@ public final class Names {
       "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or"
           + " '.', and must start and end with an alphanumeric character";
 
-  private Names() {}
+  private NameRules() {}
 
   /**
    * Checks a DNS-1123 label as {@code IsDNS1123Label}: at most 63 lower-case letters, digits or

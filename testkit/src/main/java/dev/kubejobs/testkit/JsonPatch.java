@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.testkit.internal;
+package dev.kubejobs.testkit;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -26,7 +26,7 @@ import java.util.List;
  *
  * <p>Stateless and thread safe.
  */
-public final class JsonPatch {
+final class JsonPatch {
 
   private JsonPatch() {}
 

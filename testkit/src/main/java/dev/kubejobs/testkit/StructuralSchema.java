@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.testkit.internal;
+package dev.kubejobs.testkit;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -39,7 +39,7 @@ import java.util.Map;
  * {@code x-kubernetes-preserve-unknown-fields}, {@code x-kubernetes-int-or-string} and {@code
  * x-kubernetes-embedded-resource}. Not checked: formats, patterns, lengths, bounds, CEL rules.
  */
-public final class StructuralSchema {
+final class StructuralSchema {
 
   /**
    * One field error, as a {@code StatusCause}.

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.testkit.internal;
+package dev.kubejobs.testkit;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ import java.util.Set;
  *
  * <p>Immutable and thread safe.
  */
-public final class LabelSelector {
+final class LabelSelector {
 
   private enum Op {
     EQ,
@@ -145,7 +145,7 @@ public final class LabelSelector {
   /** A qualified name: an optional DNS-subdomain prefix and '/', then a name of at most 63. */
   private static String key(String raw) {
     String k = raw.trim();
-    if (!Names.qualifiedName(k).isEmpty()) {
+    if (!NameRules.qualifiedName(k).isEmpty()) {
       throw new IllegalArgumentException(
           "invalid label key \""
               + k
@@ -161,9 +161,9 @@ public final class LabelSelector {
   }
 
   private static void checkValue(String v) {
-    if (!Names.labelValue(v).isEmpty()) {
+    if (!NameRules.labelValue(v).isEmpty()) {
       throw new IllegalArgumentException(
-          "invalid label value: \"" + v + "\": " + Names.LABEL_VALUE_ERR);
+          "invalid label value: \"" + v + "\": " + NameRules.LABEL_VALUE_ERR);
     }
   }
 
