@@ -15,7 +15,10 @@
  */
 package dev.kubejobs.testkit;
 
+import java.lang.reflect.RecordComponent;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -101,6 +104,44 @@ public record ResourceType(String group, String version, String plural, String k
     if (kind == null || kind.isBlank()) {
       throw new IllegalArgumentException("kind must not be blank, but was " + kind);
     }
+  }
+
+  /**
+   * Returns the resource type of a record with the same four {@code String} components, {@code
+   * group}, {@code version}, {@code plural} and {@code kind}: the one place where a kind of another
+   * library, such as kubejobs-core's {@code ResourceKind}, becomes the type the fake serves, so a
+   * test registers exactly the resource its job kind reads: {@code
+   * server.registerResource(ResourceType.of(jobKind.resourceKind()))}. (The testkit does not depend
+   * on kubejobs-core, whose own tests use the testkit.)
+   *
+   * @param kind a record with {@code String} components named group, version, plural and kind
+   * @return the resource type with those parts
+   * @throws IllegalArgumentException if the record lacks one of them, or a part is invalid
+   */
+  public static ResourceType of(Record kind) {
+    Objects.requireNonNull(kind, "kind");
+    Map<String, String> parts = new HashMap<>();
+    for (RecordComponent component : kind.getClass().getRecordComponents()) {
+      if (component.getType() == String.class) {
+        try {
+          parts.put(component.getName(), (String) component.getAccessor().invoke(kind));
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalArgumentException(
+              "cannot read component " + component.getName() + " of " + kind, e);
+        }
+      }
+    }
+    for (String part : new String[] {"group", "version", "plural", "kind"}) {
+      if (!parts.containsKey(part)) {
+        throw new IllegalArgumentException(
+            kind.getClass().getName()
+                + " has no String component named "
+                + part
+                + "; a resource type needs group, version, plural and kind");
+      }
+    }
+    return new ResourceType(
+        parts.get("group"), parts.get("version"), parts.get("plural"), parts.get("kind"));
   }
 
   /**

@@ -39,8 +39,7 @@ public final class FakeAppKind implements JobKind<String> {
       new ResourceKind("apps.kubejobs.dev", "v1", "fakeapps", "FakeApp");
 
   /** The same kind, for the fake server. */
-  public static final ResourceType TYPE =
-      new ResourceType("apps.kubejobs.dev", "v1", "fakeapps", "FakeApp");
+  public static final ResourceType TYPE = ResourceType.of(KIND);
 
   /** The driver container's name. */
   public static final String DRIVER_CONTAINER = "driver";

@@ -48,8 +48,7 @@ public final class TestJobKind implements JobKind<TestJobSpec> {
       new ResourceKind("kubejobs.dev", "v1", "testjobs", "TestJob");
 
   /** The same kind, for the fake server. */
-  public static final ResourceType TYPE =
-      new ResourceType("kubejobs.dev", "v1", "testjobs", "TestJob");
+  public static final ResourceType TYPE = ResourceType.of(KIND);
 
   /** The no-status timeout of the mapper. */
   public static final Duration NO_STATUS_TIMEOUT = Duration.ofSeconds(600);
