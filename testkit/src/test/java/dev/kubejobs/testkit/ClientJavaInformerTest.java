@@ -83,7 +83,13 @@ class ClientJavaInformerTest {
     try {
       factory.startAllRegisteredInformers();
       await().atMost(Duration.ofSeconds(10)).until(informer::hasSynced);
-      assertThat(seen).containsExactly("add before");
+      // hasSynced() turns true once the listed objects are popped from the DeltaFIFO; handlers are
+      // told afterwards, on each ProcessorListener's own thread (client-java 27.0.0
+      // util/.../informer/cache/SharedProcessor.java distribute -> ProcessorListener.add/run), so
+      // the first add may still be on its way.
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(() -> assertThat(seen).containsExactly("add before"));
 
       kube.server().store().create(SPARK_APP, NS, Kube.appJson("after"));
       kube.server()
