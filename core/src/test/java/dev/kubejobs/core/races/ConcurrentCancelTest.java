@@ -42,11 +42,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 8, items 2 and 3 on real threads: two nodes cancel a running job while its operator records
- * SUCCEEDED at the same moment. Whatever the interleaving, an outcome the operator recorded stands
- * (the resource is still there, every cancel answers ALREADY_FINISHED, both nodes read SUCCEEDED),
- * or the job was deleted before the outcome could be recorded (the operator's write finds it gone,
- * and no node reads SUCCEEDED).
+ * On real threads, two nodes cancel a running job while its operator records SUCCEEDED at the same
+ * moment. Whatever the interleaving, an outcome the operator recorded stands (the resource is still
+ * there, every cancel answers ALREADY_FINISHED, both nodes read SUCCEEDED), or the job was deleted
+ * before the outcome could be recorded (the operator's write finds it gone, and no node reads
+ * SUCCEEDED).
  */
 class ConcurrentCancelTest {
   private static final MutableClock CLOCK = MutableClock.at(T0);

@@ -53,8 +53,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 10: a poll of many jobs costs LISTs, not a GET per job, whatever ended; the driver pods of
- * a namespace's failing jobs are found with one pod LIST; a job is mapped once per resourceVersion;
+ * A poll of many jobs costs LISTs, not a GET per job, whatever ended; the driver pods of a
+ * namespace's failing jobs are found with one pod LIST; a job is mapped once per resourceVersion;
  * namespaces can be read in parallel. The stale-cache guarantees (a stale copy never ends a job,
  * gone is NoSuchJobException) are kept: see also StatusCacheTest and TwoSchedulersTest.
  */

@@ -47,10 +47,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 11: the status reader in watch mode ({@code StatusSource.watch()}) answers as polling does,
- * costs no request per read while its watch is in sync, falls back to polling while it is not, and
- * pushes changes to the listener without reads. The fake API server's watch follows
- * kube-apiserver's (see the testkit's WatchTest for the sources it mirrors).
+ * The status reader in watch mode ({@code StatusSource.watch()}) answers as polling does, costs no
+ * request per read while its watch is in sync, falls back to polling while it is not, and pushes
+ * changes to the listener without reads. The fake API server's watch follows kube-apiserver's (see
+ * the testkit's WatchTest for the sources it mirrors).
  */
 class WatchModeTest {
   private static final MutableClock CLOCK = MutableClock.at(T0);

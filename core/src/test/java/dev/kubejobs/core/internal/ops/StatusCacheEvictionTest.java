@@ -33,11 +33,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 8, test strength: the status cache drops the lists of namespaces nobody listed for {@link
- * StatusCache#KEPT_UNREAD}, so a long-running instance that read jobs in many namespaces does not
- * keep every list; it keeps them that long (past the cache period) so that a scheduler pulling one
- * job at a time still finds the other namespaces' jobs unchanged on the next pull (issue 26).
- * Nothing but memory shows it, so this test looks at the cache's namespaces (white box).
+ * The status cache drops the lists of namespaces nobody listed for {@link StatusCache#KEPT_UNREAD},
+ * so a long-running instance that read jobs in many namespaces does not keep every list; it keeps
+ * them that long (past the cache period) so that a scheduler pulling one job at a time still finds
+ * the other namespaces' jobs unchanged on the next pull. Nothing but memory shows it, so this test
+ * looks at the cache's namespaces (white box).
  */
 class StatusCacheEvictionTest {
   private static final MutableClock CLOCK = MutableClock.at(T0);
