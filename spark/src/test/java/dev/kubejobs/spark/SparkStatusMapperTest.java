@@ -1208,7 +1208,7 @@ class SparkStatusMapperTest {
     }
 
     @Nested
-    class NoStatusAndUnparseable {
+    class Unparseable {
 
       @Test
       void unparseableStatusIsNeverDeletedAndAsksForThePod() {
@@ -1241,8 +1241,5 @@ class SparkStatusMapperTest {
         assertThat(map(app, DriverPod.found(bad)).info().finishedAt()).contains(at(3));
       }
     }
-
-    @Nested
-    class CancelAndDeletion {}
   }
 }
