@@ -237,7 +237,7 @@ class RedactorTest {
   }
 
   /**
-   * Found by the mutation profile: copying a suppressed cycle recursed until the stack overflowed.
+   * A cycle through the suppressed exceptions is copied once, not followed until the stack ends.
    */
   @Test
   void aSecretInACyclicExceptionGraphIsMaskedWithoutOverflowingTheStack() {
