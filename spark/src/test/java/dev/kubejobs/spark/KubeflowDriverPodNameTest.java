@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Where the Kubeflow driver pod's name comes from, in the order {@link
  * KubeflowStatusMapper#driverPodName} documents: {@code status.driverInfo.podName}, else the {@code
  * spec.driver.podName} the user chose, else {@code <name>-driver}, an empty string counting as
- * absent. Found by the {@code mutation} profile (issue 8, test strength).
+ * absent.
  */
 class KubeflowDriverPodNameTest {
 

@@ -233,7 +233,7 @@ class MapperPropertiesTest {
 
   /**
    * Once the operator counted a run that is not the current submission ({@code executionAttempts}
-   * of 2 or more, or 1 past SUBMITTED), no state reads QUEUED again (issue 8, item 6).
+   * of 2 or more, or 1 past SUBMITTED), no state reads QUEUED again.
    */
   @ParameterizedTest(name = "seed {0}")
   @MethodSource("seeds")

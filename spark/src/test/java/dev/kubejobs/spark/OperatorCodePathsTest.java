@@ -36,11 +36,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The mappers at the edges where the operators' own code decides (issue 14): restarts after a
- * success, unknown states with a terminated driver, Kubeflow reruns, cancels the operator has not
- * released yet, and driver pods kept running by a sidecar. Each fixture is shaped as the operator
- * writes it; each test names the operator function it follows (Apache Spark Kubernetes Operator
- * {@code spark-operator-api} and {@code spark-operator}, Kubeflow spark-operator {@code
+ * The mappers at the edges where the operators' own code decides: restarts after a success, unknown
+ * states with a terminated driver, Kubeflow reruns, cancels the operator has not released yet, and
+ * driver pods kept running by a sidecar. Each fixture is shaped as the operator writes it; each
+ * test names the operator function it follows (Apache Spark Kubernetes Operator {@code
+ * spark-operator-api} and {@code spark-operator}, Kubeflow spark-operator {@code
  * internal/controller/sparkapplication/controller.go} and {@code pkg/util/sparkapplication.go}).
  */
 class OperatorCodePathsTest {
@@ -329,10 +329,10 @@ class OperatorCodePathsTest {
   }
 
   /**
-   * Item 3 (and item 6 of issue 8): Kubeflow reruns. The operator counts each successful submission
-   * in {@code status.executionAttempts} ({@code submitSparkApplication}) and resets it only on
-   * invalidation ({@code resetSparkApplicationStatus}, case INVALIDATING); after FAILING it resets
-   * the rest of the status but keeps the count and {@code lastSubmissionAttemptTime} ({@code
+   * Kubeflow reruns. The operator counts each successful submission in {@code
+   * status.executionAttempts} ({@code submitSparkApplication}) and resets it only on invalidation
+   * ({@code resetSparkApplicationStatus}, case INVALIDATING); after FAILING it resets the rest of
+   * the status but keeps the count and {@code lastSubmissionAttemptTime} ({@code
    * reconcileFailingSparkApplication} → PENDING_RERUN).
    */
   @Nested

@@ -37,9 +37,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -57,52 +60,62 @@ class StatusFieldsTest {
   private static final long SEED = 20_261_203L;
   private static final int CASES = 300;
 
+  /** A kind and the whole applications it writes, from a seed. */
+  enum Operator {
+    APACHE(StatusFieldsTest.APACHE, StatusFieldsTest::apache),
+    KUBEFLOW(StatusFieldsTest.KUBEFLOW, StatusFieldsTest::kubeflow);
+
+    final JobKind<SparkJobSpec> kind;
+    final Function<Random, JsonObject> application;
+
+    Operator(JobKind<SparkJobSpec> kind, Function<Random, JsonObject> application) {
+      this.kind = kind;
+      this.application = application;
+    }
+  }
+
   static LongStream seeds() {
     return new Random(SEED).longs(CASES);
   }
 
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
-  void apacheAnswersTheSameFromItsStatusFieldsAlone(long seed) throws IOException {
-    JsonObject whole = apache(new Random(seed));
-
-    assertAnswersTheSame(APACHE, whole, APACHE.statusFields());
+  static Stream<Arguments> cases() {
+    return Stream.of(Operator.values())
+        .flatMap(op -> seeds().mapToObj(seed -> Arguments.of(op, seed)));
   }
 
-  @ParameterizedTest(name = "seed {0}")
-  @MethodSource("seeds")
-  void kubeflowAnswersTheSameFromItsStatusFieldsAlone(long seed) throws IOException {
-    JsonObject whole = kubeflow(new Random(seed));
+  @ParameterizedTest(name = "{0} seed {1}")
+  @MethodSource("cases")
+  void eachKindAnswersTheSameFromItsStatusFieldsAlone(Operator op, long seed) throws IOException {
+    JsonObject whole = op.application.apply(new Random(seed));
 
-    assertAnswersTheSame(KUBEFLOW, whole, KUBEFLOW.statusFields());
+    assertAnswersTheSame(op.kind, whole, op.kind.statusFields());
   }
 
   /**
    * The cases above could not fail if they never reached what the fields keep: without any one of
    * the fields some case must answer otherwise.
    */
-  @Test
-  void everyStatusFieldOfBothKindsChangesSomeAnswerWhenLeftOut() {
-    for (JobKind<SparkJobSpec> kind : List.of(APACHE, KUBEFLOW)) {
-      assertThat(kind.statusFields()).isNotEmpty();
-      for (String left : kind.statusFields()) {
-        Set<String> fewer = new HashSet<>(kind.statusFields());
-        fewer.remove(left);
-        if (fewer.isEmpty()) {
-          fewer.add("nothing.at.all"); // empty would keep everything
-        }
-        FieldProjection projection = FieldProjection.of(fewer);
-        boolean changed =
-            seeds()
-                .anyMatch(
-                    seed -> {
-                      Random random = new Random(seed);
-                      JsonObject whole = kind == APACHE ? apache(random) : kubeflow(random);
-                      return !answers(kind, snapshot(whole))
-                          .equals(answers(kind, snapshot(projection.apply(whole))));
-                    });
-        assertThat(changed).as("%s without %s", kind, left).isTrue();
+  @ParameterizedTest
+  @EnumSource(Operator.class)
+  void everyStatusFieldOfEachKindChangesSomeAnswerWhenLeftOut(Operator op) {
+    JobKind<SparkJobSpec> kind = op.kind;
+    assertThat(kind.statusFields()).isNotEmpty();
+    for (String left : kind.statusFields()) {
+      Set<String> fewer = new HashSet<>(kind.statusFields());
+      fewer.remove(left);
+      if (fewer.isEmpty()) {
+        fewer.add("nothing.at.all"); // empty would keep everything
       }
+      FieldProjection projection = FieldProjection.of(fewer);
+      boolean changed =
+          seeds()
+              .anyMatch(
+                  seed -> {
+                    JsonObject whole = op.application.apply(new Random(seed));
+                    return !answers(kind, snapshot(whole))
+                        .equals(answers(kind, snapshot(projection.apply(whole))));
+                  });
+      assertThat(changed).as("%s without %s", kind, left).isTrue();
     }
   }
 

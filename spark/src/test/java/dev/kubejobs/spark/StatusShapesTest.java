@@ -35,12 +35,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Status shapes at the edge of what the mappers read, which mutation testing showed no test told
- * apart (issue 8, "Test strength"): a Kubeflow status holding only {@code driverInfo}, and an
- * Apache {@code currentState} ahead of its {@code stateTransitionHistory} (the operator writes the
- * current state and appends to the history in one status update, {@code
- * ApplicationStatus.appendNewState}, but a trimmed or lagging copy may hold the current state
- * only).
+ * Status shapes at the edge of what the mappers read, which no other test tells apart: a Kubeflow
+ * status holding only {@code driverInfo}, and an Apache {@code currentState} ahead of its {@code
+ * stateTransitionHistory} (the operator writes the current state and appends to the history in one
+ * status update, {@code ApplicationStatus.appendNewState}, but a trimmed or lagging copy may hold
+ * the current state only).
  */
 class StatusShapesTest {
   private static final JobStatusMapper APACHE = SparkOperators.apache().statusMapper();

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.cancel;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -31,10 +30,10 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
@@ -44,14 +43,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 4, behaviour 4: cancel. */
+/**
+ * Cancel: a finished job keeps its outcome, a running one gets the cancel mark with a locked patch
+ * and is deleted with a uid precondition, and what the cancel answers when the job ends, is deleted
+ * or is replaced meanwhile, or when its delete fails.
+ */
 class JobCancellerTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().submit("job-1", TestJobSpec.in("etl")).build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> jobs;
@@ -59,10 +63,9 @@ class JobCancellerTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
-    jobs = Fixture.builder(server, CLOCK, "gravitino-a").build();
-    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    jobs = KUBE.jobs();
+    id = KUBE.id();
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
     server.journal().clear();
   }
@@ -81,7 +84,7 @@ class JobCancellerTest {
   @Test
   void cancelOfAResourceAnEarlierCancelIsDeletingIsDone() {
     holdWithFinalizer();
-    KubeJobs<TestJobSpec> other = Fixture.builder(server, CLOCK, "gravitino").build();
+    KubeJobs<TestJobSpec> other = KUBE.track(KUBE.builder("gravitino").build());
     assertThat(other.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
     server.journal().clear();
 
@@ -144,7 +147,7 @@ class JobCancellerTest {
                   Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
                 })
             .client(server);
-    KubeJobs<TestJobSpec> b = Fixture.builder(racing, CLOCK, "gravitino-a").build();
+    KubeJobs<TestJobSpec> b = KUBE.track(KUBE.builder(racing, "gravitino-a").build());
 
     assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
 
@@ -227,7 +230,7 @@ class JobCancellerTest {
                 2,
                 () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1"))
             .client(server);
-    KubeJobs<TestJobSpec> b = Fixture.builder(racing, CLOCK, "gravitino-a").build();
+    KubeJobs<TestJobSpec> b = KUBE.track(KUBE.builder(racing, "gravitino-a").build());
 
     assertThatThrownBy(() -> b.canceller().cancel(id)).isInstanceOf(JobRejectedException.class);
 
@@ -271,7 +274,7 @@ class JobCancellerTest {
                           Fixture.testJob("kj-job-1", "gravitino-a", "job-1", "RUNNING"));
                 })
             .client(server);
-    KubeJobs<TestJobSpec> b = Fixture.builder(racing, CLOCK, "gravitino-a").build();
+    KubeJobs<TestJobSpec> b = KUBE.track(KUBE.builder(racing, "gravitino-a").build());
     String oldUid = uid();
 
     assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);

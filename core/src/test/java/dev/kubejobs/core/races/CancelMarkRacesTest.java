@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.races;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -27,10 +26,10 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
@@ -46,12 +45,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * 10885).
  */
 class CancelMarkRacesTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().deployment("gravitino").build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> node;
@@ -59,7 +59,6 @@ class CancelMarkRacesTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
     node = Fixture.scripted(server, new ClientHooks(), CLOCK, "gravitino").build();
     id = node.submitter().submit("job-1", TestJobSpec.in("etl"));

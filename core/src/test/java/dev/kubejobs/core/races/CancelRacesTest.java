@@ -29,10 +29,10 @@ import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.spi.CancelMark;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
@@ -43,8 +43,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 8, items 1, 2, 3, 7 and 12: cancel decides on one locked copy, with two nodes (two {@code
- * ApiClient}s) on one fake API server and {@link ClientHooks} interleaving their steps.
+ * Cancel decides on one locked copy, with two nodes (two {@code ApiClient}s) on one fake API server
+ * and {@link ClientHooks} interleaving their steps.
  *
  * <p>The fake server answers a DELETE whose {@code preconditions.resourceVersion} no longer matches
  * with 409 Conflict, as kube-apiserver does ({@code Preconditions.Check} in
@@ -52,12 +52,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code Delete} of staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go).
  */
 class CancelRacesTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs()
+          .deployment("gravitino")
+          .submit("job-1", TestJobSpec.in("etl"))
+          .build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> nodeB;
@@ -65,10 +69,9 @@ class CancelRacesTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
-    nodeB = Fixture.builder(server, CLOCK, "gravitino").build();
-    id = nodeB.submitter().submit("job-1", TestJobSpec.in("etl"));
+    nodeB = KUBE.jobs();
+    id = KUBE.id();
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
   }
 

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.races;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubejobs.core.ExecutionId;
@@ -24,10 +23,10 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,28 +41,28 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 8, items 2 and 3 on real threads: two nodes cancel a running job while its operator records
- * SUCCEEDED at the same moment. Whatever the interleaving, an outcome the operator recorded stands
- * (the resource is still there, every cancel answers ALREADY_FINISHED, both nodes read SUCCEEDED),
- * or the job was deleted before the outcome could be recorded (the operator's write finds it gone,
- * and no node reads SUCCEEDED).
+ * On real threads, two nodes cancel a running job while its operator records SUCCEEDED at the same
+ * moment. Whatever the interleaving, an outcome the operator recorded stands (the resource is still
+ * there, every cancel answers ALREADY_FINISHED, both nodes read SUCCEEDED), or the job was deleted
+ * before the outcome could be recorded (the operator's write finds it gone, and no node reads
+ * SUCCEEDED).
  */
 class ConcurrentCancelTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final int ROUNDS = 30;
   private static final org.slf4j.Logger LOG =
       org.slf4j.LoggerFactory.getLogger(ConcurrentCancelTest.class);
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().deployment("gravitino").build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private ExecutorService pool;
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
     pool = Executors.newFixedThreadPool(3);
   }
@@ -76,8 +75,8 @@ class ConcurrentCancelTest {
 
   @Test
   void twoNodesCancellingWhileTheOperatorSucceedsNeverDeleteARecordedOutcome() throws Exception {
-    KubeJobs<TestJobSpec> nodeA = Fixture.builder(server, CLOCK, "gravitino").build();
-    KubeJobs<TestJobSpec> nodeB = Fixture.builder(server, CLOCK, "gravitino").build();
+    KubeJobs<TestJobSpec> nodeA = KUBE.track(KUBE.builder("gravitino").build());
+    KubeJobs<TestJobSpec> nodeB = KUBE.track(KUBE.builder("gravitino").build());
     int kept = 0;
     for (int round = 0; round < ROUNDS; round++) {
       String name = "kj-job-" + round;

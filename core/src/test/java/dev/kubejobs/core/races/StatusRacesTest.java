@@ -26,11 +26,11 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.status.JobStatusResult;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
@@ -41,20 +41,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 8, items 4, 6, 8 and 9: the status reader decides on one locked copy, never reports a
- * status going backwards, and never lets server data escape as an undocumented exception.
+ * The status reader decides on one locked copy, never reports a status going backwards, and never
+ * lets server data escape as an undocumented exception.
  *
  * <p>The no-status delete carries the resourceVersion of the copy it was decided on; the fake
  * server answers 409 when it changed, as kube-apiserver does ({@code Preconditions.Check} in
  * staging/src/k8s.io/apiserver/pkg/storage/interfaces.go).
  */
 class StatusRacesTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs()
+          .deployment("gravitino")
+          .submit("job-1", TestJobSpec.in("etl"))
+          .build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> nodeB;
@@ -62,14 +66,13 @@ class StatusRacesTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
-    nodeB = Fixture.builder(server, CLOCK, "gravitino").build();
-    id = nodeB.submitter().submit("job-1", TestJobSpec.in("etl"));
+    nodeB = KUBE.jobs();
+    id = KUBE.id();
   }
 
   private KubeJobs<TestJobSpec> node(ClientHooks hooks, Duration ttl) {
-    return Fixture.builder(hooks.client(server), CLOCK, "gravitino").statusCacheTtl(ttl).build();
+    return KUBE.track(KUBE.builder(hooks.client(server), "gravitino").statusCacheTtl(ttl).build());
   }
 
   @Test

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.status;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,29 +23,38 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.LogCapture;
-import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
 import dev.kubejobs.testkit.ResourceType;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 4, behaviour 9: a failed job's live driver, and pods that cannot be looked up. */
+/**
+ * How a failed job's driver pod is named, found and deleted before FAILED is reported: by name or
+ * by its labels, the latest attempt's, with names too long or invalid left alone, and what the job
+ * reports when the pod cannot be looked up or deleted. Each test starts with the job FAILED and its
+ * driver pod {@value #DRIVER} running.
+ */
 class DriverPodTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String PODS = "/api/v1/namespaces/etl/pods.*";
+  private static final String DRIVER = "kj-job-1-driver";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().submit("job-1", TestJobSpec.in("etl")).build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> jobs;
@@ -54,15 +62,11 @@ class DriverPodTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
-    jobs = Fixture.builder(server, CLOCK, "gravitino-a").build();
-    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"FAILED\"}");
-    server
-        .store()
-        .create(
-            ResourceType.POD, "etl", Fixture.driverPod("kj-job-1-driver", "kj-job-1", "Running"));
+    jobs = KUBE.jobs();
+    id = KUBE.id();
+    status("{\"state\":\"FAILED\"}");
+    pod(DRIVER, "kj-job-1", "Running");
     server.journal().clear();
   }
 
@@ -115,5 +119,139 @@ class DriverPodTest {
           .hasSize(1);
     }
     assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver")).isPresent();
+  }
+
+  @Test
+  void anEmptyDriverPodNameFindsTheDriverByItsLabelsAndLeavesOtherPodsAlone() {
+    status("{\"state\":\"FAILED\",\"driverPod\":\"\"}");
+    // Listed without the selector, this pod (last by name) would be taken for the driver.
+    pod("zz-other", "another-app", "Running");
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.message()).isEqualTo("failed; its driver pod still ran and was deleted");
+    assertThat(server.store().get(ResourceType.POD, "etl", DRIVER)).isEmpty();
+    assertThat(server.store().get(ResourceType.POD, "etl", "zz-other")).isPresent();
+    assertThat(server.journal().count("DELETE", PODS)).isEqualTo(1);
+  }
+
+  @Test
+  void aDriverPodNameOf253CharactersIsLookedUpAnd254IsNot() {
+    String name253 = ("a".repeat(63) + ".").repeat(3) + "a".repeat(61);
+    status("{\"state\":\"FAILED\",\"driverPod\":\"" + name253 + "\"}");
+
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
+    assertThat(server.journal().count("GET", "/api/v1/namespaces/etl/pods/" + name253))
+        .isEqualTo(1);
+
+    KubeJobs<TestJobSpec> other = KUBE.newJobs();
+    status("{\"state\":\"FAILED\",\"driverPod\":\"" + name253 + "b\"}");
+    server.journal().clear();
+
+    try (LogCapture logs = LogCapture.start()) {
+      JobExecutionInfo info = other.statusReader().get(id);
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(logs.warnings()).anySatisfy(w -> assertThat(w).contains("invalid driver pod"));
+    }
+    assertThat(server.journal().count("GET", PODS)).isZero();
+  }
+
+  @Test
+  void anInvalidDriverPodNameIsQuotedWholeUpTo100Characters() {
+    String hundred = "X".repeat(100);
+    status("{\"state\":\"FAILED\",\"driverPod\":\"" + hundred + "\"}");
+
+    try (LogCapture logs = LogCapture.start()) {
+      jobs.statusReader().get(id);
+
+      assertThat(logs.warnings())
+          .anySatisfy(w -> assertThat(w).contains("invalid driver pod '" + hundred + "'"));
+    }
+
+    KubeJobs<TestJobSpec> other = KUBE.newJobs();
+    status("{\"state\":\"FAILED\",\"driverPod\":\"" + hundred + "Y\"}");
+    try (LogCapture logs = LogCapture.start()) {
+      other.statusReader().get(id);
+
+      assertThat(logs.warnings())
+          .anySatisfy(w -> assertThat(w).contains("invalid driver pod '" + hundred + "…'"));
+    }
+  }
+
+  @Test
+  void aForbiddenDriverPodDeleteSaysThePodMayStillRun() {
+    server.rbac().deny("delete", "", "pods");
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.message())
+        .startsWith(
+            "its driver pod may still run and could not be deleted (missing permission: delete"
+                + " pods in namespace etl");
+  }
+
+  @Test
+  void aDriverPodThatChangedBeforeItsDeleteIsLookedUpAgainAndDeleted() {
+    server.faults().add(Fault.on("DELETE", PODS).status(409, "Conflict", "the pod was modified"));
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(server.journal().count("DELETE", PODS)).isEqualTo(2);
+    assertThat(server.store().get(ResourceType.POD, "etl", DRIVER)).isEmpty();
+  }
+
+  @Test
+  void theLatestAttemptsDriverPodIsTheOneDecidedOn() {
+    // Only the two attempts' pods.
+    server.store().delete(ResourceType.POD, "etl", DRIVER);
+    pod("kj-job-1-driver-b", "kj-job-1", "Failed");
+    CLOCK.advance(Duration.ofSeconds(60));
+    // The retry's pod: created later, though first by name.
+    pod("kj-job-1-driver-a", "kj-job-1", "Running");
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.message()).isEqualTo("failed; its driver pod still ran and was deleted");
+    assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver-a")).isEmpty();
+    assertThat(server.store().get(ResourceType.POD, "etl", "kj-job-1-driver-b")).isPresent();
+  }
+
+  @Test
+  void aJobKindThatFailsToNameTheDriverPodGetsTheJobDecidedWithoutIt() {
+    KubeJobs<TestJobSpec> failing =
+        jobs(
+            TestJobKindVariant.withDriverPodName(
+                app -> {
+                  throw new IllegalStateException("no driver info");
+                }));
+
+    try (LogCapture logs = LogCapture.start()) {
+      JobExecutionInfo info = failing.statusReader().get(id);
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(logs.warnings())
+          .anySatisfy(
+              w ->
+                  assertThat(w)
+                      .contains("the job kind could not name its driver pod")
+                      .contains("no driver info"));
+    }
+    assertThat(server.journal().count("GET", PODS)).isZero();
+  }
+
+  private void status(String json) {
+    Fixture.setStatus(server, "etl", "kj-job-1", json);
+  }
+
+  private void pod(String name, String app, String phase) {
+    server.store().create(ResourceType.POD, "etl", Fixture.driverPod(name, app, phase));
+  }
+
+  private KubeJobs<TestJobSpec> jobs(JobKind<TestJobSpec> kind) {
+    return KUBE.track(Fixture.builder(server, CLOCK, "gravitino-a", kind).build());
   }
 }

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.status;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubejobs.core.ExecutionId;
@@ -23,10 +22,10 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
 import java.time.Duration;
@@ -61,7 +60,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * core/src/main/java/org/apache/gravitino/job/JobManager.java}, commit 3560646d3fbb7767).
  */
 class GetPerJobTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String LISTS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs";
   private static final String GETS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs/[^/]+";
 
@@ -71,15 +69,16 @@ class GetPerJobTest {
   private static final int NAMESPACES = 2;
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().deployment("gravitino").build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> jobs;
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
     jobs = node("node-a");
   }
@@ -90,7 +89,7 @@ class GetPerJobTest {
   }
 
   private KubeJobs<TestJobSpec> node(String clientId) {
-    return Fixture.builder(server.newClient(clientId), CLOCK, "gravitino")
+    return KUBE.builder(server.newClient(clientId), "gravitino")
         .statusCacheTtl(Duration.ofSeconds(5))
         .build();
   }

@@ -15,32 +15,39 @@
  */
 package dev.kubejobs.core.status;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 4, behaviour 3: no status vs unparseable status past the no-status timeout. */
+/**
+ * A job without a status past the no-status timeout is failed only once its resource's delete is
+ * confirmed, how that delete gives up and what the job reports while it waits; a status this
+ * version cannot parse keeps the job unfinished and its resource in place.
+ */
 class NoStatusTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().submit("job-1", TestJobSpec.in("etl")).build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> jobs;
@@ -48,10 +55,9 @@ class NoStatusTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
-    jobs = Fixture.builder(server, CLOCK, "gravitino-a").build();
-    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    jobs = KUBE.jobs();
+    id = KUBE.id();
   }
 
   @Test
@@ -87,5 +93,35 @@ class NoStatusTest {
     assertThat(info.message()).contains("no status");
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
     assertThat(server.journal().requests("DELETE", OBJECT).get(1).body()).contains("\"uid\"");
+  }
+
+  @Test
+  void aNoStatusDeleteRefusedByAConflictInEveryRoundGivesUpAfterFiveRounds() {
+    CLOCK.advance(Duration.ofSeconds(601));
+    server
+        .faults()
+        .add(Fault.on("DELETE", OBJECT).forever().status(409, "Conflict", "object was modified"));
+
+    assertThatThrownBy(() -> jobs.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("could not be decided")
+        .hasMessageContaining("each of 5 attempts to delete the job's resource");
+
+    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(5);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+  }
+
+  @Test
+  void aForbiddenNoStatusDeleteSaysWhatItWaitsFor() {
+    CLOCK.advance(Duration.ofSeconds(601));
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(info.message())
+        .startsWith(
+            "waiting to delete the job's resource before reporting FAILED (missing permission:"
+                + " delete testjobs.kubejobs.dev in namespace etl");
   }
 }

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.status;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,11 +27,11 @@ import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.spi.JobStatusMapper;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
@@ -53,21 +52,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 10: a poll of many jobs costs LISTs, not a GET per job, whatever ended; the driver pods of
- * a namespace's failing jobs are found with one pod LIST; a job is mapped once per resourceVersion;
+ * A poll of many jobs costs LISTs, not a GET per job, whatever ended; the driver pods of a
+ * namespace's failing jobs are found with one pod LIST; a job is mapped once per resourceVersion;
  * namespaces can be read in parallel. The stale-cache guarantees (a stale copy never ends a job,
  * gone is NoSuchJobException) are kept: see also StatusCacheTest and TwoSchedulersTest.
  */
 class StatusAtScaleTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String LISTS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs";
   private static final String GETS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs/[^/]+";
   private static final String POD_LISTS = "/api/v1/namespaces/[^/]+/pods";
   private static final String POD_GETS = "/api/v1/namespaces/[^/]+/pods/[^/]+";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE = KubeJobsHarness.testJobs().build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private final AtomicInteger maps = new AtomicInteger();
@@ -81,7 +80,6 @@ class StatusAtScaleTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
     jobs = builder().build();
   }

@@ -15,55 +15,67 @@
  */
 package dev.kubejobs.core.status;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 4, behaviour 7: many jobs cost one LIST per namespace per cache period. */
+/**
+ * What the status cache serves: many jobs cost one LIST per namespace per cache period, a job
+ * missing from the list costs one GET, and callers waiting for a list share its answer or error.
+ */
 class StatusCacheTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final Duration TTL = Duration.ofSeconds(5);
   private static final String LISTS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs";
   private static final String GETS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs/[^/]+";
+  private static final String ETL_LIST = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
+  private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().settings(b -> b.statusCacheTtl(TTL)).build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> jobs;
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
-    jobs =
-        Fixture.builder(server, CLOCK, "gravitino-a").statusCacheTtl(Duration.ofSeconds(5)).build();
+    jobs = KUBE.jobs();
   }
 
   @Test
@@ -216,5 +228,86 @@ class StatusCacheTest {
         .isInstanceOf(ApiUnavailableException.class);
     assertThat(server.journal().count("GET", LISTS)).isEqualTo(1);
     assertThat(server.journal().count("GET", GETS)).isEqualTo(1);
+  }
+
+  @Test
+  void aSingleGetIsServedFromTheListWithNoGet() {
+    ExecutionId id = runningJob();
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+
+    assertThat(server.journal().count("GET", ETL_LIST)).isEqualTo(1);
+    assertThat(server.journal().count("GET", OBJECT)).isZero();
+  }
+
+  @Test
+  void anExpiredListIsListedAgain() {
+    ExecutionId id = runningJob();
+    jobs.statusReader().get(id);
+    CLOCK.advance(TTL);
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(server.journal().count("GET", ETL_LIST)).isEqualTo(2);
+  }
+
+  @Test
+  void aCallerWaitingForAnotherCallersListGetsThatListsOwnError() throws Exception {
+    ExecutionId id = runningJob();
+    Hold list = server.hold(Hold.on("GET", ETL_LIST).beforeApplying());
+    CompletableFuture<Throwable> first =
+        CompletableFuture.supplyAsync(() -> catchThrowable(() -> jobs.statusReader().get(id)));
+    list.awaitArrived();
+    AtomicReference<Throwable> waited = new AtomicReference<>();
+    Thread second = new Thread(() -> waited.set(catchThrowable(() -> jobs.statusReader().get(id))));
+    second.start();
+    await().until(() -> second.getState() == Thread.State.WAITING);
+
+    server
+        .faults()
+        .add(Fault.on("GET", ETL_LIST).status(400, "BadRequest", "unknown field selector"));
+    list.release();
+    second.join(10_000);
+
+    assertThat(first.get(10, TimeUnit.SECONDS)).isInstanceOf(JobRejectedException.class);
+    assertThat(waited.get()).isInstanceOf(JobRejectedException.class);
+    assertThat(server.journal().count("GET", ETL_LIST)).isEqualTo(1);
+  }
+
+  @Test
+  void aCallerInterruptedWhileWaitingForTheListIsUnavailableAndStaysInterrupted() throws Exception {
+    ExecutionId id = runningJob();
+    Hold list = server.hold(Hold.on("GET", ETL_LIST).beforeApplying());
+    CompletableFuture<JobExecutionInfo> first =
+        CompletableFuture.supplyAsync(() -> jobs.statusReader().get(id));
+    list.awaitArrived();
+    AtomicReference<Throwable> waited = new AtomicReference<>();
+    AtomicBoolean interrupted = new AtomicBoolean();
+    Thread second =
+        new Thread(
+            () -> {
+              waited.set(catchThrowable(() -> jobs.statusReader().get(id)));
+              interrupted.set(Thread.currentThread().isInterrupted());
+            });
+    second.start();
+    await().until(() -> second.getState() == Thread.State.WAITING);
+
+    second.interrupt();
+    second.join(10_000);
+    list.release();
+
+    assertThat(waited.get())
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("interrupted while waiting for the list of namespace etl");
+    assertThat(interrupted).isTrue();
+    assertThat(first.get(10, TimeUnit.SECONDS).status()).isEqualTo(JobStatus.STARTED);
+  }
+
+  /** Submits job-1 in namespace etl, running, and starts the journal empty. */
+  private ExecutionId runningJob() {
+    ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
+    server.journal().clear();
+    return id;
   }
 }

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.status;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -23,10 +22,9 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.Fixture;
-import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import java.time.Duration;
 import java.util.List;
@@ -35,13 +33,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 11: the status listener is told each change of a reported status, in order, off-thread. */
+/** The status listener is told each change of a reported status, in order, off-thread. */
 class StatusListenerTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().deployment("gravitino").build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private final List<String> told = new CopyOnWriteArrayList<>();
@@ -49,14 +48,13 @@ class StatusListenerTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
   }
 
   @Test
   void eachChangeIsToldOnceInOrderOnAThreadOfItsOwnAndNeverBackwards() {
     try (KubeJobs<TestJobSpec> jobs =
-        Fixture.builder(server, CLOCK, "gravitino")
+        KUBE.builder("gravitino")
             .statusCacheTtl(Duration.ZERO)
             .statusListener(
                 (id, info) -> {
@@ -90,7 +88,7 @@ class StatusListenerTest {
   @Test
   void aListenerThatThrowsIsToldTheNextChangeStill() {
     try (KubeJobs<TestJobSpec> jobs =
-        Fixture.builder(server, CLOCK, "gravitino")
+        KUBE.builder("gravitino")
             .statusCacheTtl(Duration.ZERO)
             .statusListener(
                 (id, info) -> {
@@ -114,7 +112,7 @@ class StatusListenerTest {
   @Test
   void closeEndsTheListenersThread() {
     KubeJobs<TestJobSpec> jobs =
-        Fixture.builder(server, CLOCK, "gravitino")
+        KUBE.builder("gravitino")
             .statusListener((id, info) -> told.add(info.status().name()))
             .build();
     ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));

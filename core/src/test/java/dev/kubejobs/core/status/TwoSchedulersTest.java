@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.status;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -26,10 +25,10 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
@@ -39,13 +38,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Issue 4, behaviours 5 and 6: two scheduler nodes on one cluster; ids of another cluster. */
+/** Two scheduler nodes on one cluster; ids of another cluster. */
 class TwoSchedulersTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().deployment("gravitino").build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> nodeA;
@@ -53,11 +53,9 @@ class TwoSchedulersTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
-    nodeA = Fixture.builder(server, CLOCK, "gravitino").build();
-    nodeB =
-        Fixture.builder(server, CLOCK, "gravitino").statusCacheTtl(Duration.ofSeconds(30)).build();
+    nodeA = KUBE.jobs();
+    nodeB = KUBE.track(KUBE.builder("gravitino").statusCacheTtl(Duration.ofSeconds(30)).build());
   }
 
   @Test
@@ -110,7 +108,7 @@ class TwoSchedulersTest {
                   return chain.proceed(chain.request());
                 })
             .build());
-    KubeJobs<TestJobSpec> racingB = Fixture.builder(racing, CLOCK, "gravitino").build();
+    KubeJobs<TestJobSpec> racingB = KUBE.track(KUBE.builder(racing, "gravitino").build());
 
     assertThatThrownBy(() -> racingB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
 

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.status;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -28,10 +27,10 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceEvent;
@@ -47,26 +46,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 11: the status reader in watch mode ({@code StatusSource.watch()}) answers as polling does,
- * costs no request per read while its watch is in sync, falls back to polling while it is not, and
- * pushes changes to the listener without reads. The fake API server's watch follows
- * kube-apiserver's (see the testkit's WatchTest for the sources it mirrors).
+ * The status reader in watch mode ({@code StatusSource.watch()}) answers as polling does, costs no
+ * request per read while its watch is in sync, falls back to polling while it is not, and pushes
+ * changes to the listener without reads. The fake API server's watch follows kube-apiserver's (see
+ * the testkit's WatchTest for the sources it mirrors).
  */
 class WatchModeTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String ALL = ".*";
   private static final String WATCHES = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs";
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().deployment("gravitino").build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private FakeKubernetesApiServer server;
   private final List<KubeJobs<TestJobSpec>> opened = new ArrayList<>();
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
   }
 
@@ -84,7 +83,7 @@ class WatchModeTest {
   }
 
   private KubeJobs<TestJobSpec> watching() {
-    return node(StatusSource.watch(), Fixture.builder(server, CLOCK, "gravitino"));
+    return node(StatusSource.watch(), KUBE.builder("gravitino"));
   }
 
   private List<ExecutionId> create(int n, String state) {
@@ -143,8 +142,7 @@ class WatchModeTest {
         .store()
         .create(TestJobKind.TYPE, "ns-0", Fixture.testJob("kj-job-x", "gravitino", "x", null));
     ids.add(ExecutionId.of("test", TestJobKind.KIND, "ns-0", "kj-job-x"));
-    KubeJobs<TestJobSpec> polling =
-        node(StatusSource.polling(), Fixture.builder(server, CLOCK, "gravitino"));
+    KubeJobs<TestJobSpec> polling = node(StatusSource.polling(), KUBE.builder("gravitino"));
     KubeJobs<TestJobSpec> watching = watching();
 
     Map<ExecutionId, JobExecutionInfo> polled = polling.statusReader().getAllInfos(ids);
@@ -306,8 +304,7 @@ class WatchModeTest {
     KubeJobs<TestJobSpec> jobs =
         node(
             StatusSource.watch(),
-            Fixture.builder(server, CLOCK, "gravitino")
-                .statusListener((id, info) -> told.add(info.status().name())));
+            KUBE.builder("gravitino").statusListener((id, info) -> told.add(info.status().name())));
     jobs.statusReader().get(ids.get(0));
 
     Fixture.setStatus(server, "ns-0", "kj-job-0", "{\"state\":\"SUCCEEDED\"}");

@@ -28,9 +28,9 @@ import dev.kubejobs.core.testing.TestJobKind;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 8, test strength: which values of a manifest submit masks in the server's answers, and that
- * every part of an exception (message, causes, suppressed, stack) is masked and kept, also when the
- * exception graph is cyclic or deep.
+ * Which values of a manifest submit masks in the server's answers, and that every part of an
+ * exception (message, causes, suppressed, stack) is masked and kept, also when the exception graph
+ * is cyclic or deep.
  */
 class RedactorTest {
   private static final ExecutionId ID = ExecutionId.of("test", TestJobKind.KIND, "etl", "kj-job-1");
@@ -237,7 +237,7 @@ class RedactorTest {
   }
 
   /**
-   * Found by the mutation profile: copying a suppressed cycle recursed until the stack overflowed.
+   * A cycle through the suppressed exceptions is copied once, not followed until the stack ends.
    */
   @Test
   void aSecretInACyclicExceptionGraphIsMaskedWithoutOverflowingTheStack() {

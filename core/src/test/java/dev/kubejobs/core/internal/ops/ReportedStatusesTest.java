@@ -23,7 +23,7 @@ import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.spi.ResourceKind;
 import org.junit.jupiter.api.Test;
 
-/** Issue 8, item 6: the per-instance floor of reported statuses, and its bound. */
+/** The per-instance floor of reported statuses, and its bound. */
 class ReportedStatusesTest {
   private static final ResourceKind KIND = new ResourceKind("kubejobs.dev", "v1", "testjobs", "T");
 

@@ -15,16 +15,12 @@
  */
 package dev.kubejobs.core.internal.ops;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.testing.Fixture;
-import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobSpec;
-import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.MutableClock;
 import java.time.Duration;
 import java.util.Set;
@@ -33,19 +29,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 8, test strength: the status cache drops the lists of namespaces nobody listed for {@link
- * StatusCache#KEPT_UNREAD}, so a long-running instance that read jobs in many namespaces does not
- * keep every list; it keeps them that long (past the cache period) so that a scheduler pulling one
- * job at a time still finds the other namespaces' jobs unchanged on the next pull (issue 26).
- * Nothing but memory shows it, so this test looks at the cache's namespaces (white box).
+ * The status cache drops the lists of namespaces nobody listed for {@link StatusCache#KEPT_UNREAD},
+ * so a long-running instance that read jobs in many namespaces does not keep every list; it keeps
+ * them that long (past the cache period) so that a scheduler pulling one job at a time still finds
+ * the other namespaces' jobs unchanged on the next pull. Nothing but memory shows it, so this test
+ * looks at the cache's namespaces (white box).
  */
 class StatusCacheEvictionTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final Duration TTL = Duration.ofSeconds(30);
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs()
+          .deployment("gravitino")
+          .settings(b -> b.statusCacheTtl(TTL))
+          .build();
+
+  private static final MutableClock CLOCK = KUBE.clock();
 
   private KubeJobs<TestJobSpec> jobs;
   private ExecutionId inA;
@@ -54,9 +54,7 @@ class StatusCacheEvictionTest {
 
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
-    FakeKubernetesApiServer server = KUBE.server();
-    jobs = Fixture.builder(server, CLOCK, "gravitino").statusCacheTtl(TTL).build();
+    jobs = KUBE.jobs();
     inA = jobs.submitter().submit("job-a", TestJobSpec.in("ns-a"));
     inB = jobs.submitter().submit("job-b", TestJobSpec.in("ns-b"));
     inC = jobs.submitter().submit("job-c", TestJobSpec.in("ns-c"));

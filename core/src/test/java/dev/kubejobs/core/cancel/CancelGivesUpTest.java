@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.cancel;
 
-import static dev.kubejobs.core.testing.Fixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,18 +22,15 @@ import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobRejectedException;
-import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.KubeJobsException;
-import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
-import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
-import dev.kubejobs.testkit.MutableClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,28 +38,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 8, test strength: the bounds of the cancel's rounds and of its un-mark, what a cancel drops
- * from the status cache, and which failures it keeps (suppressed) when it gives up.
+ * How a cancel gives up: its mark and its un-mark each stop after five rounds refused by a
+ * conflict, and the exception it throws keeps the failures met on the way (suppressed, or as the
+ * cause of an unconfirmed delete).
  */
-class CancelStrengthTest {
-  private static final MutableClock CLOCK = MutableClock.at(T0);
+class CancelGivesUpTest {
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
   private static final Duration TTL = Duration.ofSeconds(30);
 
   @RegisterExtension
-  static final FakeKubernetesExtension KUBE =
-      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs()
+          .settings(b -> b.statusCacheTtl(TTL))
+          .submit("job-1", TestJobSpec.in("etl"))
+          .build();
 
   private FakeKubernetesApiServer server;
   private KubeJobs<TestJobSpec> jobs;
   private ExecutionId id;
 
+  /** The submitted job runs, and the journal starts empty. */
   @BeforeEach
   void setUp() {
-    CLOCK.set(T0);
     server = KUBE.server();
-    jobs = Fixture.builder(server, CLOCK, "gravitino-a").statusCacheTtl(TTL).build();
-    id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
+    jobs = KUBE.jobs();
+    id = KUBE.id();
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
     server.journal().clear();
   }
@@ -83,53 +82,6 @@ class CancelStrengthTest {
     assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(5);
     assertThat(server.journal().count("GET", OBJECT)).isEqualTo(5);
     assertThat(server.journal().count("DELETE", OBJECT)).isZero();
-  }
-
-  @Test
-  void aJobDeletedJustBeforeItsMarkIsNoSuchJob() {
-    KubeJobs<TestJobSpec> b =
-        node("PATCH", 1, () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1"));
-
-    assertThatThrownBy(() -> b.canceller().cancel(id)).isInstanceOf(NoSuchJobException.class);
-
-    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
-  }
-
-  @Test
-  void aJobReplacedBeforeItsMarkIsDoneAndItsCachedCopyIsDropped() {
-    KubeJobs<TestJobSpec> b =
-        node(
-            "PATCH",
-            1,
-            () -> {
-              server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
-              server
-                  .store()
-                  .create(
-                      TestJobKind.TYPE,
-                      "etl",
-                      Fixture.testJob("kj-job-1", "gravitino-a", "job-1", "SUCCEEDED"));
-            });
-    assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
-
-    assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
-
-    // The new resource is left alone, and the next read goes to the server, not the stale list.
-    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
-    server.journal().clear();
-    assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
-    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(1);
-  }
-
-  @Test
-  void aDeleteThatLandedWithItsAnswerLostDropsTheCachedCopy() {
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
-    server.faults().add(Fault.on("DELETE", OBJECT).appliedThenLost());
-    server.faults().add(Fault.on("DELETE", OBJECT).times(2).connectionReset());
-
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
-
-    assertThatThrownBy(() -> jobs.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
   }
 
   @Test
@@ -212,28 +164,6 @@ class CancelStrengthTest {
     assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(2);
   }
 
-  @Test
-  void aJobReportedFinishedIsAlreadyFinishedWithoutARequestEvenOnceItsResourceIsGone() {
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
-    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
-    server.journal().clear();
-
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
-
-    assertThat(server.journal().requests()).isEmpty();
-  }
-
-  @Test
-  void aJobTheCancelFoundFinishedKeepsItsOutcomeOnceItsResourceIsGone() {
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
-
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
-
-    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
-  }
-
   /** Cancel throws the forbidden delete's error, with one {@code type} suppressed on it. */
   private void assertTheDeleteFailureKeepsSuppressed(Class<? extends Throwable> type) {
     assertThatThrownBy(() -> jobs.canceller().cancel(id))
@@ -245,6 +175,6 @@ class CancelStrengthTest {
   /** Another node, whose {@code nth} request of {@code method} is preceded by {@code action}. */
   private KubeJobs<TestJobSpec> node(String method, int nth, Runnable action) {
     ApiClient client = new ClientHooks().before(method, OBJECT, nth, action).client(server);
-    return Fixture.builder(client, CLOCK, "gravitino-a").statusCacheTtl(TTL).build();
+    return KUBE.track(KUBE.builder(client, "gravitino-a").build());
   }
 }
