@@ -43,16 +43,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A delete of the application that is not a cancel's (the copy carries no cancel mark) first
  * puts an {@link EndMark} with a merge patch locked to the copy's resourceVersion, then deletes
- * locked to the marked copy's uid and resourceVersion. The kube-apiserver answers both with 409
- * when the resource changed since: a PATCH whose {@code metadata.resourceVersion} is stale fails in
- * {@code Store.Update} ({@code staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go}
- * , "the object has been modified"), and a DELETE whose preconditions do not match fails in {@code
- * rest.BeforeDelete} ({@code staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go}); the
- * testkit's {@code DeleteTest} and {@code ConformanceTest} hold the fake to both. So the end mark
- * and a cancel mark exclude each other, and the mark, once written, decides the outcome for every
- * instance; the reader remembers it ({@link ReportedStatuses#endMarked}), so a delete whose answer
- * was lost is reported as the mark decided once the resource is found gone. Not a published API;
- * thread safe.
+ * locked to the copy's uid (the mark decided the outcome, so a later change, such as the operator's
+ * first status, must not keep the resource alive). The kube-apiserver answers both with 409 when
+ * the resource changed since (the patch) or was replaced (the delete): a PATCH whose {@code
+ * metadata.resourceVersion} is stale fails in {@code Store.Update} ({@code
+ * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go}: "the object has been
+ * modified"), and a DELETE whose preconditions do not match fails in {@code rest.BeforeDelete}
+ * ({@code staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go}); the testkit's {@code
+ * DeleteTest} and {@code ConformanceTest} hold the fake to both. So the end mark and a cancel mark
+ * exclude each other, and the mark, once written, decides the outcome for every instance; the
+ * reader remembers it ({@link ReportedStatuses#endMarked}), so a delete whose answer was lost is
+ * reported as the mark decided once the resource is found gone. Not a published API; thread safe.
  */
 final class FollowUpExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(FollowUpExecutor.class);
