@@ -54,6 +54,15 @@ public final class JobIdentity {
   public static final String ANNOTATION_CANCEL_REQUESTED = "kubejobs.dev/cancel-requested";
 
   /**
+   * Annotation put by a status read before it deletes a job's resource to end it (the no-status
+   * timeout): {@code <instant>;writer=<token>;status=<terminal status>;message=<text>}. Put with a
+   * merge patch locked to the decided copy's resourceVersion, it decides the job's outcome for
+   * every instance: a cancel that reads it reports the job already finished, and a cancel mark put
+   * first makes its patch fail with 409.
+   */
+  public static final String ANNOTATION_ENDED = "kubejobs.dev/ended";
+
+  /**
    * The annotation naming the submit that created or last adopted the resource (a writer token,
    * {@code <instance id>-<counter>}): a submit that gave up deletes what landed only while it still
    * names that submit, so it never deletes a resource another node's submit adopted meanwhile.

@@ -88,11 +88,12 @@ class TwoSchedulersTest {
   }
 
   @Test
-  void jobCancelledElsewhereBetweenTheFreshReadAndTheNoStatusDeleteIsNoSuchJob() {
+  void jobCancelledElsewhereBetweenTheFreshReadAndTheNoStatusEndMarkIsNoSuchJob() {
     ExecutionId id = nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
     CLOCK.advance(Duration.ofSeconds(601));
     // B's fresh read still finds the job without status past the timeout; node A's cancel runs
-    // just before B's no-status DELETE reaches the server, so that DELETE finds the job gone.
+    // just before B's no-status end mark (the PATCH before its DELETE) reaches the server, so that
+    // PATCH finds the job gone.
     AtomicBoolean raced = new AtomicBoolean();
     ApiClient racing = server.newClient();
     racing.setHttpClient(
@@ -101,7 +102,7 @@ class TwoSchedulersTest {
             .newBuilder()
             .addInterceptor(
                 chain -> {
-                  if (chain.request().method().equals("DELETE")
+                  if (chain.request().method().equals("PATCH")
                       && raced.compareAndSet(false, true)) {
                     assertThat(nodeA.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
                   }

@@ -54,6 +54,12 @@ public enum Feature {
   /** A node cancels a hand-built id of a SparkApplication that kubejobs does not manage. */
   FOREIGN_CANCEL,
   /**
+   * Issue 24's race, in some scenarios: once past the no-status timeout, one node's delete of the
+   * job loses its answer (applied, or reset before it was applied) while the other node cancels it;
+   * then the first node reads it again.
+   */
+  NO_STATUS_DELETE_RACE,
+  /**
    * Node A, node B, both or neither read statuses in watch mode ({@code StatusSource.watch()})
    * instead of polling, drawn per scenario. Watch events arrive on real threads, so such a scenario
    * does not replay step for step.

@@ -144,13 +144,15 @@ final class Invariants {
       if (e.pod() || !bystanders.contains(e.uid()) || e.kind() == ResourceEvent.Kind.ADDED) {
         continue;
       }
-      if (e.deleting() || e.annotations().has(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+      if (e.deleting()
+          || e.annotations().has(JobIdentity.ANNOTATION_CANCEL_REQUESTED)
+          || e.annotations().has(JobIdentity.ANNOTATION_ENDED)) {
         violation(
             'c',
             "kubejobs touched "
                 + e.name()
                 + " ("
-                + (e.deleting() ? "deleted" : "cancel mark")
+                + (e.deleting() ? "deleted" : "mark")
                 + "), which it does not manage or which belongs to another deployment");
         return;
       }

@@ -86,6 +86,9 @@ final class Scenario {
   private final List<String> trace = new ArrayList<>();
   private volatile boolean operatorDown;
 
+  /** Whether the no-status delete race ran; it runs once, at the first jump past the timeout. */
+  private boolean raced;
+
   Scenario(Simulator sim, ScenarioPlan plan) {
     this.sim = sim;
     this.plan = plan;
@@ -308,6 +311,9 @@ final class Scenario {
                 : Duration.ofMillis(r.nextInt(7000));
         sim.clock.advance(d);
         trace("clock +" + d.toMillis() + "ms");
+        if (d == NO_STATUS_JUMP) {
+          noStatusDeleteRace(false);
+        }
         break;
       case FAULT:
         Fault f = fault(r);
@@ -543,6 +549,7 @@ final class Scenario {
       sim.clock.advance(Duration.ofSeconds(6));
       if (round == 6) {
         sim.clock.advance(NO_STATUS_JUMP);
+        noStatusDeleteRace(true);
       }
       pollUnrecorded();
     }
@@ -565,6 +572,59 @@ final class Scenario {
           poll(node, job); // a terminal status must not change
         }
       }
+    }
+  }
+
+  /**
+   * Issue 24's race, when the plan draws it, at the first jump past the no-status timeout (in the
+   * scenario's steps or while settling), on a job no node recorded yet: one node's delete of a job
+   * loses its answer (applied then lost, or reset before it was applied) while the other node
+   * cancels the job; then the first node reads it again. The scheduler records what each node read
+   * as Gravitino would ({@link #poll}). In the scenario's steps the race's fault stays, as the
+   * others do, until used or cleared.
+   *
+   * @param settling whether the scenario is settling (its faults were cleared before)
+   */
+  private void noStatusDeleteRace(boolean settling) {
+    if (!plan.noStatusRace || raced) {
+      return;
+    }
+    List<ScenarioJob> open = new ArrayList<>();
+    for (ScenarioJob j : jobs) {
+      if (!j.orphan && j.id != null && j.recorded.isEmpty()) {
+        open.add(j);
+      }
+    }
+    if (open.isEmpty()) {
+      return;
+    }
+    raced = true;
+    Random r = plan.raceRandom;
+    ScenarioJob job = open.get(r.nextInt(open.size()));
+    Node sender = r.nextBoolean() ? a : b;
+    Node other = sender == a ? b : a;
+    Fault.Builder on =
+        Fault.on("DELETE", collectionRegex() + "/" + Pattern.quote(job.id.name()))
+            .forClient(sender == a ? "node-a" : "node-b")
+            .times(1 + r.nextInt(9));
+    Fault f = r.nextBoolean() ? on.appliedThenLost() : on.connectionReset();
+    sim.server.faults().add(f);
+    trace("no-status delete race on " + job.jobId + ": " + sender.name() + " fault " + f);
+    if (plan.concurrent) {
+      try {
+        together(List.of(() -> poll(sender, job), () -> cancel(other, job)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        invariants.threw("interrupted during the no-status delete race");
+        return;
+      }
+    } else {
+      poll(sender, job);
+      cancel(other, job);
+    }
+    poll(sender, job);
+    if (settling) {
+      sim.server.faults().clear(); // the faults were cleared to settle: only the race's is left
     }
   }
 

@@ -65,6 +65,16 @@ final class ScenarioPlan {
   /** Whether a job restarts: the nodes then use a restart-on-failure policy. */
   final boolean restarts;
 
+  /**
+   * Whether the scenario runs the no-status delete race ({@link Feature#NO_STATUS_DELETE_RACE}).
+   */
+  final boolean noStatusRace;
+
+  /**
+   * Draws the no-status delete race; apart from {@link #rnd}, so other scenarios replay as before.
+   */
+  final Random raceRandom;
+
   final boolean watchA;
   final boolean watchB;
   final String description;
@@ -97,6 +107,9 @@ final class ScenarioPlan {
     // drawn apart from the rest, so scenarios without WATCH replay as before
     Random modes = new Random(seed * 17 + 3);
     int watching = this.features.contains(Feature.WATCH) ? modes.nextInt(4) : 0;
+    this.raceRandom = new Random(seed * 13 + 5);
+    this.noStatusRace =
+        this.features.contains(Feature.NO_STATUS_DELETE_RACE) && raceRandom.nextInt(3) == 0;
     this.watchA = (watching & 1) != 0;
     this.watchB = (watching & 2) != 0;
     this.description = describe();
@@ -136,6 +149,9 @@ final class ScenarioPlan {
     d.append("s");
     if (watchA || watchB) {
       d.append(" watch=").append(watchA ? "A" : "").append(watchB ? "B" : "");
+    }
+    if (noStatusRace) {
+      d.append(" no-status-delete-race");
     }
     d.append(" features=").append(features);
     return d.toString();

@@ -45,6 +45,9 @@ import java.util.Set;
  *       mark);
  *   <li>deleted in the failed attempt of a restarting path: FAILED or CANCELLED;
  *   <li>deleted carrying the cancel mark: CANCELLED;
+ *   <li>given kubejobs' end mark ({@code kubejobs.dev/ended}, the no-status timeout's) without a
+ *       cancel mark before it: FAILED, whatever comes after (the mark decided it), when the
+ *       application never had a status before the mark; no answer is right when it had one;
  *   <li>deleted without the mark and without ever having a status (the no-status timeout): FAILED;
  *   <li>deleted without the mark while it had a status: no answer is right — kubejobs deleted a
  *       live job;
@@ -86,6 +89,15 @@ record Truth(Set<JobStatus> allowed, String story) {
       boolean marked = e.annotations().has(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
       if (marked && !markedEver) {
         story.append(" mark@").append(e.rv());
+      }
+      if (!marked && !markedEver && e.annotations().has(JobIdentity.ANNOTATION_ENDED)) {
+        story.append(" ended@").append(e.rv());
+        if (hadStatus) {
+          return new Truth(
+              EnumSet.noneOf(JobStatus.class),
+              story + " (kubejobs ended an application that had a status)");
+        }
+        return new Truth(EnumSet.of(JobStatus.FAILED), story + " (never a status)");
       }
       markedEver |= marked;
       if (e.deleting()) {

@@ -117,11 +117,42 @@ class TruthTest {
     assertThat(judge(SparkAppPath.HAPPY).allowed()).containsExactly(JobStatus.SUCCEEDED);
   }
 
+  @Test
+  void theEndMarkOfTheNoStatusTimeoutDecidesFailedWhateverComesAfter() {
+    app(ResourceEvent.Kind.ADDED, null, false, false);
+    app(ResourceEvent.Kind.MODIFIED, null, JobIdentity.ANNOTATION_ENDED, false);
+    app(ResourceEvent.Kind.MODIFIED, "RUNNING", JobIdentity.ANNOTATION_ENDED, false);
+    app(ResourceEvent.Kind.DELETED, "RUNNING", JobIdentity.ANNOTATION_ENDED, true);
+
+    Truth truth = judge(SparkAppPath.OPERATOR_DOWN);
+
+    assertThat(truth.allowed()).containsExactly(JobStatus.FAILED);
+    assertThat(truth.story()).contains("ended@");
+  }
+
+  @Test
+  void anEndMarkOnAnApplicationWithAStatusAllowsNothing() {
+    app(ResourceEvent.Kind.ADDED, null, false, false);
+    app(ResourceEvent.Kind.MODIFIED, "SUBMITTED", false, false);
+    app(ResourceEvent.Kind.MODIFIED, "SUBMITTED", JobIdentity.ANNOTATION_ENDED, false);
+    app(ResourceEvent.Kind.MODIFIED, "COMPLETED", JobIdentity.ANNOTATION_ENDED, false);
+
+    Truth truth = judge(SparkAppPath.HAPPY);
+
+    assertThat(truth.allowed()).isEmpty();
+    assertThat(truth.story()).contains("ended an application that had a status");
+  }
+
   private Truth judge(SparkAppPath path) {
     return Truth.of(log.ordered(), UID, Flavor.KUBEFLOW, path);
   }
 
   private void app(ResourceEvent.Kind kind, String state, boolean marked, boolean deleted) {
+    app(kind, state, marked ? JobIdentity.ANNOTATION_CANCEL_REQUESTED : null, deleted);
+  }
+
+  /** An event of the application carrying {@code annotation} (a mark's name), or none when null. */
+  private void app(ResourceEvent.Kind kind, String state, String annotation, boolean deleted) {
     JsonObject o = new JsonObject();
     JsonObject meta = new JsonObject();
     meta.addProperty("name", "kj-job-0");
@@ -129,8 +160,8 @@ class TruthTest {
     meta.addProperty("uid", UID);
     meta.addProperty("resourceVersion", Long.toString(++rv));
     JsonObject annotations = new JsonObject();
-    if (marked) {
-      annotations.addProperty(JobIdentity.ANNOTATION_CANCEL_REQUESTED, "2026-01-01T00:00:00Z");
+    if (annotation != null) {
+      annotations.addProperty(annotation, "2026-01-01T00:00:00Z");
     }
     meta.add("annotations", annotations);
     if (deleted && kind != ResourceEvent.Kind.DELETED) {

@@ -43,8 +43,10 @@ import org.slf4j.LoggerFactory;
  * resourceVersion-locked merge patch (409 → read and decide again) and delete locked to the marked
  * copy's uid and resourceVersion (409 → read and decide again). A delete whose answer was lost is
  * confirmed by a read (being deleted or gone → done, the mark stays); a delete that truly failed
- * removes the mark again, only while the resource is not being deleted. Not a published API; thread
- * safe.
+ * removes the mark again, only while the resource is not being deleted. A copy carrying an {@link
+ * EndMark} (a status read ended the job, for example at the no-status timeout) is finished: the
+ * cancel marks and deletes nothing, and its mark patch, locked to an older copy, meets 409 against
+ * an end mark put meanwhile. Not a published API; thread safe.
  *
  * @param <S> the job spec type
  */
@@ -118,6 +120,14 @@ public final class CancelOperation<S> implements JobCanceller {
         }
         LOG.debug("Job '{}' is already being deleted; nothing to cancel", id);
         return CancelResult.ALREADY_DELETING;
+      }
+      Optional<EndMark> ended = EndMark.of(app);
+      if (ended.isPresent()) {
+        // A status read ended the job before this cancel (the no-status timeout): its end mark
+        // decided the outcome, and its delete, or the next read's, removes the resource. Not
+        // cancelled: a cancel mark here would claim a job that another outcome ended.
+        LOG.debug("Job '{}' carries an end mark ({}); cancel is a no-op", id, ended.get().status());
+        return CancelResult.ALREADY_FINISHED;
       }
       // The same full mapping as the status reader, on a copy read after the cancel was asked.
       JobExecutionInfo info = status.decideForCancel(id, app);

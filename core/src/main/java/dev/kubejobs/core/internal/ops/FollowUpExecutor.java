@@ -39,7 +39,21 @@ import org.slf4j.LoggerFactory;
  * to report: the outcome once the action is confirmed, the waiting status with the reason while a
  * refusal keeps it from being confirmed, or that the copy changed before the delete (409) and the
  * job must be decided again. It never reads or maps the job again itself: that is the {@link
- * StatusPipeline}'s. Not a published API; thread safe.
+ * StatusPipeline}'s.
+ *
+ * <p>A delete of the application that is not a cancel's (the copy carries no cancel mark) first
+ * puts an {@link EndMark} with a merge patch locked to the copy's resourceVersion, then deletes
+ * locked to the copy's uid (the mark decided the outcome, so a later change, such as the operator's
+ * first status, must not keep the resource alive). The kube-apiserver answers both with 409 when
+ * the resource changed since (the patch) or was replaced (the delete): a PATCH whose {@code
+ * metadata.resourceVersion} is stale fails in {@code Store.Update} ({@code
+ * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go}: "the object has been
+ * modified"), and a DELETE whose preconditions do not match fails in {@code rest.BeforeDelete}
+ * ({@code staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go}); the testkit's {@code
+ * DeleteTest} and {@code ConformanceTest} hold the fake to both. So the end mark and a cancel mark
+ * exclude each other, and the mark, once written, decides the outcome for every instance; the
+ * reader remembers it ({@link ReportedStatuses#endMarked}), so a delete whose answer was lost is
+ * reported as the mark decided once the resource is found gone. Not a published API; thread safe.
  */
 final class FollowUpExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(FollowUpExecutor.class);
@@ -48,12 +62,14 @@ final class FollowUpExecutor {
   private final KubeGateway gateway;
   private final ResourceKind resourceKind;
   private final DriverPodLocator locator;
+  private final ReportedStatuses reported;
 
-  FollowUpExecutor(KubeJobsContext<?> ctx, DriverPodLocator locator) {
+  FollowUpExecutor(KubeJobsContext<?> ctx, DriverPodLocator locator, ReportedStatuses reported) {
     this.ctx = ctx;
     this.gateway = ctx.gateway();
     this.resourceKind = ctx.jobKind().resourceKind();
     this.locator = locator;
+    this.reported = reported;
   }
 
   /** What carrying out a follow-up came to. */
@@ -88,12 +104,18 @@ final class FollowUpExecutor {
       return new Outcome.Report(
           outcomeWithoutDriverPodDelete(id, waiting, followUp, driver.reason()));
     }
+    Optional<EndMark> ended = Optional.empty();
     try {
-      boolean done =
-          switch (followUp.action()) {
-            case DELETE_APPLICATION -> deleteApplication(id, app);
-            case DELETE_DRIVER_POD -> deleteDriverPod(id, driver);
-          };
+      boolean done;
+      if (followUp.action() == FollowUp.Action.DELETE_DRIVER_POD) {
+        done = deleteDriverPod(id, driver);
+      } else if (app.isBeingDeleted()
+          || app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+        done = deleteMarked(id, app);
+      } else {
+        ended = endMark(id, app, followUp, waiting);
+        done = ended.isPresent() && deleteEnded(id, app, ended.get());
+      }
       if (!done) {
         return new Outcome.CopyChanged();
       }
@@ -141,6 +163,10 @@ final class FollowUpExecutor {
       // marked it reports it cancelled; every node must agree.
       outcome = JobStatus.CANCELLED;
       message = "cancelled by kubejobs before the operator wrote a status";
+    }
+    if (ended.isPresent()) {
+      LOG.debug("Job '{}': end mark and delete confirmed, reporting {}", id, ended.get().status());
+      return new Outcome.Report(ended.get().outcome(waiting));
     }
     LOG.debug("Job '{}': {} confirmed, reporting {}", id, describe(followUp), outcome);
     return new Outcome.Report(
@@ -192,11 +218,79 @@ final class FollowUpExecutor {
   }
 
   /**
-   * Deletes the job's resource, locked to the copy the decision was made on.
+   * The end mark of the copy, or this reader's, put with a merge patch locked to the copy's
+   * resourceVersion; remembered as written once the copy shows it or the patch answered.
+   *
+   * @return the mark, or empty when the copy changed before the patch (409): decide again
+   * @throws NoSuchJobException if the resource is gone before the mark
+   * @throws dev.kubejobs.core.ApiUnavailableException if the patch got no answer: the mark may have
+   *     landed, which the next read shows
+   */
+  private Optional<EndMark> endMark(
+      ExecutionId id, ResourceSnapshot app, FollowUp followUp, JobExecutionInfo waiting) {
+    Optional<EndMark> found = EndMark.of(app);
+    if (found.isEmpty()) {
+      EndMark mine =
+          new EndMark(
+              ctx.clock().instant(), ctx.writer().next(), followUp.outcome(), followUp.message());
+      try {
+        gateway.mergePatch(
+            id, resourceKind, id.namespace(), id.name(), mine.patch(app.resourceVersion()));
+      } catch (ApiStatusException e) {
+        if (e.isConflict()) {
+          // Changed since the copy: a cancel mark, the operator's first status, another reader's
+          // end mark. Read again and decide again.
+          return Optional.empty();
+        }
+        if (e.isNotFound()) {
+          throw new NoSuchJobException(
+              id,
+              "the resource of job " + id + " disappeared before kubejobs could end the job",
+              null);
+        }
+        throw e;
+      }
+      LOG.debug("Job '{}': end mark put ({})", id, mine.status());
+      found = Optional.of(mine);
+    }
+    reported.endMarked(id, app.uid(), found.get().outcome(waiting));
+    return found;
+  }
+
+  /**
+   * Deletes an end-marked job's resource, locked to its uid only: whatever changed since the mark
+   * (the operator's first status), the mark decided the outcome, so no change may keep the resource
+   * alive.
+   *
+   * @return true when deleted or gone since the mark (the deletion the mark announced); false on
+   *     409 (replaced by another resource of that name): read again and decide again
+   */
+  private boolean deleteEnded(ExecutionId id, ResourceSnapshot app, EndMark mark) {
+    try {
+      DeleteResult result =
+          gateway.delete(id, resourceKind, id.namespace(), id.name(), app.uid(), null);
+      if (result == DeleteResult.GONE) {
+        // A retried delete whose first answer was lost, or another reader's delete.
+        LOG.debug("Job '{}' was gone after its end mark; {} holds", id, mark.status());
+      }
+    } catch (ApiStatusException e) {
+      if (!e.isConflict()) {
+        throw e;
+      }
+      // Only the uid is locked: another resource of that name may have replaced the marked one.
+      LOG.debug("Job '{}': the delete after its end mark met 409; reading again", id);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Deletes the job's resource, locked to the copy the decision was made on: a copy carrying a
+   * cancel mark (the cancel's delete never came) or one already being deleted.
    *
    * @return true when deleted, false when the copy changed before the delete (409)
    */
-  private boolean deleteApplication(ExecutionId id, ResourceSnapshot app) {
+  private boolean deleteMarked(ExecutionId id, ResourceSnapshot app) {
     if (app.isBeingDeleted()) {
       return true;
     }

@@ -107,7 +107,7 @@ final class ReportedStatuses {
       s = null;
     }
     JobExecutionInfo out = reading;
-    if (s != null && rank(reading.status()) < rank(s.status)) {
+    if (s != null && s.status != null && rank(reading.status()) < rank(s.status)) {
       out = reading.toBuilder().status(s.status).build();
     }
     String known = uid != null ? uid : s == null ? null : s.uid;
@@ -116,12 +116,56 @@ final class ReportedStatuses {
         || out.status().isTerminal()
         || !Objects.equals(known, s.uid)) {
       // Unchanged: the get above already marked the job as recently read.
-      seen.put(id, new Seen(out.status(), out.status().isTerminal() ? out : null, known, false));
+      boolean sameResource = s != null && Objects.equals(known, s.uid);
+      seen.put(
+          id,
+          new Seen(
+              out.status(),
+              out.status().isTerminal() ? out : null,
+              known,
+              false,
+              out.status().isTerminal() || !sameResource ? null : s.ended));
     }
     if (onChange != null && (s == null || s.status != out.status())) {
       onChange.accept(id, out);
     }
     return new Raised.Report(out);
+  }
+
+  /**
+   * Remembers that the resource {@code uid} of a job carries an end mark this reader knows was
+   * written, deciding {@code outcome}: once that resource is found gone, {@link #goneAfterEnd}
+   * reports the outcome. Nothing changes for a job that already ended.
+   */
+  synchronized void endMarked(ExecutionId id, String uid, JobExecutionInfo outcome) {
+    Objects.requireNonNull(uid, "uid");
+    Seen s = seen.get(id);
+    if (s != null && s.terminal != null) {
+      return;
+    }
+    seen.put(id, new Seen(s == null ? null : s.status, null, uid, false, outcome));
+  }
+
+  /** The outcome an end mark this reader knows of decided, while the job has not been reported. */
+  synchronized Optional<JobExecutionInfo> ended(ExecutionId id) {
+    Seen s = seen.get(id);
+    return s == null ? Optional.empty() : Optional.ofNullable(s.ended);
+  }
+
+  /**
+   * The job's resource was found gone: when it carried an end mark this reader knows of, the
+   * deletion that mark announced is confirmed and its outcome is reported (and kept) from now on.
+   *
+   * @return the outcome, or empty when no end mark is known (the job is then gone)
+   */
+  synchronized Optional<JobExecutionInfo> goneAfterEnd(ExecutionId id) {
+    Seen s = seen.get(id);
+    if (s == null || s.ended == null) {
+      return Optional.empty();
+    }
+    return raise(id, s.ended, s.uid) instanceof Raised.Report report
+        ? Optional.of(report.info())
+        : Optional.empty();
   }
 
   /**
@@ -154,7 +198,7 @@ final class ReportedStatuses {
       return;
     }
     String goneUid = uid != null ? uid : s == null ? null : s.uid;
-    seen.put(id, new Seen(s == null ? null : s.status, null, goneUid, true));
+    seen.put(id, new Seen(s == null ? null : s.status, null, goneUid, true, null));
   }
 
   synchronized int size() {
@@ -178,6 +222,13 @@ final class ReportedStatuses {
    * @param terminal the terminal info, once ended
    * @param uid the uid of the resource last reported (or reported gone), null when unknown
    * @param gone whether that resource was reported gone
+   * @param ended the outcome an end mark on that resource decided, known to be written; null when
+   *     none is known
    */
-  private record Seen(JobStatus status, JobExecutionInfo terminal, String uid, boolean gone) {}
+  private record Seen(
+      JobStatus status,
+      JobExecutionInfo terminal,
+      String uid,
+      boolean gone,
+      JobExecutionInfo ended) {}
 }

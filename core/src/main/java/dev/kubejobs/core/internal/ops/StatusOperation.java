@@ -145,7 +145,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         new ReportedStatuses(
             ReportedStatuses.DEFAULT_CAPACITY, dispatch == null ? null : dispatch::changed);
     this.ttl = ttl;
-    this.pipeline = new StatusPipeline(ctx);
+    this.pipeline = new StatusPipeline(ctx, reported);
     this.diagnosis = new DiagnosisStep(ctx, pipeline.locator(), diagnoseAfter);
     this.cache =
         new StatusCache(
@@ -358,7 +358,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
 
   @Override
   public Optional<JobExecutionInfo> reportedTerminal(ExecutionId id) {
-    return reported.terminal(id);
+    return reported.terminal(id).or(() -> reported.ended(id));
   }
 
   /**
@@ -591,6 +591,13 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       if (done.isPresent()) {
         LOG.debug("Job '{}' is gone after it ended {}; keeping that", id, done.get().status());
         return JobStatusResult.of(done.get());
+      }
+      Optional<JobExecutionInfo> ended = reported.goneAfterEnd(id);
+      if (ended.isPresent()) {
+        // Its end mark was written before it went: the deletion that mark announced (its own
+        // delete's answer may have been lost) ended the job as the mark decided.
+        LOG.debug("Job '{}' is gone after its end mark; reporting {}", id, ended.get().status());
+        return JobStatusResult.of(ended.get());
       }
       reported.gone(id, null);
     }

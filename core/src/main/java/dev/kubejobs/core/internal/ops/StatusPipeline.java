@@ -90,12 +90,12 @@ public final class StatusPipeline {
   private final DriverPodLocator locator;
   private final FollowUpExecutor followUps;
 
-  StatusPipeline(KubeJobsContext<?> ctx) {
+  StatusPipeline(KubeJobsContext<?> ctx, ReportedStatuses reported) {
     this.ctx = ctx;
     this.kind = ctx.jobKind();
     this.resourceKind = kind.resourceKind();
     this.locator = new DriverPodLocator(ctx);
-    this.followUps = new FollowUpExecutor(ctx, locator);
+    this.followUps = new FollowUpExecutor(ctx, locator, reported);
   }
 
   /** The driver-pod locator, for callers that look up several jobs' pods at once. */
@@ -306,7 +306,9 @@ public final class StatusPipeline {
     if (decision == null) {
       throw mapperFailed(id, new IllegalStateException("the mapper returned null"));
     }
-    return decision;
+    // A copy carrying an end mark was decided when the mark was put, whatever the mapper says now.
+    MappingDecision mapped = decision;
+    return EndMark.of(app).map(mark -> mark.decide(app, mapped)).orElse(decision);
   }
 
   private JobStatusUnknownException mapperFailed(ExecutionId id, RuntimeException e) {

@@ -1,0 +1,177 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.races;
+
+import static dev.kubejobs.core.testing.Fixture.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.cancel.CancelResult;
+import dev.kubejobs.core.testing.ClientHooks;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.MutableClock;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 24: the no-status timeout's delete whose answer was lost, while another node cancels. The
+ * timeout puts its end mark ({@code kubejobs.dev/ended}) with a merge patch locked to the copy's
+ * resourceVersion before it deletes; the mark, not the delete, decides who ended the job, and a
+ * cancel mark excludes it (the later patch meets 409, as kube-apiserver's {@code Store.Update}
+ * answers a stale {@code metadata.resourceVersion}). Race simulation seed 717 showed why the
+ * sender's memory alone is unsound: a DELETE reset before it was applied looks, to its sender, like
+ * one applied whose answer was lost.
+ */
+class NoStatusDeleteRacesTest {
+  private static final MutableClock CLOCK = MutableClock.at(T0);
+  private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
+
+  @RegisterExtension
+  static final FakeKubernetesExtension KUBE =
+      FakeKubernetesExtension.builder().resource(TestJobKind.TYPE).clock(CLOCK).build();
+
+  private FakeKubernetesApiServer server;
+  private KubeJobs<TestJobSpec> nodeA;
+  private KubeJobs<TestJobSpec> nodeB;
+  private ExecutionId id;
+
+  @BeforeEach
+  void setUp() {
+    CLOCK.set(T0);
+    server = KUBE.server();
+    nodeA = node(server.newClient("node-a"));
+    nodeB = node(server.newClient("node-b"));
+    id = nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
+    CLOCK.advance(TestJobKind.NO_STATUS_TIMEOUT.plusSeconds(1));
+  }
+
+  private static KubeJobs<TestJobSpec> node(ApiClient client) {
+    return Fixture.builder(client, CLOCK, "gravitino")
+        .circuitBreaker(Fixture.lenientBreaker(CLOCK))
+        .build();
+  }
+
+  @Test
+  void anAppliedDeleteWhoseAnswersWereLostIsReportedFailedByItsSenderNotNoSuchJob() {
+    // Every attempt of A's DELETE is applied (the first) or answered 404 (the retries), and each
+    // answer is lost.
+    server.faults().add(Fault.on("DELETE", OBJECT).forClient("node-a").times(9).appliedThenLost());
+
+    assertThatThrownBy(() -> nodeA.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    // B's cancel meanwhile finds nothing to cancel and claims nothing.
+    assertThatThrownBy(() -> nodeB.canceller().cancel(id)).isInstanceOf(NoSuchJobException.class);
+
+    JobExecutionInfo info = nodeA.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.message()).contains("no status from the operator");
+    assertThat(info.finishedAt()).isPresent();
+    assertThat(nodeA.statusReader().get(id)).isEqualTo(info);
+    assertThat(nodeA.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(server.journal().count("DELETE", OBJECT)).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void aDeleteResetBeforeItWasAppliedLeavesTheEndMarkSoAnotherNodesCancelDoesNotClaimTheJob() {
+    server.faults().add(Fault.on("DELETE", OBJECT).forClient("node-a").times(9).connectionReset());
+    assertThatThrownBy(() -> nodeA.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class);
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_ENDED)
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+
+    // Seed 717's race: B cancels while A believes its delete may have been applied.
+    assertThat(nodeB.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    JobExecutionInfo byB = nodeB.statusReader().get(id);
+    assertThat(byB.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    JobExecutionInfo byA = nodeA.statusReader().get(id);
+    assertThat(byA.status()).isEqualTo(JobStatus.FAILED);
+    // The mark's time is the job's finish time on every node.
+    assertThat(byA.finishedAt()).isEqualTo(byB.finishedAt());
+  }
+
+  @Test
+  void anEndMarkResetBeforeItWasAppliedLeavesTheJobToAnotherNodesCancel() {
+    server.faults().add(Fault.on("PATCH", OBJECT).forClient("node-a").times(9).connectionReset());
+    assertThatThrownBy(() -> nodeA.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class);
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
+
+    assertThat(nodeB.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
+    // A never knew a mark of its own was written: the job is gone, as for B; a scheduler records
+    // its own cancel, CANCELLED, from either node.
+    assertThatThrownBy(() -> nodeA.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+    assertThatThrownBy(() -> nodeB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+  }
+
+  @Test
+  void aCancelMarkLockedToACopyBeforeTheEndMarkLosesAndTheCancelReportsTheJobFinished() {
+    // A's end mark lands (its delete is reset) between B's read and B's cancel mark.
+    server.faults().add(Fault.on("DELETE", OBJECT).forClient("node-a").times(9).connectionReset());
+    ClientHooks hooks =
+        new ClientHooks()
+            .before(
+                "PATCH",
+                OBJECT,
+                () ->
+                    assertThatThrownBy(() -> nodeA.statusReader().get(id))
+                        .isInstanceOf(ApiUnavailableException.class));
+    KubeJobs<TestJobSpec> racingB = Fixture.scripted(server, hooks, CLOCK, "gravitino").build();
+
+    assertThat(racingB.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_ENDED)
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    assertThat(server.journal().count("DELETE", OBJECT)).isGreaterThanOrEqualTo(1);
+    server.faults().clear();
+    assertThat(racingB.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
+  }
+
+  /** The timeout has not come yet: nothing is marked or deleted. */
+  @Test
+  void beforeTheTimeoutNothingIsMarked() {
+    CLOCK.set(T0.plus(Duration.ofSeconds(10)));
+
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_ENDED);
+  }
+}
