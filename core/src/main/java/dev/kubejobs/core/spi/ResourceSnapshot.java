@@ -17,7 +17,6 @@ package dev.kubejobs.core.spi;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.internal.kube.Snapshots;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -44,14 +43,14 @@ import java.util.Optional;
  * it are handed out.
  */
 public final class ResourceSnapshot {
-  static {
-    // The gateway's answers are parsed for the snapshot alone: it hands them over uncopied.
-    Snapshots.register(ResourceSnapshot::new);
-  }
-
   private final JsonObject json;
   private final JsonView view;
 
+  /**
+   * Keeps {@code json} itself, uncopied: called by {@link #of} with a copy, and by the API gateway
+   * (through {@code Snapshots}' private lookup, inside core's module) with the trees it parsed for
+   * the snapshot alone.
+   */
   private ResourceSnapshot(JsonObject json) {
     this.json = json;
     this.view = new JsonView(json);

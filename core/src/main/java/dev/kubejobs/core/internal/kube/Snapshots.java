@@ -17,35 +17,24 @@ package dev.kubejobs.core.internal.kube;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.spi.ResourceSnapshot;
+import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.util.Objects;
-import java.util.function.Function;
+import java.lang.invoke.MethodType;
 
 /**
  * Makes a {@link ResourceSnapshot} of JSON that nobody else holds without the deep copy {@link
  * ResourceSnapshot#of} makes: the gateway parses each answer itself and hands the tree over, so
  * copying it again would only double the allocation of every LIST. Not a published API.
  *
- * <p>{@link ResourceSnapshot} registers the factory once, from its static initializer; any later
- * registration is refused. Thread safe.
+ * <p>It reaches {@link ResourceSnapshot}'s private constructor through a private lookup, which
+ * works only inside core's own module (or on the class path), so the snapshot hands its constructor
+ * to nobody: no public registration method, no mutable static state. Thread safe.
  */
 public final class Snapshots {
-  private static volatile Function<JsonObject, ResourceSnapshot> adopter;
+  /** {@code ResourceSnapshot(JsonObject)}, the constructor that keeps the object uncopied. */
+  private static final MethodHandle ADOPT = adopter();
 
   private Snapshots() {}
-
-  /**
-   * Registers the factory that wraps JSON without copying; called by {@link ResourceSnapshot}.
-   *
-   * @param factory the factory
-   * @throws IllegalStateException if one is registered already
-   */
-  public static synchronized void register(Function<JsonObject, ResourceSnapshot> factory) {
-    if (adopter != null) {
-      throw new IllegalStateException("the snapshot factory is registered already");
-    }
-    adopter = Objects.requireNonNull(factory, "factory");
-  }
 
   /**
    * Wraps JSON that the caller gives up: it must not be changed or handed out afterwards.
@@ -54,15 +43,22 @@ public final class Snapshots {
    * @return the snapshot holding {@code json} itself
    */
   static ResourceSnapshot adopt(JsonObject json) {
-    Function<JsonObject, ResourceSnapshot> f = adopter;
-    if (f == null) {
-      try {
-        MethodHandles.lookup().ensureInitialized(ResourceSnapshot.class);
-      } catch (IllegalAccessException e) {
-        throw new IllegalStateException("cannot initialize ResourceSnapshot", e);
-      }
-      f = adopter;
+    try {
+      return (ResourceSnapshot) ADOPT.invokeExact(json);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException("the snapshot constructor threw " + e, e);
     }
-    return f.apply(json);
+  }
+
+  private static MethodHandle adopter() {
+    try {
+      return MethodHandles.privateLookupIn(ResourceSnapshot.class, MethodHandles.lookup())
+          .findConstructor(
+              ResourceSnapshot.class, MethodType.methodType(void.class, JsonObject.class));
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("cannot reach ResourceSnapshot's constructor", e);
+    }
   }
 }
