@@ -211,6 +211,11 @@ final class ApiHandler {
           && labels.matches(InMemoryStore.labels(o))
           && fields.matches(o);
     }
+
+    /** Whether the watch takes every object of its namespace, so reads none of them. */
+    boolean selectsEverything() {
+      return labels.selectsEverything() && fields.selectsEverything();
+    }
   }
 
   /** A watch request's outcome: an answer (an error), or a watch to stream. */

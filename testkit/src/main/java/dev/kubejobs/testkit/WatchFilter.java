@@ -313,7 +313,7 @@ final class WatchFilter implements Filter {
       // cacher takes the initial events and registers the watcher) before serveWatchHandler writes
       // the status (kubernetes/apiserver pkg/endpoints/handlers/get.go, commit 24a394e5).
       long position;
-      List<JsonObject> initial = new ArrayList<>();
+      List<String> initial = new ArrayList<>();
       JsonObject error = null;
       String rv = watch.resourceVersion();
       if (rv == null || rv.isEmpty() || rv.equals("0")) {
@@ -321,9 +321,14 @@ final class WatchFilter implements Filter {
         // cache's getIntervalFromStoreLocked (resourceVersion 0) and the etcd watcher's initial
         // sync (no resourceVersion) do, then the changes after it.
         InMemoryStore.Snapshot snapshot = store.snapshot(watch.type(), watch.namespace());
-        for (JsonObject o : snapshot.items()) {
-          if (watch.matches(o)) {
-            initial.add(o);
+        for (StoredObject o : snapshot.items()) {
+          if (watch.selectsEverything()) {
+            initial.add(o.jsonAt(watch.type()));
+          } else {
+            JsonObject object = o.objectAt(watch.type());
+            if (watch.matches(object)) {
+              initial.add(ApiHandler.GSON.toJson(object));
+            }
           }
         }
         position = Long.parseLong(snapshot.resourceVersion());
@@ -362,8 +367,8 @@ final class WatchFilter implements Filter {
         send("ERROR", error);
         return;
       }
-      for (JsonObject o : initial) {
-        if (!send("ADDED", o)) {
+      for (String o : initial) {
+        if (!send(eventJson("ADDED", o))) {
           return;
         }
       }
@@ -380,7 +385,7 @@ final class WatchFilter implements Filter {
         }
         for (WatchHub.Change change : changes) {
           position = change.rv();
-          JsonObject event = event(change);
+          String event = event(change);
           if (event != null && !send(event)) {
             return;
           }
@@ -478,26 +483,32 @@ final class WatchFilter implements Filter {
      * selectors now and/or before the change; passing now only is ADDED, both MODIFIED, before only
      * DELETED with the previous state carrying the change's resourceVersion.
      */
-    private JsonObject event(WatchHub.Change change) {
+    private String event(WatchHub.Change change) {
       // One store per resource: a change made at any served version shows at the watched one.
       if (!InMemoryStore.storageKey(change.type()).equals(InMemoryStore.storageKey(watch.type()))) {
         return null;
       }
+      // An object never changes namespace: one outside the watched one is skipped unread.
+      if (watch.namespace() != null && !watch.namespace().equals(change.object().namespace())) {
+        return null;
+      }
+      boolean removed = change.kind() == ResourceEvent.Kind.DELETED;
+      if (watch.selectsEverything() && !removed) {
+        // Every object of the namespace matches, now and before: the stored JSON as it is.
+        return eventJson(
+            change.previous() != null ? "MODIFIED" : "ADDED", change.object().jsonAt(watch.type()));
+      }
       // Selectors see the object as served at the watched version (an event's shape differs).
-      JsonObject object = InMemoryStore.atVersion(change.object(), watch.type());
       JsonObject previous =
-          change.previous() == null
-              ? null
-              : InMemoryStore.atVersion(change.previous(), watch.type());
-      boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(object);
+          change.previous() == null ? null : change.previous().objectAt(watch.type());
+      boolean now = !removed && watch.matches(change.object().objectAt(watch.type()));
       boolean before = previous != null && watch.matches(previous);
       if (now) {
-        return eventJson(before ? "MODIFIED" : "ADDED", object);
+        return eventJson(before ? "MODIFIED" : "ADDED", change.object().jsonAt(watch.type()));
       }
       if (before) {
-        JsonObject last = previous.deepCopy();
-        InMemoryStore.metadata(last).addProperty("resourceVersion", Long.toString(change.rv()));
-        return eventJson("DELETED", last);
+        InMemoryStore.metadata(previous).addProperty("resourceVersion", Long.toString(change.rv()));
+        return eventJson("DELETED", ApiHandler.GSON.toJson(previous));
       }
       return null;
     }
@@ -514,15 +525,15 @@ final class WatchFilter implements Filter {
       JsonObject meta = new JsonObject();
       meta.addProperty("resourceVersion", Long.toString(rv));
       object.add("metadata", meta);
-      return write(eventJson("BOOKMARK", object));
+      return write(eventJson("BOOKMARK", ApiHandler.GSON.toJson(object)));
     }
 
     private boolean send(String type, JsonObject object) throws IOException {
-      return send(eventJson(type, object));
+      return send(eventJson(type, ApiHandler.GSON.toJson(object)));
     }
 
     /** Writes an event that counts towards a drop fault; false once the stream is over. */
-    private boolean send(JsonObject event) throws IOException {
+    private boolean send(String event) throws IOException {
       if (!write(event)) {
         return false;
       }
@@ -530,9 +541,9 @@ final class WatchFilter implements Filter {
       return !dropped();
     }
 
-    private boolean write(JsonObject event) {
+    private boolean write(String event) {
       try {
-        out.write((ApiHandler.GSON.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
+        out.write((event + "\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         return true;
       } catch (IOException e) {
@@ -597,11 +608,12 @@ final class WatchFilter implements Filter {
     }
   }
 
-  private static JsonObject eventJson(String type, JsonObject object) {
-    JsonObject event = new JsonObject();
-    event.addProperty("type", type);
-    event.add("object", object);
-    return event;
+  /**
+   * A watch event's JSON, {@code {"type":...,"object":...}}, around the object's JSON as it is
+   * (what Gson writes for the same event object).
+   */
+  private static String eventJson(String type, String objectJson) {
+    return "{\"type\":\"" + type + "\",\"object\":" + objectJson + "}";
   }
 
   /** A {@code Status} as an ERROR event carries it: no details unless the error has them. */

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.testkit;
 
-import com.google.gson.JsonObject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +30,8 @@ import java.util.List;
  * resourceVersion order; watches wait here for the next change. A resourceVersion older than what
  * the history still holds is "too old" (410 {@code Expired}); the history forgets changes after
  * {@link #compact(long)}, after its time window (by the server's clock) and beyond {@link
- * #CAPACITY} entries. Thread safe: all state is guarded by this object's monitor.
+ * #CAPACITY} entries. A change holds the store's own immutable objects, not copies. Thread safe:
+ * all state is guarded by this object's monitor.
  */
 final class WatchHub {
 
@@ -52,8 +52,8 @@ final class WatchHub {
       long rv,
       ResourceEvent.Kind kind,
       ResourceType type,
-      JsonObject object,
-      JsonObject previous,
+      StoredObject object,
+      StoredObject previous,
       Instant at) {}
 
   /** What a watch starting after a resourceVersion gets: the changes since, or "too old". */
