@@ -70,11 +70,6 @@ final class LabelSelector {
 
   private final List<Requirement> requirements;
 
-  /** Whether the selector has no requirement, so selects every object without reading it. */
-  boolean selectsEverything() {
-    return requirements.isEmpty();
-  }
-
   private LabelSelector(List<Requirement> requirements) {
     this.requirements = requirements;
   }

@@ -80,8 +80,9 @@ final class ObjectLists {
       if (filtered) {
         selected = new ArrayList<>();
         for (StoredObject o : snapshot.items()) {
-          JsonObject object = o.objectAt(type);
-          if (selector.matches(InMemoryStore.labels(object)) && fields.matches(object)) {
+          // The labels are kept read; only a field selector needs the object.
+          if (selector.matches(o.labels())
+              && (fields.selectsEverything() || fields.matches(o.objectAt(type)))) {
             selected.add(o);
           }
         }

@@ -18,7 +18,9 @@ package dev.kubejobs.testkit;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One object as the store holds it: its JSON, written once per resourceVersion (as etcd keeps one
@@ -35,14 +37,21 @@ final class StoredObject {
   private final String namespace;
   private final String name;
   private final List<String> ownerUids;
+  private final Map<String, String> labels;
 
   private StoredObject(
-      String json, String apiVersion, String namespace, String name, List<String> ownerUids) {
+      String json,
+      String apiVersion,
+      String namespace,
+      String name,
+      List<String> ownerUids,
+      Map<String, String> labels) {
     this.json = json;
     this.apiVersion = apiVersion;
     this.namespace = namespace;
     this.name = name;
     this.ownerUids = ownerUids;
+    this.labels = labels;
   }
 
   /** Writes an object down; later changes to {@code o} do not reach the stored one. */
@@ -59,12 +68,17 @@ final class StoredObject {
               .toList();
     }
     String apiVersion = InMemoryStore.string(o, "apiVersion");
+    // Label keys repeat across objects: one string each. Every list kubejobs sends selects by
+    // label, so the labels are kept read (the versions of a resource share its labels).
+    Map<String, String> labels = new HashMap<>();
+    InMemoryStore.labels(o).forEach((k, v) -> labels.put(k.intern(), v));
     return new StoredObject(
         ApiHandler.GSON.toJson(o),
         apiVersion == null ? null : apiVersion.intern(),
         InMemoryStore.string(meta, "namespace"),
         InMemoryStore.string(meta, "name"),
-        owners);
+        owners,
+        Map.copyOf(labels));
   }
 
   /** A new tree of the object, the caller's own. */
@@ -92,6 +106,11 @@ final class StoredObject {
 
   String name() {
     return name;
+  }
+
+  /** The object's labels, the caller's to read, not to change. */
+  Map<String, String> labels() {
+    return labels;
   }
 
   /** Whether an ownerReference of the object names this uid. */

@@ -322,13 +322,8 @@ final class WatchFilter implements Filter {
         // sync (no resourceVersion) do, then the changes after it.
         InMemoryStore.Snapshot snapshot = store.snapshot(watch.type(), watch.namespace());
         for (StoredObject o : snapshot.items()) {
-          if (watch.selectsEverything()) {
+          if (watch.matches(o)) {
             initial.add(o.jsonAt(watch.type()));
-          } else {
-            JsonObject object = o.objectAt(watch.type());
-            if (watch.matches(object)) {
-              initial.add(ApiHandler.GSON.toJson(object));
-            }
           }
         }
         position = Long.parseLong(snapshot.resourceVersion());
@@ -488,27 +483,17 @@ final class WatchFilter implements Filter {
       if (!InMemoryStore.storageKey(change.type()).equals(InMemoryStore.storageKey(watch.type()))) {
         return null;
       }
-      // An object never changes namespace: one outside the watched one is skipped unread.
-      if (watch.namespace() != null && !watch.namespace().equals(change.object().namespace())) {
-        return null;
-      }
-      boolean removed = change.kind() == ResourceEvent.Kind.DELETED;
-      if (watch.selectsEverything() && !removed) {
-        // Every object of the namespace matches, now and before: the stored JSON as it is.
-        return eventJson(
-            change.previous() != null ? "MODIFIED" : "ADDED", change.object().jsonAt(watch.type()));
-      }
-      // Selectors see the object as served at the watched version (an event's shape differs).
-      JsonObject previous =
-          change.previous() == null ? null : change.previous().objectAt(watch.type());
-      boolean now = !removed && watch.matches(change.object().objectAt(watch.type()));
-      boolean before = previous != null && watch.matches(previous);
+      // Selectors see the object as served at the watched version (an event's shape differs);
+      // namespace and labels are the same at every version and read without parsing.
+      boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(change.object());
+      boolean before = change.previous() != null && watch.matches(change.previous());
       if (now) {
         return eventJson(before ? "MODIFIED" : "ADDED", change.object().jsonAt(watch.type()));
       }
       if (before) {
-        InMemoryStore.metadata(previous).addProperty("resourceVersion", Long.toString(change.rv()));
-        return eventJson("DELETED", ApiHandler.GSON.toJson(previous));
+        JsonObject last = change.previous().objectAt(watch.type());
+        InMemoryStore.metadata(last).addProperty("resourceVersion", Long.toString(change.rv()));
+        return eventJson("DELETED", ApiHandler.GSON.toJson(last));
       }
       return null;
     }

@@ -119,13 +119,7 @@ final class WatchHub {
     if (rv < floor) {
       return new Since(List.of(), floor);
     }
-    List<Change> result = new ArrayList<>();
-    for (Change c : changes) {
-      if (c.rv() > rv) {
-        result.add(c);
-      }
-    }
-    return new Since(result, -1);
+    return new Since(newerThan(rv, Long.MAX_VALUE), -1);
   }
 
   /**
@@ -141,12 +135,27 @@ final class WatchHub {
     if (rv < floor) {
       return null;
     }
+    return newerThan(rv, deliverable);
+  }
+
+  /**
+   * The changes in {@code (rv, upTo]}, oldest first, read from the newest back to the first one at
+   * or before {@code rv} (the history is in resourceVersion order): a watch that keeps up reads
+   * only what is new, not the whole history.
+   */
+  private List<Change> newerThan(long rv, long upTo) {
     List<Change> result = new ArrayList<>();
-    for (Change c : changes) {
-      if (c.rv() > rv && c.rv() <= deliverable) {
+    java.util.Iterator<Change> newestFirst = changes.descendingIterator();
+    while (newestFirst.hasNext()) {
+      Change c = newestFirst.next();
+      if (c.rv() <= rv) {
+        break;
+      }
+      if (c.rv() <= upTo) {
         result.add(c);
       }
     }
+    java.util.Collections.reverse(result);
     return result;
   }
 
