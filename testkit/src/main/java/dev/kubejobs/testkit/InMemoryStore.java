@@ -374,7 +374,11 @@ final class InMemoryStore implements ResourceStore {
     }
   }
 
-  /** The range of a namespace's objects: every name sorts between "" and the next namespace. */
+  /**
+   * The range of a namespace's objects: every name sorts between "" and the next namespace, as
+   * etcd3's {@code GetList} reads one key range ({@code clientv3.GetPrefixRangeEnd} of the
+   * namespace's key prefix, apiserver's {@code storage/etcd3/store.go}).
+   */
   private static java.util.SortedMap<Key, StoredObject> inNamespace(
       TreeMap<Key, StoredObject> map, String namespace) {
     return map.subMap(new Key(namespace, ""), new Key(namespace + "\u0000", ""));

@@ -141,7 +141,9 @@ final class WatchHub {
   /**
    * The changes in {@code (rv, upTo]}, oldest first, read from the newest back to the first one at
    * or before {@code rv} (the history is in resourceVersion order): a watch that keeps up reads
-   * only what is new, not the whole history.
+   * only what is new, not the whole history (the watch cache finds its start in its cyclic buffer
+   * by {@code sort.Search} on resourceVersion in {@code getAllEventsSinceLocked}, apiserver's
+   * {@code storage/cacher/watch_cache.go}).
    */
   private List<Change> newerThan(long rv, long upTo) {
     List<Change> result = new ArrayList<>();
