@@ -204,12 +204,14 @@ final class ApiHandler {
       long timeoutSeconds,
       boolean bookmarks) {
 
-    /** Whether an object is in the watched namespace and passes both selectors. */
-    boolean matches(JsonObject o) {
-      return (namespace == null
-              || namespace.equals(InMemoryStore.string(InMemoryStore.metadata(o), "namespace")))
-          && labels.matches(InMemoryStore.labels(o))
-          && fields.matches(o);
+    /**
+     * Whether a stored object is in the watched namespace and passes both selectors, read from the
+     * namespace and labels the store keeps; the object is parsed only for a field selector.
+     */
+    boolean matches(StoredObject o) {
+      return (namespace == null || namespace.equals(o.namespace()))
+          && labels.matches(o.labels())
+          && (fields.selectsEverything() || fields.matches(o.objectAt(type)));
     }
   }
 

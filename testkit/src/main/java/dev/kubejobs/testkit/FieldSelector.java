@@ -33,6 +33,11 @@ final class FieldSelector {
 
   private final List<Term> terms;
 
+  /** Whether the selector has no term, so selects every object without reading it. */
+  boolean selectsEverything() {
+    return terms.isEmpty();
+  }
+
   private FieldSelector(List<Term> terms) {
     this.terms = terms;
   }

@@ -68,8 +68,12 @@ final class InMemoryStore implements ResourceStore {
     }
   }
 
-  /** The objects of a list with the resourceVersion they were read at. */
-  record Snapshot(List<JsonObject> items, String resourceVersion) {}
+  /**
+   * The objects of a list with the resourceVersion they were read at, as the store holds them (at
+   * their own versions: {@link StoredObject#jsonAt} and {@link StoredObject#objectAt} serve them at
+   * the list's).
+   */
+  record Snapshot(List<StoredObject> items, String resourceVersion) {}
 
   /** The result of a delete: the object's last state and whether it is gone. */
   record Deleted(JsonObject object, boolean removed) {}
@@ -81,9 +85,10 @@ final class InMemoryStore implements ResourceStore {
   /**
    * The objects of each resource, one map per group and plural whatever the versions served (as
    * kube-apiserver keeps one etcd key per object of a CRD); each object keeps the {@code
-   * apiVersion} it was last written at, and reads at another served version rewrite it.
+   * apiVersion} it was last written at, and reads at another served version rewrite it. Ordered by
+   * namespace, then name: a namespace's objects are one range, as under etcd's key prefix.
    */
-  private final Map<String, TreeMap<Key, JsonObject>> objects = new HashMap<>();
+  private final Map<String, TreeMap<Key, StoredObject>> objects = new HashMap<>();
 
   private final Map<String, String> logs = new HashMap<>();
   private final List<ResourceListener> listeners = new CopyOnWriteArrayList<>();
@@ -114,17 +119,25 @@ final class InMemoryStore implements ResourceStore {
   private void recordChange(
       ResourceEvent.Kind kind,
       ResourceType type,
-      JsonObject object,
-      JsonObject previous,
+      StoredObject object,
+      StoredObject previous,
       boolean newResourceVersion) {
-    JsonObject o = object.deepCopy();
+    StoredObject o = object;
     if (newResourceVersion) {
-      metadata(o).addProperty("resourceVersion", nextResourceVersion());
+      JsonObject last = object.object();
+      metadata(last).addProperty("resourceVersion", nextResourceVersion());
+      o = StoredObject.of(last);
     }
-    long rv = Long.parseLong(string(metadata(o), "resourceVersion"));
-    watchHub.append(
-        new WatchHub.Change(
-            rv, kind, type, o, previous == null ? null : previous.deepCopy(), clock.instant()));
+    // Every change takes the newest resourceVersion: the one just given to it.
+    watchHub.append(new WatchHub.Change(resourceVersion, kind, type, o, previous, clock.instant()));
+  }
+
+  /** Adds an event for the listeners, with a copy of the object, when there are listeners. */
+  private void event(
+      List<ResourceEvent> events, ResourceEvent.Kind kind, ResourceType type, JsonObject o) {
+    if (!listeners.isEmpty()) {
+      events.add(new ResourceEvent(kind, type, o.deepCopy()));
+    }
   }
 
   // ---- registry -------------------------------------------------------------------------------
@@ -238,8 +251,8 @@ final class InMemoryStore implements ResourceStore {
   }
 
   /** A registered type of the objects under this storage key, at the object's own version. */
-  private ResourceType typeOfLocked(String storage, JsonObject o) {
-    String apiVersion = string(o, "apiVersion");
+  private ResourceType typeOfLocked(String storage, StoredObject o) {
+    String apiVersion = o.apiVersion();
     ResourceType any = null;
     for (ResourceType t : types.values()) {
       if (storageKey(t).equals(storage)) {
@@ -252,8 +265,8 @@ final class InMemoryStore implements ResourceStore {
     return any;
   }
 
-  private TreeMap<Key, JsonObject> objectsOf(ResourceType type) {
-    TreeMap<Key, JsonObject> map =
+  private TreeMap<Key, StoredObject> objectsOf(ResourceType type) {
+    TreeMap<Key, StoredObject> map =
         type.equals(types.get(type.group() + "/" + type.version() + "/" + type.plural()))
             ? objects.get(storageKey(type))
             : null;
@@ -289,16 +302,14 @@ final class InMemoryStore implements ResourceStore {
     List<ResourceEvent> events = new ArrayList<>();
     synchronized (lock) {
       namespaces.remove(namespace);
-      for (Map.Entry<String, TreeMap<Key, JsonObject>> e : objects.entrySet()) {
-        var it = e.getValue().entrySet().iterator();
+      for (Map.Entry<String, TreeMap<Key, StoredObject>> e : objects.entrySet()) {
+        var it = inNamespace(e.getValue(), namespace).entrySet().iterator();
         while (it.hasNext()) {
-          Map.Entry<Key, JsonObject> o = it.next();
-          if (o.getKey().namespace().equals(namespace)) {
-            it.remove();
-            ResourceType type = typeOfLocked(e.getKey(), o.getValue());
-            events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, type, o.getValue()));
-            recordChange(ResourceEvent.Kind.DELETED, type, o.getValue(), o.getValue(), true);
-          }
+          StoredObject o = it.next().getValue();
+          it.remove();
+          ResourceType type = typeOfLocked(e.getKey(), o);
+          event(events, ResourceEvent.Kind.DELETED, type, o.object());
+          recordChange(ResourceEvent.Kind.DELETED, type, o, o, true);
         }
       }
       logs.keySet().removeIf(k -> k.startsWith(namespace + "/"));
@@ -310,7 +321,7 @@ final class InMemoryStore implements ResourceStore {
     synchronized (lock) {
       namespaces.clear();
       namespacesRequired = false;
-      for (TreeMap<Key, JsonObject> map : objects.values()) {
+      for (TreeMap<Key, StoredObject> map : objects.values()) {
         map.clear();
       }
       logs.clear();
@@ -327,17 +338,18 @@ final class InMemoryStore implements ResourceStore {
 
   @Override
   public Optional<JsonObject> get(ResourceType type, String namespace, String name) {
+    StoredObject o;
     synchronized (lock) {
-      JsonObject o = objectsOf(type).get(new Key(namespace, name));
-      return Optional.ofNullable(o == null ? null : atVersion(o, type).deepCopy());
+      o = objectsOf(type).get(new Key(namespace, name));
     }
+    return Optional.ofNullable(o == null ? null : o.objectAt(type));
   }
 
   @Override
   public List<JsonObject> list(ResourceType type, String namespace) {
     List<JsonObject> copies = new ArrayList<>();
-    for (JsonObject o : snapshot(type, namespace).items()) {
-      copies.add(o.deepCopy());
+    for (StoredObject o : snapshot(type, namespace).items()) {
+      copies.add(o.objectAt(type));
     }
     return copies;
   }
@@ -347,22 +359,29 @@ final class InMemoryStore implements ResourceStore {
   }
 
   /**
-   * The objects of a type (in one namespace, or all when null) as they are now: the store's own
-   * objects, not copies. The store never changes an object it holds (a change puts a new one in its
-   * place), so a snapshot stays as it was read, as etcd keeps a revision until it is compacted; a
-   * paged list keeps its first page's snapshot at the cost of references only. Read them, never
-   * change them.
+   * The objects of a type (in one namespace, or all when null) as they are now, in namespace and
+   * name order: the store's own objects, which never change (a change puts a new one in its place),
+   * so a snapshot stays as it was read, as etcd keeps a revision until it is compacted; a paged
+   * list keeps its first page's snapshot at the cost of references only. A namespace's objects are
+   * read from its range of the index, not found among all of them.
    */
   Snapshot snapshot(ResourceType type, String namespace) {
     synchronized (lock) {
-      List<JsonObject> result = new ArrayList<>();
-      for (Map.Entry<Key, JsonObject> e : objectsOf(type).entrySet()) {
-        if (namespace == null || namespace.equals(e.getKey().namespace())) {
-          result.add(atVersion(e.getValue(), type));
-        }
-      }
-      return new Snapshot(result, Long.toString(resourceVersion));
+      TreeMap<Key, StoredObject> all = objectsOf(type);
+      Collection<StoredObject> items =
+          (namespace == null ? all : inNamespace(all, namespace)).values();
+      return new Snapshot(new ArrayList<>(items), Long.toString(resourceVersion));
     }
+  }
+
+  /**
+   * The range of a namespace's objects: every name sorts between "" and the next namespace, as
+   * etcd3's {@code GetList} reads one key range ({@code clientv3.GetPrefixRangeEnd} of the
+   * namespace's key prefix, apiserver's {@code storage/etcd3/store.go}).
+   */
+  private static java.util.SortedMap<Key, StoredObject> inNamespace(
+      TreeMap<Key, StoredObject> map, String namespace) {
+    return map.subMap(new Key(namespace, ""), new Key(namespace + "\u0000", ""));
   }
 
   @Override
@@ -414,9 +433,8 @@ final class InMemoryStore implements ResourceStore {
       }
     }
     List<ResourceEvent> events = new ArrayList<>();
-    JsonObject result;
     synchronized (lock) {
-      TreeMap<Key, JsonObject> map = objectsOf(type);
+      TreeMap<Key, StoredObject> map = objectsOf(type);
       if (namespacesRequired && !namespaces.contains(namespace)) {
         throw KubeStatus.namespaceNotFound(namespace);
       }
@@ -426,16 +444,16 @@ final class InMemoryStore implements ResourceStore {
       }
       if (dryRun) {
         meta.remove("resourceVersion");
-        return o.deepCopy();
+        return o;
       }
       meta.addProperty("resourceVersion", nextResourceVersion());
-      map.put(key, o);
-      result = o.deepCopy();
-      events.add(new ResourceEvent(ResourceEvent.Kind.ADDED, type, o.deepCopy()));
-      recordChange(ResourceEvent.Kind.ADDED, type, o, null, false);
+      StoredObject stored = StoredObject.of(o);
+      map.put(key, stored);
+      event(events, ResourceEvent.Kind.ADDED, type, o);
+      recordChange(ResourceEvent.Kind.ADDED, type, stored, null, false);
     }
     fire(events);
-    return result;
+    return o;
   }
 
   @Override
@@ -457,45 +475,45 @@ final class InMemoryStore implements ResourceStore {
       Mode mode,
       boolean dryRun) {
     List<ResourceEvent> events = new ArrayList<>();
-    JsonObject result;
+    JsonObject next;
     synchronized (lock) {
-      TreeMap<Key, JsonObject> map = objectsOf(type);
+      TreeMap<Key, StoredObject> map = objectsOf(type);
       Key key = new Key(namespace, name);
-      JsonObject stored = map.get(key);
+      StoredObject stored = map.get(key);
       if (stored == null) {
         throw KubeStatus.notFound(type, name);
       }
-      JsonObject old = atVersion(stored, type);
+      JsonObject old = stored.objectAt(type);
       JsonObject changed = change.apply(old.deepCopy());
       if (changed == null) {
         throw new IllegalArgumentException("the change must return the new object, not null");
       }
-      JsonObject next = merge(type, old, changed, mode);
+      next = merge(type, old, changed, mode);
       validate(type, name, next);
       if (next.equals(old)) {
-        return old.deepCopy();
+        return old;
       }
       checkNoNewFinalizers(type, name, old, next);
       if (dryRun) {
         metadata(next).addProperty("resourceVersion", string(metadata(old), "resourceVersion"));
-        return next.deepCopy();
+        return next;
       }
       metadata(next).addProperty("resourceVersion", nextResourceVersion());
+      StoredObject written = StoredObject.of(next);
       if (metadata(next).has("deletionTimestamp") && finalizers(next).isEmpty()) {
         map.remove(key);
         logsRemoved(type, namespace, name);
-        events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, type, next.deepCopy()));
-        recordChange(ResourceEvent.Kind.DELETED, type, next, old, false);
+        event(events, ResourceEvent.Kind.DELETED, type, next);
+        recordChange(ResourceEvent.Kind.DELETED, type, written, stored, false);
         collectGarbage(uid(next), "Background", events);
       } else {
-        map.put(key, next);
-        events.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
-        recordChange(ResourceEvent.Kind.MODIFIED, type, next, old, false);
+        map.put(key, written);
+        event(events, ResourceEvent.Kind.MODIFIED, type, next);
+        recordChange(ResourceEvent.Kind.MODIFIED, type, written, stored, false);
       }
-      result = next.deepCopy();
     }
     fire(events);
-    return result;
+    return next;
   }
 
   @Override
@@ -527,10 +545,11 @@ final class InMemoryStore implements ResourceStore {
     List<ResourceEvent> events = new ArrayList<>();
     Deleted result;
     synchronized (lock) {
-      JsonObject current = objectsOf(type).get(new Key(namespace, name));
-      if (current == null) {
+      StoredObject stored = objectsOf(type).get(new Key(namespace, name));
+      if (stored == null) {
         throw KubeStatus.notFound(type, name);
       }
+      JsonObject current = stored.objectAt(type);
       if (uidPrecondition != null && !uidPrecondition.equals(uid(current))) {
         throw KubeStatus.deletePrecondition(
             type,
@@ -553,7 +572,7 @@ final class InMemoryStore implements ResourceStore {
                 + "). The object might have been modified");
       }
       if (dryRun) {
-        return deleteDryRun(type, atVersion(current, type));
+        return deleteDryRun(current);
       }
       result = deleteLocked(type, new Key(namespace, name), propagationPolicy, events);
     }
@@ -565,11 +584,11 @@ final class InMemoryStore implements ResourceStore {
    * What a delete would answer: an object with finalizers is only marked for deletion (the mark
    * shown, not stored, with the current resourceVersion); one without is removed.
    */
-  private Deleted deleteDryRun(ResourceType type, JsonObject current) {
+  private Deleted deleteDryRun(JsonObject current) {
     if (finalizers(current).isEmpty()) {
-      return new Deleted(current.deepCopy(), true);
+      return new Deleted(current, true);
     }
-    JsonObject next = current.deepCopy();
+    JsonObject next = current;
     if (!metadata(next).has("deletionTimestamp")) {
       metadata(next).addProperty("deletionTimestamp", timestamp(clock.instant()));
       metadata(next).addProperty("deletionGracePeriodSeconds", 0);
@@ -581,8 +600,9 @@ final class InMemoryStore implements ResourceStore {
 
   private Deleted deleteLocked(
       ResourceType type, Key key, String propagationPolicy, List<ResourceEvent> events) {
-    TreeMap<Key, JsonObject> map = objectsOf(type);
-    JsonObject current = atVersion(map.get(key), type);
+    TreeMap<Key, StoredObject> map = objectsOf(type);
+    StoredObject stored = map.get(key);
+    JsonObject current = stored.objectAt(type);
     if (!finalizers(current).isEmpty()) {
       if (!metadata(current).has("deletionTimestamp")) {
         JsonObject next = current.deepCopy();
@@ -591,19 +611,20 @@ final class InMemoryStore implements ResourceStore {
         JsonElement g = metadata(next).get("generation");
         metadata(next).addProperty("generation", (g == null ? 0 : g.getAsLong()) + 1);
         metadata(next).addProperty("resourceVersion", nextResourceVersion());
-        map.put(key, next);
-        events.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
-        recordChange(ResourceEvent.Kind.MODIFIED, type, next, current, false);
+        StoredObject written = StoredObject.of(next);
+        map.put(key, written);
+        event(events, ResourceEvent.Kind.MODIFIED, type, next);
+        recordChange(ResourceEvent.Kind.MODIFIED, type, written, stored, false);
         current = next;
       }
-      return new Deleted(current.deepCopy(), false);
+      return new Deleted(current, false);
     }
     map.remove(key);
     logsRemoved(type, key.namespace(), key.name());
-    events.add(new ResourceEvent(ResourceEvent.Kind.DELETED, type, current.deepCopy()));
-    recordChange(ResourceEvent.Kind.DELETED, type, current, current, true);
+    event(events, ResourceEvent.Kind.DELETED, type, current);
+    recordChange(ResourceEvent.Kind.DELETED, type, stored, stored, true);
     collectGarbage(uid(current), propagationPolicy, events);
-    return new Deleted(current.deepCopy(), true);
+    return new Deleted(current, true);
   }
 
   /** Deletes (or, for Orphan, releases) the dependents of a removed owner. */
@@ -611,15 +632,22 @@ final class InMemoryStore implements ResourceStore {
     if (ownerUid == null) {
       return;
     }
-    for (Map.Entry<String, TreeMap<Key, JsonObject>> e : objects.entrySet()) {
-      for (Key key : new ArrayList<>(e.getValue().keySet())) {
-        JsonObject dependent = e.getValue().get(key);
-        if (dependent == null || !ownedBy(dependent, ownerUid)) {
+    for (Map.Entry<String, TreeMap<Key, StoredObject>> e : objects.entrySet()) {
+      List<Key> owned = new ArrayList<>();
+      for (Map.Entry<Key, StoredObject> o : e.getValue().entrySet()) {
+        if (o.getValue().ownedBy(ownerUid)) {
+          owned.add(o.getKey());
+        }
+      }
+      for (Key key : owned) {
+        // An earlier dependent's removal may have removed or released this one.
+        StoredObject dependent = e.getValue().get(key);
+        if (dependent == null || !dependent.ownedBy(ownerUid)) {
           continue;
         }
         ResourceType type = typeOfLocked(e.getKey(), dependent);
         if ("Orphan".equals(propagationPolicy)) {
-          JsonObject next = dependent.deepCopy();
+          JsonObject next = dependent.object();
           JsonArray refs = new JsonArray();
           for (JsonElement ref : metadata(next).getAsJsonArray("ownerReferences")) {
             if (!ownerUid.equals(string(ref.getAsJsonObject(), "uid"))) {
@@ -628,27 +656,15 @@ final class InMemoryStore implements ResourceStore {
           }
           metadata(next).add("ownerReferences", refs);
           metadata(next).addProperty("resourceVersion", nextResourceVersion());
-          e.getValue().put(key, next);
-          out.add(new ResourceEvent(ResourceEvent.Kind.MODIFIED, type, next.deepCopy()));
-          recordChange(ResourceEvent.Kind.MODIFIED, type, next, dependent, false);
-        } else if (!metadata(dependent).has("deletionTimestamp")) {
+          StoredObject written = StoredObject.of(next);
+          e.getValue().put(key, written);
+          event(out, ResourceEvent.Kind.MODIFIED, type, next);
+          recordChange(ResourceEvent.Kind.MODIFIED, type, written, dependent, false);
+        } else if (!metadata(dependent.object()).has("deletionTimestamp")) {
           deleteLocked(type, key, "Background", out);
         }
       }
     }
-  }
-
-  private static boolean ownedBy(JsonObject o, String ownerUid) {
-    JsonElement refs = metadata(o).get("ownerReferences");
-    if (refs == null || !refs.isJsonArray()) {
-      return false;
-    }
-    for (JsonElement ref : refs.getAsJsonArray()) {
-      if (ref.isJsonObject() && ownerUid.equals(string(ref.getAsJsonObject(), "uid"))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   @Override

@@ -313,7 +313,7 @@ final class WatchFilter implements Filter {
       // cacher takes the initial events and registers the watcher) before serveWatchHandler writes
       // the status (kubernetes/apiserver pkg/endpoints/handlers/get.go, commit 24a394e5).
       long position;
-      List<JsonObject> initial = new ArrayList<>();
+      List<String> initial = new ArrayList<>();
       JsonObject error = null;
       String rv = watch.resourceVersion();
       if (rv == null || rv.isEmpty() || rv.equals("0")) {
@@ -321,9 +321,9 @@ final class WatchFilter implements Filter {
         // cache's getIntervalFromStoreLocked (resourceVersion 0) and the etcd watcher's initial
         // sync (no resourceVersion) do, then the changes after it.
         InMemoryStore.Snapshot snapshot = store.snapshot(watch.type(), watch.namespace());
-        for (JsonObject o : snapshot.items()) {
+        for (StoredObject o : snapshot.items()) {
           if (watch.matches(o)) {
-            initial.add(o);
+            initial.add(o.jsonAt(watch.type()));
           }
         }
         position = Long.parseLong(snapshot.resourceVersion());
@@ -362,8 +362,8 @@ final class WatchFilter implements Filter {
         send("ERROR", error);
         return;
       }
-      for (JsonObject o : initial) {
-        if (!send("ADDED", o)) {
+      for (String o : initial) {
+        if (!send(eventJson("ADDED", o))) {
           return;
         }
       }
@@ -380,7 +380,7 @@ final class WatchFilter implements Filter {
         }
         for (WatchHub.Change change : changes) {
           position = change.rv();
-          JsonObject event = event(change);
+          String event = event(change);
           if (event != null && !send(event)) {
             return;
           }
@@ -478,26 +478,22 @@ final class WatchFilter implements Filter {
      * selectors now and/or before the change; passing now only is ADDED, both MODIFIED, before only
      * DELETED with the previous state carrying the change's resourceVersion.
      */
-    private JsonObject event(WatchHub.Change change) {
+    private String event(WatchHub.Change change) {
       // One store per resource: a change made at any served version shows at the watched one.
       if (!InMemoryStore.storageKey(change.type()).equals(InMemoryStore.storageKey(watch.type()))) {
         return null;
       }
-      // Selectors see the object as served at the watched version (an event's shape differs).
-      JsonObject object = InMemoryStore.atVersion(change.object(), watch.type());
-      JsonObject previous =
-          change.previous() == null
-              ? null
-              : InMemoryStore.atVersion(change.previous(), watch.type());
-      boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(object);
-      boolean before = previous != null && watch.matches(previous);
+      // Selectors see the object as served at the watched version (an event's shape differs);
+      // namespace and labels are the same at every version and read without parsing.
+      boolean now = change.kind() != ResourceEvent.Kind.DELETED && watch.matches(change.object());
+      boolean before = change.previous() != null && watch.matches(change.previous());
       if (now) {
-        return eventJson(before ? "MODIFIED" : "ADDED", object);
+        return eventJson(before ? "MODIFIED" : "ADDED", change.object().jsonAt(watch.type()));
       }
       if (before) {
-        JsonObject last = previous.deepCopy();
+        JsonObject last = change.previous().objectAt(watch.type());
         InMemoryStore.metadata(last).addProperty("resourceVersion", Long.toString(change.rv()));
-        return eventJson("DELETED", last);
+        return eventJson("DELETED", ApiHandler.GSON.toJson(last));
       }
       return null;
     }
@@ -514,15 +510,15 @@ final class WatchFilter implements Filter {
       JsonObject meta = new JsonObject();
       meta.addProperty("resourceVersion", Long.toString(rv));
       object.add("metadata", meta);
-      return write(eventJson("BOOKMARK", object));
+      return write(eventJson("BOOKMARK", ApiHandler.GSON.toJson(object)));
     }
 
     private boolean send(String type, JsonObject object) throws IOException {
-      return send(eventJson(type, object));
+      return send(eventJson(type, ApiHandler.GSON.toJson(object)));
     }
 
     /** Writes an event that counts towards a drop fault; false once the stream is over. */
-    private boolean send(JsonObject event) throws IOException {
+    private boolean send(String event) throws IOException {
       if (!write(event)) {
         return false;
       }
@@ -530,9 +526,9 @@ final class WatchFilter implements Filter {
       return !dropped();
     }
 
-    private boolean write(JsonObject event) {
+    private boolean write(String event) {
       try {
-        out.write((ApiHandler.GSON.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
+        out.write((event + "\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         return true;
       } catch (IOException e) {
@@ -597,11 +593,12 @@ final class WatchFilter implements Filter {
     }
   }
 
-  private static JsonObject eventJson(String type, JsonObject object) {
-    JsonObject event = new JsonObject();
-    event.addProperty("type", type);
-    event.add("object", object);
-    return event;
+  /**
+   * A watch event's JSON, {@code {"type":...,"object":...}}, around the object's JSON as it is
+   * (what Gson writes for the same event object).
+   */
+  private static String eventJson(String type, String objectJson) {
+    return "{\"type\":\"" + type + "\",\"object\":" + objectJson + "}";
   }
 
   /** A {@code Status} as an ERROR event carries it: no details unless the error has them. */

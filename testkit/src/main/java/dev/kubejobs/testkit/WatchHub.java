@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.testkit;
 
-import com.google.gson.JsonObject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +30,8 @@ import java.util.List;
  * resourceVersion order; watches wait here for the next change. A resourceVersion older than what
  * the history still holds is "too old" (410 {@code Expired}); the history forgets changes after
  * {@link #compact(long)}, after its time window (by the server's clock) and beyond {@link
- * #CAPACITY} entries. Thread safe: all state is guarded by this object's monitor.
+ * #CAPACITY} entries. A change holds the store's own immutable objects, not copies. Thread safe:
+ * all state is guarded by this object's monitor.
  */
 final class WatchHub {
 
@@ -52,8 +52,8 @@ final class WatchHub {
       long rv,
       ResourceEvent.Kind kind,
       ResourceType type,
-      JsonObject object,
-      JsonObject previous,
+      StoredObject object,
+      StoredObject previous,
       Instant at) {}
 
   /** What a watch starting after a resourceVersion gets: the changes since, or "too old". */
@@ -119,13 +119,7 @@ final class WatchHub {
     if (rv < floor) {
       return new Since(List.of(), floor);
     }
-    List<Change> result = new ArrayList<>();
-    for (Change c : changes) {
-      if (c.rv() > rv) {
-        result.add(c);
-      }
-    }
-    return new Since(result, -1);
+    return new Since(newerThan(rv, Long.MAX_VALUE), -1);
   }
 
   /**
@@ -141,12 +135,29 @@ final class WatchHub {
     if (rv < floor) {
       return null;
     }
+    return newerThan(rv, deliverable);
+  }
+
+  /**
+   * The changes in {@code (rv, upTo]}, oldest first, read from the newest back to the first one at
+   * or before {@code rv} (the history is in resourceVersion order): a watch that keeps up reads
+   * only what is new, not the whole history (the watch cache finds its start in its cyclic buffer
+   * by {@code sort.Search} on resourceVersion in {@code getAllEventsSinceLocked}, apiserver's
+   * {@code storage/cacher/watch_cache.go}).
+   */
+  private List<Change> newerThan(long rv, long upTo) {
     List<Change> result = new ArrayList<>();
-    for (Change c : changes) {
-      if (c.rv() > rv && c.rv() <= deliverable) {
+    java.util.Iterator<Change> newestFirst = changes.descendingIterator();
+    while (newestFirst.hasNext()) {
+      Change c = newestFirst.next();
+      if (c.rv() <= rv) {
+        break;
+      }
+      if (c.rv() <= upTo) {
         result.add(c);
       }
     }
+    java.util.Collections.reverse(result);
     return result;
   }
 
