@@ -15,10 +15,10 @@
  */
 package dev.kubejobs.core;
 
+import dev.kubejobs.core.internal.NameShapes;
 import dev.kubejobs.core.spi.KubernetesNames;
 import dev.kubejobs.core.spi.ResourceKind;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The address of one job execution on a cluster: {@code
@@ -32,8 +32,6 @@ import java.util.regex.Pattern;
  * inverse: {@code ExecutionId.parse(id.toString()).equals(id)}.
  */
 public final class ExecutionId {
-  private static final Pattern CLUSTER =
-      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
 
   private String text;
   private int hash;
@@ -140,7 +138,7 @@ public final class ExecutionId {
    * shared with {@code KubeJobs.Builder.cluster}.
    */
   static boolean isClusterName(String cluster) {
-    return cluster != null && cluster.length() <= 253 && CLUSTER.matcher(cluster).matches();
+    return cluster != null && cluster.length() <= 253 && NameShapes.qualified(cluster);
   }
 
   /**

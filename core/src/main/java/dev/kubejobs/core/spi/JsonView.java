@@ -16,10 +16,9 @@
 package dev.kubejobs.core.spi;
 
 import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
+import dev.kubejobs.core.internal.json.JsonTree;
+import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -38,9 +37,10 @@ import java.util.function.Consumer;
  * the snapshot never changes it either.
  */
 public final class JsonView {
-  private final JsonElement element;
+  /** The value: one of the types {@link JsonTree} reads. */
+  private final Object element;
 
-  JsonView(JsonElement element) {
+  JsonView(Object element) {
     this.element = element;
   }
 
@@ -52,7 +52,7 @@ public final class JsonView {
    *     object
    */
   public Optional<JsonView> get(String... path) {
-    JsonElement e = at(path);
+    Object e = at(path);
     return e == null ? Optional.empty() : Optional.of(e == element ? this : new JsonView(e));
   }
 
@@ -63,8 +63,8 @@ public final class JsonView {
    * @return the object, or empty when absent or not an object
    */
   public Optional<JsonView> object(String... path) {
-    JsonElement e = at(path);
-    return e != null && e.isJsonObject()
+    Object e = at(path);
+    return e instanceof JsonTree.Obj
         ? Optional.of(e == element ? this : new JsonView(e))
         : Optional.empty();
   }
@@ -76,10 +76,7 @@ public final class JsonView {
    * @return the string, or empty when absent or not a JSON string (a number is not a string here)
    */
   public Optional<String> string(String... path) {
-    JsonElement e = at(path);
-    return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isString()
-        ? Optional.of(e.getAsString())
-        : Optional.empty();
+    return at(path) instanceof String s ? Optional.of(s) : Optional.empty();
   }
 
   /**
@@ -90,17 +87,13 @@ public final class JsonView {
    * @return the number, or empty when absent, fractional, out of {@code long} range or not a number
    */
   public Optional<Long> number(String... path) {
-    JsonElement e = at(path);
-    if (e == null || !e.isJsonPrimitive()) {
-      return Optional.empty();
-    }
-    JsonPrimitive p = e.getAsJsonPrimitive();
+    Object e = at(path);
     try {
-      if (p.isNumber()) {
-        return Optional.of(p.getAsBigDecimal().longValueExact());
+      if (e instanceof JsonTree.Num n) {
+        return Optional.of(whole(n.text()));
       }
-      if (p.isString()) {
-        return Optional.of(Long.parseLong(p.getAsString().trim()));
+      if (e instanceof String s) {
+        return Optional.of(Long.parseLong(s.trim()));
       }
     } catch (ArithmeticException | NumberFormatException notWhole) {
       return Optional.empty();
@@ -124,7 +117,7 @@ public final class JsonView {
    * @return the string, or empty
    */
   public Optional<String> asString() {
-    return isString() ? Optional.of(element.getAsString()) : Optional.empty();
+    return element instanceof String s ? Optional.of(s) : Optional.empty();
   }
 
   /**
@@ -133,7 +126,7 @@ public final class JsonView {
    * @return true for an object
    */
   public boolean isObject() {
-    return element.isJsonObject();
+    return element instanceof JsonTree.Obj;
   }
 
   /**
@@ -142,7 +135,7 @@ public final class JsonView {
    * @return true for an array
    */
   public boolean isArray() {
-    return element.isJsonArray();
+    return element instanceof JsonTree.Arr;
   }
 
   /**
@@ -151,7 +144,7 @@ public final class JsonView {
    * @return true for a string, false for numbers, booleans, null, objects and arrays
    */
   public boolean isString() {
-    return element.isJsonPrimitive() && element.getAsJsonPrimitive().isString();
+    return element instanceof String;
   }
 
   /**
@@ -161,7 +154,7 @@ public final class JsonView {
    * @return true for {@code null}
    */
   public boolean isNull() {
-    return element.isJsonNull();
+    return element == JsonTree.NULL;
   }
 
   /**
@@ -170,10 +163,10 @@ public final class JsonView {
    * @return the size, 0 for any other value
    */
   public int size() {
-    if (element.isJsonObject()) {
-      return element.getAsJsonObject().size();
+    if (element instanceof JsonTree.Obj o) {
+      return o.size();
     }
-    return element.isJsonArray() ? element.getAsJsonArray().size() : 0;
+    return element instanceof JsonTree.Arr a ? a.size() : 0;
   }
 
   /**
@@ -182,9 +175,7 @@ public final class JsonView {
    * @return an unmodifiable set, empty for any other value
    */
   public Set<String> fieldNames() {
-    return element.isJsonObject()
-        ? Collections.unmodifiableSet(element.getAsJsonObject().keySet())
-        : Set.of();
+    return element instanceof JsonTree.Obj o ? o.names() : Set.of();
   }
 
   /**
@@ -194,9 +185,9 @@ public final class JsonView {
    * @param action what to do with each element
    */
   public void forEach(Consumer<JsonView> action) {
-    if (element.isJsonArray()) {
-      for (JsonElement e : element.getAsJsonArray()) {
-        action.accept(new JsonView(e));
+    if (element instanceof JsonTree.Arr a) {
+      for (int i = 0; i < a.size(); i++) {
+        action.accept(new JsonView(a.get(i)));
       }
     }
   }
@@ -208,10 +199,10 @@ public final class JsonView {
    * @return the element, or empty when this is not an array or has no such index
    */
   public Optional<JsonView> element(int index) {
-    if (!element.isJsonArray() || index < 0 || index >= element.getAsJsonArray().size()) {
+    if (!(element instanceof JsonTree.Arr a) || index < 0 || index >= a.size()) {
       return Optional.empty();
     }
-    return Optional.of(new JsonView(element.getAsJsonArray().get(index)));
+    return Optional.of(new JsonView(a.get(index)));
   }
 
   /**
@@ -220,27 +211,46 @@ public final class JsonView {
    * @return the copy
    */
   public JsonElement copy() {
-    return element.deepCopy();
+    return JsonTree.toGson(element);
   }
 
-  private JsonElement at(String... path) {
-    JsonElement e = element;
+  private Object at(String... path) {
+    Object e = element;
     for (String p : path) {
-      if (e == null || !e.isJsonObject()) {
+      if (!(e instanceof JsonTree.Obj o)) {
         return null;
       }
-      e = ((JsonObject) e).get(p);
+      e = o.get(p);
     }
-    return e == null || e.isJsonNull() ? null : e;
+    return e == null || e == JsonTree.NULL ? null : e;
+  }
+
+  /**
+   * A JSON number's exact whole value: most are plain digits, read without a {@code BigDecimal}.
+   */
+  private static long whole(String text) {
+    int n = text.length();
+    if (n > 0 && n < 19) {
+      int i = text.charAt(0) == '-' ? 1 : 0;
+      long value = 0;
+      for (; i < n; i++) {
+        char c = text.charAt(i);
+        if (c < '0' || c > '9') {
+          break;
+        }
+        value = value * 10 + (c - '0');
+      }
+      if (i == n && n > (text.charAt(0) == '-' ? 1 : 0)) {
+        return text.charAt(0) == '-' ? -value : value;
+      }
+    }
+    return new BigDecimal(text).longValueExact();
   }
 
   /** Returns the kind and size of the value, never its content (it may hold secrets). */
   @Override
   public String toString() {
-    String kind =
-        element.isJsonObject()
-            ? "object"
-            : element.isJsonArray() ? "array" : element.isJsonNull() ? "null" : "primitive";
+    String kind = isObject() ? "object" : isArray() ? "array" : isNull() ? "null" : "primitive";
     return "JsonView{" + kind + (kind.equals("primitive") ? "" : " of " + size()) + "}";
   }
 }

@@ -15,10 +15,11 @@
  */
 package dev.kubejobs.core.spi;
 
+import dev.kubejobs.core.internal.NameShapes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
+import java.util.function.Predicate;
 
 /**
  * Checks names against the rules of the Kubernetes API server, as apimachinery's {@code
@@ -58,15 +59,6 @@ public final class KubernetesNames {
   /** The longest label value: {@value}. */
   public static final int LABEL_VALUE_MAX_LENGTH = 63;
 
-  private static final String DNS1123_LABEL_FORMAT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-  private static final String QUALIFIED_NAME_FORMAT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-  private static final Pattern DNS1123_LABEL = Pattern.compile(DNS1123_LABEL_FORMAT);
-  private static final Pattern DNS1123_SUBDOMAIN =
-      Pattern.compile(DNS1123_LABEL_FORMAT + "(\\." + DNS1123_LABEL_FORMAT + ")*");
-  private static final Pattern DNS1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern QUALIFIED_NAME = Pattern.compile(QUALIFIED_NAME_FORMAT);
-  private static final Pattern LABEL_VALUE = Pattern.compile("(" + QUALIFIED_NAME_FORMAT + ")?");
-
   private static final String DNS1123_LABEL_RULE =
       "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and"
           + " must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc')";
@@ -96,7 +88,7 @@ public final class KubernetesNames {
    * @return the reason, or empty if the value is a DNS-1123 label
    */
   public static Optional<String> checkDns1123Label(String value) {
-    return check(value, DNS1123_LABEL_MAX_LENGTH, DNS1123_LABEL, DNS1123_LABEL_RULE);
+    return check(value, DNS1123_LABEL_MAX_LENGTH, NameShapes::dns1123Label, DNS1123_LABEL_RULE);
   }
 
   /**
@@ -106,7 +98,9 @@ public final class KubernetesNames {
    * @return true if it is
    */
   public static boolean isDns1123Label(String value) {
-    return checkDns1123Label(value).isEmpty();
+    return value != null
+        && value.length() <= DNS1123_LABEL_MAX_LENGTH
+        && NameShapes.dns1123Label(value);
   }
 
   /**
@@ -118,7 +112,8 @@ public final class KubernetesNames {
    * @return the reason, or empty if the value is a DNS-1123 subdomain
    */
   public static Optional<String> checkDns1123Subdomain(String value) {
-    return check(value, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_RULE);
+    return check(
+        value, DNS1123_SUBDOMAIN_MAX_LENGTH, NameShapes::dns1123Subdomain, DNS1123_SUBDOMAIN_RULE);
   }
 
   /**
@@ -128,7 +123,9 @@ public final class KubernetesNames {
    * @return true if it is
    */
   public static boolean isDns1123Subdomain(String value) {
-    return checkDns1123Subdomain(value).isEmpty();
+    return value != null
+        && value.length() <= DNS1123_SUBDOMAIN_MAX_LENGTH
+        && NameShapes.dns1123Subdomain(value);
   }
 
   /**
@@ -139,7 +136,7 @@ public final class KubernetesNames {
    * @return the reason, or empty if the value is a DNS-1035 label
    */
   public static Optional<String> checkDns1035Label(String value) {
-    return check(value, DNS1035_LABEL_MAX_LENGTH, DNS1035_LABEL, DNS1035_LABEL_RULE);
+    return check(value, DNS1035_LABEL_MAX_LENGTH, NameShapes::dns1035Label, DNS1035_LABEL_RULE);
   }
 
   /**
@@ -185,7 +182,7 @@ public final class KubernetesNames {
     } else if (name.length() > QUALIFIED_NAME_MAX_LENGTH) {
       reasons.add("name part " + tooLong(QUALIFIED_NAME_MAX_LENGTH));
     }
-    if (!QUALIFIED_NAME.matcher(name).matches()) {
+    if (!NameShapes.qualified(name)) {
       reasons.add("name part " + QUALIFIED_NAME_RULE);
     }
     return reasons.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", reasons));
@@ -209,7 +206,11 @@ public final class KubernetesNames {
    * @return the reason, or empty if the value is a label value
    */
   public static Optional<String> checkLabelValue(String value) {
-    return check(value, LABEL_VALUE_MAX_LENGTH, LABEL_VALUE, LABEL_VALUE_RULE);
+    return check(
+        value,
+        LABEL_VALUE_MAX_LENGTH,
+        v -> v.isEmpty() || NameShapes.qualified(v),
+        LABEL_VALUE_RULE);
   }
 
   /**
@@ -223,7 +224,8 @@ public final class KubernetesNames {
     return checkLabelValue(value).isEmpty();
   }
 
-  private static Optional<String> check(String value, int maxLength, Pattern format, String rule) {
+  private static Optional<String> check(
+      String value, int maxLength, Predicate<String> format, String rule) {
     if (value == null) {
       return Optional.of("must not be null");
     }
@@ -231,7 +233,7 @@ public final class KubernetesNames {
     if (value.length() > maxLength) {
       reasons.add(tooLong(maxLength));
     }
-    if (!format.matcher(value).matches()) {
+    if (!format.test(value)) {
       reasons.add(rule);
     }
     return reasons.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", reasons));

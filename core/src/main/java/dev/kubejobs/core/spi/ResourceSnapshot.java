@@ -15,8 +15,8 @@
  */
 package dev.kubejobs.core.spi;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.kubejobs.core.internal.json.JsonTree;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -40,19 +40,27 @@ import java.util.Optional;
  *
  * <p>Instances are immutable and thread safe: the JSON is copied in (or, for objects the API
  * gateway parsed itself, handed over by it), never changed, and only copies or read-only views of
- * it are handed out.
+ * it are handed out. It is held in a compact form of its own, not as Gson trees: a status reader
+ * parses every job that changed on every poll, and the copies handed out are built on demand.
  */
 public final class ResourceSnapshot {
-  private final JsonObject json;
+  private final JsonTree.Obj json;
+  private final JsonTree.Obj metadata;
   private final JsonView view;
 
   /**
-   * Keeps {@code json} itself, uncopied: called by {@link #of} with a copy, and by the API gateway
+   * Keeps {@code json} itself: called by {@link #of} with a converted copy, and by the API gateway
    * (through {@code Snapshots}' private lookup, inside core's module) with the trees it parsed for
    * the snapshot alone.
+   *
+   * @throws IllegalArgumentException if the object has no {@code metadata} object
    */
-  private ResourceSnapshot(JsonObject json) {
+  private ResourceSnapshot(JsonTree.Obj json) {
     this.json = json;
+    this.metadata = json.object("metadata");
+    if (metadata == null) {
+      throw new IllegalArgumentException("an object must have a metadata object");
+    }
     this.view = new JsonView(json);
   }
 
@@ -68,7 +76,7 @@ public final class ResourceSnapshot {
     if (!object.has("metadata") || !object.get("metadata").isJsonObject()) {
       throw new IllegalArgumentException("object must have a metadata object, but was " + object);
     }
-    return new ResourceSnapshot(object.deepCopy());
+    return new ResourceSnapshot(JsonTree.fromGson(object));
   }
 
   /**
@@ -77,7 +85,7 @@ public final class ResourceSnapshot {
    * @return a deep copy of the JSON
    */
   public JsonObject json() {
-    return json.deepCopy();
+    return json.toGson();
   }
 
   /**
@@ -115,10 +123,8 @@ public final class ResourceSnapshot {
    * @return the status object, or empty when the field is absent or not an object
    */
   public Optional<JsonObject> status() {
-    JsonElement status = json.get("status");
-    return status != null && status.isJsonObject()
-        ? Optional.of(status.getAsJsonObject().deepCopy())
-        : Optional.empty();
+    JsonTree.Obj status = json.object("status");
+    return status != null ? Optional.of(status.toGson()) : Optional.empty();
   }
 
   /**
@@ -127,10 +133,8 @@ public final class ResourceSnapshot {
    * @return the spec object, or empty
    */
   public Optional<JsonObject> spec() {
-    JsonElement spec = json.get("spec");
-    return spec != null && spec.isJsonObject()
-        ? Optional.of(spec.getAsJsonObject().deepCopy())
-        : Optional.empty();
+    JsonTree.Obj spec = json.object("spec");
+    return spec != null ? Optional.of(spec.toGson()) : Optional.empty();
   }
 
   /**
@@ -193,12 +197,16 @@ public final class ResourceSnapshot {
    * @return an unmodifiable list, empty when there are none
    */
   public List<String> finalizers() {
-    JsonElement finalizers = metadata().get("finalizers");
-    if (finalizers == null || !finalizers.isJsonArray()) {
+    if (!(metadata.get("finalizers") instanceof JsonTree.Arr finalizers)) {
       return List.of();
     }
     List<String> out = new ArrayList<>();
-    finalizers.getAsJsonArray().forEach(f -> out.add(f.getAsString()));
+    for (int i = 0; i < finalizers.size(); i++) {
+      String text = JsonTree.text(finalizers.get(i));
+      if (text != null) {
+        out.add(text);
+      }
+    }
     return Collections.unmodifiableList(out);
   }
 
@@ -226,7 +234,8 @@ public final class ResourceSnapshot {
    * @return true while the object waits for its finalizers
    */
   public boolean isBeingDeleted() {
-    return metadata().has("deletionTimestamp") && !metadata().get("deletionTimestamp").isJsonNull();
+    Object deletion = metadata.get("deletionTimestamp");
+    return deletion != null && deletion != JsonTree.NULL;
   }
 
   /**
@@ -294,37 +303,25 @@ public final class ResourceSnapshot {
     return value;
   }
 
-  private JsonObject metadata() {
-    return json.getAsJsonObject("metadata");
-  }
-
   private Optional<String> metadataString(String field) {
-    JsonElement value = metadata().get(field);
-    return value != null && value.isJsonPrimitive()
-        ? Optional.of(value.getAsString())
-        : Optional.empty();
+    return Optional.ofNullable(metadata.text(field));
   }
 
   private Optional<String> metadataEntry(String field, String key) {
-    JsonElement map = metadata().get(field);
-    if (map == null || !map.isJsonObject()) {
-      return Optional.empty();
-    }
-    JsonElement value = map.getAsJsonObject().get(key);
-    return value != null && value.isJsonPrimitive()
-        ? Optional.of(value.getAsString())
-        : Optional.empty();
+    JsonTree.Obj map = metadata.object(field);
+    return map == null ? Optional.empty() : Optional.ofNullable(map.text(key));
   }
 
   private Map<String, String> stringMap(String field) {
-    JsonElement value = metadata().get(field);
-    if (value == null || !value.isJsonObject()) {
+    JsonTree.Obj map = metadata.object(field);
+    if (map == null) {
       return Map.of();
     }
     Map<String, String> out = new LinkedHashMap<>();
-    for (Map.Entry<String, JsonElement> e : value.getAsJsonObject().entrySet()) {
-      if (e.getValue().isJsonPrimitive()) {
-        out.put(e.getKey(), e.getValue().getAsString());
+    for (int i = 0; i < map.size(); i++) {
+      String text = JsonTree.text(map.value(i));
+      if (text != null) {
+        out.put(map.name(i), text);
       }
     }
     return Collections.unmodifiableMap(out);

@@ -17,9 +17,9 @@ package dev.kubejobs.core.internal.kube;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import dev.kubejobs.core.internal.json.JsonTree;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -41,6 +41,9 @@ import java.util.function.Predicate;
 public final class FieldProjection {
   /** Keeps the whole resource. */
   public static final FieldProjection WHOLE = new FieldProjection(Map.of(), true);
+
+  /** Asks nothing: reads every object whole. */
+  private static final Predicate<JsonTree.Obj> ALWAYS = metadata -> true;
 
   /** Drops a field. */
   private static final FieldProjection SKIP = new FieldProjection(Map.of(), false);
@@ -121,13 +124,9 @@ public final class FieldProjection {
    * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
    * @return the object kept
    * @throws IOException as the reader throws (malformed JSON included)
-   * @throws com.google.gson.JsonParseException when a value kept is malformed
    */
-  public JsonObject read(JsonReader in) throws IOException {
-    if (isWhole()) {
-      return JsonParser.parseReader(in).getAsJsonObject();
-    }
-    return read(in, metadata -> true);
+  public JsonTree.Obj read(JsonReader in) throws IOException {
+    return read(in, ALWAYS, new JsonTree.Parser());
   }
 
   /**
@@ -142,24 +141,28 @@ public final class FieldProjection {
    *
    * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
    * @param goOn told the metadata kept; false skips the rest
+   * @param parser the parser to read the kept values with (one per page read)
    * @return the resource kept, or null when {@code goOn} answered false
    * @throws IOException as the reader throws (malformed JSON included)
-   * @throws com.google.gson.JsonParseException when a value kept is malformed
    */
-  public JsonObject read(JsonReader in, Predicate<JsonObject> goOn) throws IOException {
-    JsonObject out = new JsonObject();
+  public JsonTree.Obj read(JsonReader in, Predicate<JsonTree.Obj> goOn, JsonTree.Parser parser)
+      throws IOException {
+    if (isWhole() && goOn == ALWAYS) {
+      return parser.readObject(in);
+    }
+    int mark = parser.begin();
     in.beginObject();
     while (in.hasNext()) {
       String name = in.nextName();
       FieldProjection field = field(name);
       if (!name.equals("metadata") || field == SKIP || in.peek() != JsonToken.BEGIN_OBJECT) {
-        readField(in, name, field, out);
+        readField(in, name, field, parser, mark);
         continue;
       }
-      JsonObject metadata =
-          field.isWhole() ? JsonParser.parseReader(in).getAsJsonObject() : field.read(in);
-      out.add(name, metadata);
+      JsonTree.Obj metadata = field.object(in, parser);
+      parser.put(mark, name, metadata);
       if (!goOn.test(metadata)) {
+        parser.end(mark);
         while (in.hasNext()) {
           in.nextName();
           in.skipValue();
@@ -169,18 +172,36 @@ public final class FieldProjection {
       }
     }
     in.endObject();
-    return out;
+    return parser.end(mark);
   }
 
-  /** Reads one field's value as {@code field} keeps it into {@code out}, or skips it. */
-  private static void readField(JsonReader in, String name, FieldProjection field, JsonObject out)
+  /** Reads an object this projection keeps part of, or all. */
+  private JsonTree.Obj object(JsonReader in, JsonTree.Parser parser) throws IOException {
+    if (isWhole()) {
+      return parser.readObject(in);
+    }
+    int mark = parser.begin();
+    in.beginObject();
+    while (in.hasNext()) {
+      String name = in.nextName();
+      readField(in, name, field(name), parser, mark);
+    }
+    in.endObject();
+    return parser.end(mark);
+  }
+
+  /**
+   * Reads one field's value as {@code field} keeps it into the object at {@code mark}, or skips it.
+   */
+  private static void readField(
+      JsonReader in, String name, FieldProjection field, JsonTree.Parser parser, int mark)
       throws IOException {
     if (field == SKIP) {
       in.skipValue();
     } else if (field.isWhole() || in.peek() != JsonToken.BEGIN_OBJECT) {
-      out.add(name, JsonParser.parseReader(in));
+      parser.put(mark, name, parser.read(in));
     } else {
-      out.add(name, field.read(in));
+      parser.put(mark, name, field.object(in, parser));
     }
   }
 

@@ -24,6 +24,7 @@ import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.MalformedJsonException;
 import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.io.EOFException;
 import java.io.FilterInputStream;
@@ -148,8 +149,8 @@ final class JsonBodies {
    *
    * @throws dev.kubejobs.core.ApiUnavailableException when it has no {@code metadata} object
    */
-  static ResourceSnapshot snapshot(ExecutionId about, String op, JsonObject json) {
-    if (json.get("metadata") == null || !json.get("metadata").isJsonObject()) {
+  static ResourceSnapshot snapshot(ExecutionId about, String op, JsonTree.Obj json) {
+    if (json.object("metadata") == null) {
       throw KubeFailures.garbage(about, op, "an object without metadata");
     }
     return Snapshots.adopt(json); // parsed for this snapshot alone: no copy

@@ -19,6 +19,7 @@ import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.resilience.ApiCallFailure;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.spi.ResourceKind;
@@ -167,7 +168,7 @@ public final class KubeGateway {
             .onNotFound(KubeRequest.OnStatus.ABSENT)
             .confirmPlainNotFound()
             .build();
-    return transport.json(request).map(json -> snapshot(request, json));
+    return transport.tree(request).map(json -> snapshot(request, json));
   }
 
   /**
@@ -250,7 +251,7 @@ public final class KubeGateway {
      * @param metadata the object's metadata, as the projection keeps it
      * @return whether to read the rest of the object and hand it to {@link #item}
      */
-    default boolean wants(JsonObject metadata) {
+    default boolean wants(JsonTree.Obj metadata) {
       return true;
     }
 
@@ -439,7 +440,7 @@ public final class KubeGateway {
             .confirmPlainNotFound()
             .build();
     try {
-      return snapshot(request, transport.json(request).orElseThrow());
+      return snapshot(request, transport.tree(request).orElseThrow());
     } catch (ApiUnavailableException e) {
       if (e.getCause() instanceof ApiCallFailure f && f.mayHaveApplied()) {
         throw new UnconfirmedException(
@@ -485,7 +486,7 @@ public final class KubeGateway {
             .onConflict(KubeRequest.OnStatus.THROW)
             .confirmPlainNotFound()
             .build();
-    return snapshot(request, transport.json(request).orElseThrow());
+    return snapshot(request, transport.tree(request).orElseThrow());
   }
 
   /**
@@ -748,7 +749,7 @@ public final class KubeGateway {
 
   // ---------------------------------------------------------------- helpers
 
-  private static ResourceSnapshot snapshot(KubeRequest request, JsonObject json) {
+  private static ResourceSnapshot snapshot(KubeRequest request, JsonTree.Obj json) {
     return JsonBodies.snapshot(request.about(), request.op(), json);
   }
 

@@ -18,6 +18,7 @@ package dev.kubejobs.core.internal.kube;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.resilience.ApiCallFailure;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.spi.ResourceKind;
@@ -102,6 +103,20 @@ final class KubeTransport {
     // The reader never returns null, so null here is the empty result alone.
     return Optional.ofNullable(
         exchange(request, response -> JsonBodies.requireObject(request, response), false));
+  }
+
+  /**
+   * Sends a request whose answer is one JSON object, read into the compact form a snapshot holds.
+   *
+   * @return the object, or empty when the answer is the verb's empty result ({@link
+   *     KubeRequest.OnStatus#ABSENT})
+   */
+  Optional<JsonTree.Obj> tree(KubeRequest request) {
+    return Optional.ofNullable(
+        exchange(
+            request,
+            response -> JsonBodies.require(request, response, JsonTree::readObject),
+            false));
   }
 
   /**

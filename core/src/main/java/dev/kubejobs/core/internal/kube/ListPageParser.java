@@ -19,6 +19,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import dev.kubejobs.core.internal.json.JsonTree;
 import java.io.IOException;
 import okhttp3.Response;
 
@@ -36,6 +37,7 @@ final class ListPageParser {
   private final KubeRequest request;
   private final FieldProjection projection;
   private final KubeGateway.ListSink sink;
+  private final JsonTree.Parser parser = new JsonTree.Parser();
 
   ListPageParser(KubeRequest request, FieldProjection projection, KubeGateway.ListSink sink) {
     this.request = request;
@@ -75,7 +77,7 @@ final class ListPageParser {
         throw KubeFailures.garbage(
             request.about(), request.op(), "a list item that is not an object");
       }
-      JsonObject item = projection.read(reader, sink::wants);
+      JsonTree.Obj item = projection.read(reader, sink::wants, parser);
       if (item != null) {
         sink.item(JsonBodies.snapshot(request.about(), request.op(), item));
       }

@@ -15,7 +15,7 @@
  */
 package dev.kubejobs.core.internal.kube;
 
-import com.google.gson.JsonObject;
+import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -42,7 +42,7 @@ public final class Snapshots {
    * @param json the object, with a {@code metadata} object
    * @return the snapshot holding {@code json} itself
    */
-  static ResourceSnapshot adopt(JsonObject json) {
+  static ResourceSnapshot adopt(JsonTree.Obj json) {
     try {
       return (ResourceSnapshot) ADOPT.invokeExact(json);
     } catch (RuntimeException | Error e) {
@@ -56,7 +56,7 @@ public final class Snapshots {
     try {
       return MethodHandles.privateLookupIn(ResourceSnapshot.class, MethodHandles.lookup())
           .findConstructor(
-              ResourceSnapshot.class, MethodType.methodType(void.class, JsonObject.class));
+              ResourceSnapshot.class, MethodType.methodType(void.class, JsonTree.Obj.class));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot reach ResourceSnapshot's constructor", e);
     }

@@ -15,11 +15,14 @@
  */
 package dev.kubejobs.core.internal.kube;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import com.google.gson.stream.MalformedJsonException;
+import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.spi.ResourceSnapshot;
+import java.io.IOException;
+import java.io.StringReader;
+import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
@@ -109,22 +112,25 @@ public record WatchEvent(
    * @throws IllegalArgumentException when the line is not a watch event
    */
   static WatchEvent parse(String line) {
-    JsonObject event;
+    JsonTree.Obj event;
     try {
-      JsonElement element = JsonParser.parseString(line);
-      if (!element.isJsonObject()) {
+      JsonReader reader = new JsonReader(new StringReader(line));
+      Object value = JsonTree.read(reader);
+      if (reader.peek() != JsonToken.END_DOCUMENT) {
+        throw new MalformedJsonException("more than one JSON value on the line");
+      }
+      if (!(value instanceof JsonTree.Obj o)) {
         throw new IllegalArgumentException("a watch event must be a JSON object");
       }
-      event = element.getAsJsonObject();
-    } catch (JsonParseException | IllegalStateException e) {
+      event = o;
+    } catch (IOException | IllegalStateException e) {
       throw new IllegalArgumentException("a watch event must be JSON: " + e.getMessage(), e);
     }
-    String typeName = KubeGateway.string(event, "type");
-    JsonElement objectElement = event.get("object");
-    if (typeName == null || objectElement == null || !objectElement.isJsonObject()) {
+    String typeName = event.text("type");
+    JsonTree.Obj object = event.object("object");
+    if (typeName == null || object == null) {
       throw new IllegalArgumentException("a watch event must have a 'type' and an 'object'");
     }
-    JsonObject object = objectElement.getAsJsonObject();
     Type type;
     try {
       type = Type.valueOf(typeName);
@@ -132,26 +138,36 @@ public record WatchEvent(
       return null;
     }
     if (type == Type.ERROR) {
-      JsonElement code = object.get("code");
-      int c =
-          code != null && code.isJsonPrimitive() && code.getAsJsonPrimitive().isNumber()
-              ? code.getAsInt()
-              : 0;
       return new WatchEvent(
           type,
           null,
           "",
-          new ErrorStatus(
-              c, KubeGateway.string(object, "reason"), KubeGateway.string(object, "message")));
+          new ErrorStatus(code(object.get("code")), object.text("reason"), object.text("message")));
     }
-    JsonElement metadata = object.get("metadata");
-    if (metadata == null || !metadata.isJsonObject()) {
+    JsonTree.Obj metadata = object.object("metadata");
+    if (metadata == null) {
       throw new IllegalArgumentException("a " + typeName + " event's object has no metadata");
     }
-    String rv = KubeGateway.string(metadata.getAsJsonObject(), "resourceVersion");
+    String rv = metadata.text("resourceVersion");
     if (type == Type.BOOKMARK) {
       return new WatchEvent(type, null, rv, null);
     }
-    return new WatchEvent(type, ResourceSnapshot.of(object), rv, null);
+    return new WatchEvent(type, Snapshots.adopt(object), rv, null); // parsed for it alone
+  }
+
+  /** An ERROR event's HTTP code: a JSON number's whole part, else 0. */
+  private static int code(Object value) {
+    if (!(value instanceof JsonTree.Num n)) {
+      return 0;
+    }
+    try {
+      return Integer.parseInt(n.text());
+    } catch (NumberFormatException notPlain) {
+      try {
+        return new BigDecimal(n.text()).intValue();
+      } catch (NumberFormatException notANumber) {
+        return 0;
+      }
+    }
   }
 }

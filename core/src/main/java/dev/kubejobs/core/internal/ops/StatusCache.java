@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.internal.ops;
 
-import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
@@ -23,6 +22,7 @@ import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.internal.kube.FieldProjection;
 import dev.kubejobs.core.internal.kube.KubeGateway;
 import dev.kubejobs.core.spi.MappingDecision;
@@ -113,10 +113,10 @@ final class StatusCache {
      * Whether an object with this metadata is this very copy: the same uid and the same (non-empty)
      * resourceVersion, which the API server changes on every write to it.
      */
-    boolean isCopyOf(JsonObject metadata) {
+    boolean isCopyOf(JsonTree.Obj metadata) {
       return !resourceVersion.isEmpty()
-          && resourceVersion.equals(KubeGateway.string(metadata, "resourceVersion"))
-          && uid.equals(KubeGateway.string(metadata, "uid"));
+          && resourceVersion.equals(metadata.text("resourceVersion"))
+          && uid.equals(metadata.text("uid"));
     }
 
     /** The uid of the copy. */
@@ -420,8 +420,8 @@ final class StatusCache {
               projection,
               new KubeGateway.ListSink() {
                 @Override
-                public boolean wants(JsonObject metadata) {
-                  String name = KubeGateway.string(metadata, "name");
+                public boolean wants(JsonTree.Obj metadata) {
+                  String name = metadata.text("name");
                   if (name == null) {
                     return true; // read it whole: the gateway tells what is wrong with it
                   }

@@ -16,9 +16,11 @@
 package dev.kubejobs.core.internal.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
@@ -45,21 +47,24 @@ class SnapshotsHandOffTest {
   }
 
   @Test
-  void adoptsTheGatewaysTreeWithoutCopyingIt() {
+  void adoptsTheGatewaysTreeAndOfCopiesTheCallersJson() {
     JsonObject json =
         JsonParser.parseString(
                 "{\"metadata\":{\"name\":\"a\",\"namespace\":\"n\",\"resourceVersion\":\"7\"},"
                     + "\"status\":{\"state\":\"RUNNING\"}}")
             .getAsJsonObject();
 
-    ResourceSnapshot adopted = Snapshots.adopt(json);
+    ResourceSnapshot adopted = Snapshots.adopt(JsonTree.fromGson(json));
     ResourceSnapshot copied = ResourceSnapshot.of(json);
-    // Only the gateway may change a tree it gave up; here the change shows that none was copied.
+    // The caller's JSON stays the caller's: a change after of() does not reach the snapshot.
     json.getAsJsonObject("status").addProperty("state", "FAILED");
 
-    assertThat(adopted.view().string("status", "state")).contains("FAILED");
+    assertThat(adopted.view().string("status", "state")).contains("RUNNING");
     assertThat(copied.view().string("status", "state")).contains("RUNNING");
     assertThat(adopted.name()).isEqualTo("a");
     assertThat(adopted.resourceVersion()).isEqualTo("7");
+    assertThatThrownBy(() -> Snapshots.adopt(JsonTree.fromGson(new JsonObject())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("metadata");
   }
 }

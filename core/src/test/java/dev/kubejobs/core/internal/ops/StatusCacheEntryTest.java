@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import org.junit.jupiter.api.Test;
 
@@ -29,13 +30,17 @@ import org.junit.jupiter.api.Test;
  * a server or proxy that does not keep that promise.
  */
 class StatusCacheEntryTest {
-  private static JsonObject metadata(String json) {
+  private static JsonTree.Obj metadata(String json) {
+    return JsonTree.fromGson(gson(json));
+  }
+
+  private static JsonObject gson(String json) {
     return JsonParser.parseString(json).getAsJsonObject();
   }
 
   private static StatusCache.Entry entry(String metadata) {
     JsonObject app = new JsonObject();
-    app.add("metadata", metadata(metadata));
+    app.add("metadata", gson(metadata));
     return new StatusCache.Entry(ResourceSnapshot.of(app));
   }
 

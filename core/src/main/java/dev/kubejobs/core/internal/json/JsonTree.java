@@ -1,0 +1,610 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.json;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import com.google.gson.stream.MalformedJsonException;
+import java.io.IOException;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * The parsed JSON a {@code ResourceSnapshot} holds: read straight from a {@link JsonReader} into
+ * flat arrays, without Gson's per-field tree nodes. A status reader parses every job that changed
+ * on every poll, and Gson's {@code JsonObject} (a red-black tree of entry nodes, searched by
+ * comparing keys) costs more to build and to read than the parse itself; kube objects are small
+ * objects of a few fields, found faster by one pass over a short array. Converted to Gson's types
+ * only where a caller asks for a copy.
+ *
+ * <p>A value is one of: {@link Obj} (fields in the order read; a name read twice keeps its first
+ * place and its last value, as Gson's {@code JsonObject} does), {@link Arr}, {@link String}, {@link
+ * Num} (a number's text, parsed when read), {@link Boolean}, or {@link #NULL}. Immutable once read;
+ * thread safe. Not a published API.
+ */
+public final class JsonTree {
+  /** JSON {@code null}. */
+  public static final Object NULL =
+      new Object() {
+        @Override
+        public String toString() {
+          return "null";
+        }
+      };
+
+  /** From this many fields on, an object indexes its names in a hash map. */
+  private static final int INDEXED = 12;
+
+  /** How deep values may nest, as Gson's {@code JsonReader} limits it by default. */
+  private static final int MAX_DEPTH = 255;
+
+  private JsonTree() {}
+
+  /**
+   * Reads the value the reader is at, as strictly as the reader is set; see {@link Parser}.
+   *
+   * @param in the reader
+   * @return the value
+   * @throws IOException as the reader throws (malformed JSON included, and values nested deeper
+   *     than 255 levels)
+   */
+  public static Object read(JsonReader in) throws IOException {
+    return new Parser().read(in);
+  }
+
+  /**
+   * Reads the object the reader is at; see {@link #read}.
+   *
+   * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
+   * @return the object
+   * @throws IOException as the reader throws (malformed JSON included)
+   * @throws IllegalStateException when the next value is not an object
+   */
+  public static Obj readObject(JsonReader in) throws IOException {
+    return new Parser().readObject(in);
+  }
+
+  /**
+   * Converts a Gson value; the result shares nothing with it.
+   *
+   * @param element the value, null read as JSON null
+   * @return the value
+   */
+  public static Object fromGson(JsonElement element) {
+    if (element == null || element.isJsonNull()) {
+      return NULL;
+    }
+    if (element.isJsonObject()) {
+      return fromGson(element.getAsJsonObject());
+    }
+    if (element.isJsonArray()) {
+      JsonArray array = element.getAsJsonArray();
+      Object[] values = new Object[array.size()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = fromGson(array.get(i));
+      }
+      return new Arr(values);
+    }
+    JsonPrimitive p = element.getAsJsonPrimitive();
+    if (p.isBoolean()) {
+      return p.getAsBoolean();
+    }
+    if (p.isNumber()) {
+      return new Num(p.getAsString());
+    }
+    return p.getAsString();
+  }
+
+  /**
+   * Converts a Gson object; the result shares nothing with it.
+   *
+   * @param object the object
+   * @return the object
+   */
+  public static Obj fromGson(JsonObject object) {
+    int size = object.size();
+    String[] names = new String[size];
+    Object[] values = new Object[size];
+    int i = 0;
+    for (Map.Entry<String, JsonElement> e : object.entrySet()) {
+      names[i] = e.getKey();
+      values[i++] = fromGson(e.getValue());
+    }
+    return Obj.of(names, values);
+  }
+
+  /**
+   * Converts a value to Gson's types: a new tree, which the caller owns.
+   *
+   * @param value the value
+   * @return the Gson value
+   */
+  public static JsonElement toGson(Object value) {
+    if (value instanceof Obj o) {
+      return o.toGson();
+    }
+    if (value instanceof Arr a) {
+      JsonArray out = new JsonArray(a.size());
+      for (int i = 0; i < a.size(); i++) {
+        out.add(toGson(a.get(i)));
+      }
+      return out;
+    }
+    if (value instanceof String s) {
+      return new JsonPrimitive(s);
+    }
+    if (value instanceof Num n) {
+      return JsonParser.parseString(n.text()); // Gson's own number, as written
+    }
+    if (value instanceof Boolean b) {
+      return new JsonPrimitive(b);
+    }
+    return JsonNull.INSTANCE;
+  }
+
+  /**
+   * A primitive's text, as Gson's {@code getAsString} gives it: a string itself, a number's text,
+   * {@code true} or {@code false}; null for an object, an array, JSON null or no value.
+   *
+   * @param value the value, or null
+   * @return the text, or null
+   */
+  public static String text(Object value) {
+    if (value instanceof String s) {
+      return s;
+    }
+    if (value instanceof Num n) {
+      return n.text();
+    }
+    return value instanceof Boolean b ? b.toString() : null;
+  }
+
+  /** A JSON number, kept as its text. */
+  public static final class Num {
+    private final String text;
+
+    Num(String text) {
+      this.text = text;
+    }
+
+    /**
+     * Returns the number as written.
+     *
+     * @return the text
+     */
+    public String text() {
+      return text;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Num n && n.text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+      return text.hashCode();
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  /** A JSON array. */
+  public static final class Arr {
+    private final Object[] values;
+
+    Arr(Object[] values) {
+      this.values = values;
+    }
+
+    /**
+     * Returns the number of elements.
+     *
+     * @return the size
+     */
+    public int size() {
+      return values.length;
+    }
+
+    /**
+     * Returns one element.
+     *
+     * @param index its index
+     * @return the element
+     * @throws IndexOutOfBoundsException when there is none at {@code index}
+     */
+    public Object get(int index) {
+      return values[index];
+    }
+  }
+
+  /** A JSON object: its fields in the order read. */
+  public static final class Obj {
+    /** The empty object. */
+    public static final Obj EMPTY = new Obj(new String[0], new Object[0], null);
+
+    private final String[] names;
+    private final Object[] values;
+
+    /** Name to index, for an object of {@link #INDEXED} fields or more; else null. */
+    private final Map<String, Integer> index;
+
+    private Obj(String[] names, Object[] values, Map<String, Integer> index) {
+      this.names = names;
+      this.values = values;
+      this.index = index;
+    }
+
+    /**
+     * Returns a field's value.
+     *
+     * @param name the field's name
+     * @return its value ({@link #NULL} for JSON null), or null when absent
+     */
+    public Object get(String name) {
+      int i = indexOf(name);
+      return i < 0 ? null : values[i];
+    }
+
+    /**
+     * Returns a field's value when it is an object.
+     *
+     * @param name the field's name
+     * @return the object, or null when absent or not an object
+     */
+    public Obj object(String name) {
+      return get(name) instanceof Obj o ? o : null;
+    }
+
+    /**
+     * Returns a field's text, as {@link JsonTree#text} reads it.
+     *
+     * @param name the field's name
+     * @return the text, or null when absent or not a primitive
+     */
+    public String text(String name) {
+      return JsonTree.text(get(name));
+    }
+
+    /**
+     * Returns whether the field is present (JSON null included).
+     *
+     * @param name the field's name
+     * @return whether present
+     */
+    public boolean has(String name) {
+      return indexOf(name) >= 0;
+    }
+
+    /**
+     * Returns the number of fields.
+     *
+     * @return the size
+     */
+    public int size() {
+      return names.length;
+    }
+
+    /**
+     * Returns the name of the field at a position.
+     *
+     * @param i the position, in the order read
+     * @return the name
+     */
+    public String name(int i) {
+      return names[i];
+    }
+
+    /**
+     * Returns the value of the field at a position.
+     *
+     * @param i the position, in the order read
+     * @return the value
+     */
+    public Object value(int i) {
+      return values[i];
+    }
+
+    /**
+     * Returns the names, in the order read, as a read-only set.
+     *
+     * @return the names
+     */
+    public java.util.Set<String> names() {
+      return new AbstractSet<>() {
+        @Override
+        public Iterator<String> iterator() {
+          return new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+              return next < names.length;
+            }
+
+            @Override
+            public String next() {
+              if (next >= names.length) {
+                throw new NoSuchElementException();
+              }
+              return names[next++];
+            }
+          };
+        }
+
+        @Override
+        public boolean contains(Object o) {
+          return o instanceof String s && indexOf(s) >= 0;
+        }
+
+        @Override
+        public int size() {
+          return names.length;
+        }
+      };
+    }
+
+    /**
+     * Converts this object to Gson's: a new tree, which the caller owns.
+     *
+     * @return the object
+     */
+    public JsonObject toGson() {
+      JsonObject out = new JsonObject();
+      for (int i = 0; i < names.length; i++) {
+        out.add(names[i], JsonTree.toGson(values[i]));
+      }
+      return out;
+    }
+
+    private int indexOf(String name) {
+      if (index != null) {
+        Integer i = index.get(name);
+        return i == null ? -1 : i;
+      }
+      String[] n = names;
+      for (int i = 0; i < n.length; i++) {
+        if (n[i].equals(name)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    /** An object of these fields, whose names are distinct; the arrays are kept. */
+    static Obj of(String[] names, Object[] values) {
+      if (names.length == 0) {
+        return EMPTY;
+      }
+      Map<String, Integer> index = null;
+      if (names.length >= INDEXED) {
+        index = new HashMap<>(names.length * 2);
+        for (int i = 0; i < names.length; i++) {
+          index.put(names[i], i);
+        }
+      }
+      return new Obj(names, values, index);
+    }
+  }
+
+  /**
+   * Reads JSON values into trees, collecting each object's fields and each array's elements on one
+   * stack it keeps between values (only the finished arrays are allocated). One per reading thread:
+   * not thread safe. After a read that threw, it is not to be used again.
+   */
+  public static final class Parser {
+    private String[] names = new String[64];
+    private Object[] values = new Object[64];
+    private int top;
+
+    /**
+     * The name indexes of the objects being read that have {@link #INDEXED} fields or more,
+     * innermost last (an object nested in one is ended before the next field of the outer one is
+     * put); null until the first.
+     */
+    private Object[] indexes;
+
+    private int indexCount;
+
+    /** Creates a parser. */
+    public Parser() {}
+
+    /**
+     * Reads the value the reader is at, as strictly as the reader is set.
+     *
+     * @param in the reader
+     * @return the value
+     * @throws IOException as the reader throws (malformed JSON included, and values nested deeper
+     *     than 255 levels)
+     */
+    public Object read(JsonReader in) throws IOException {
+      return value(in, 0);
+    }
+
+    /**
+     * Reads the object the reader is at.
+     *
+     * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
+     * @return the object
+     * @throws IOException as the reader throws (malformed JSON included)
+     * @throws IllegalStateException when the next value is not an object
+     */
+    public Obj readObject(JsonReader in) throws IOException {
+      return object(in, 0);
+    }
+
+    /**
+     * Starts an object whose fields the caller {@link #put}s, ended by {@link #end}; objects read
+     * or started meanwhile nest inside it.
+     *
+     * @return the mark to put fields with and end the object with
+     */
+    public int begin() {
+      return top;
+    }
+
+    /**
+     * Adds a field to the object started at {@code mark}; a name already added keeps its place and
+     * takes the new value, as Gson's {@code JsonObject} does.
+     *
+     * @param mark the object's mark
+     * @param name the name
+     * @param value the value, one of the types {@link JsonTree} names
+     */
+    public void put(int mark, String name, Object value) {
+      int at = find(mark, name);
+      if (at >= 0) {
+        values[at] = value;
+        return;
+      }
+      push(name, value);
+      if (top - mark == INDEXED) {
+        Map<String, Integer> index = new HashMap<>(INDEXED * 4);
+        for (int i = mark; i < top; i++) {
+          index.put(names[i], i - mark);
+        }
+        if (indexes == null || indexCount == indexes.length) {
+          indexes = Arrays.copyOf(indexes == null ? new Object[0] : indexes, indexCount * 2 + 4);
+        }
+        indexes[indexCount++] = index;
+      } else if (top - mark > INDEXED) {
+        index(mark).put(name, top - 1 - mark);
+      }
+    }
+
+    /**
+     * Ends the object started at {@code mark}.
+     *
+     * @param mark the object's mark
+     * @return the object
+     */
+    public Obj end(int mark) {
+      int size = top - mark;
+      if (size == 0) {
+        return Obj.EMPTY;
+      }
+      Map<String, Integer> index = size >= INDEXED ? index(mark) : null;
+      if (index != null) {
+        indexes[--indexCount] = null;
+      }
+      Obj out =
+          new Obj(
+              Arrays.copyOfRange(names, mark, top), Arrays.copyOfRange(values, mark, top), index);
+      clear(mark);
+      return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Integer> index(int mark) {
+      return (Map<String, Integer>) indexes[indexCount - 1];
+    }
+
+    private int find(int mark, String name) {
+      if (top - mark >= INDEXED) {
+        Integer i = index(mark).get(name);
+        return i == null ? -1 : mark + i;
+      }
+      for (int i = mark; i < top; i++) {
+        if (names[i].equals(name)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    private void push(String name, Object value) {
+      if (top == names.length) {
+        names = Arrays.copyOf(names, top * 2);
+        values = Arrays.copyOf(values, top * 2);
+      }
+      names[top] = name;
+      values[top++] = value;
+    }
+
+    private void clear(int mark) {
+      Arrays.fill(names, mark, top, null);
+      Arrays.fill(values, mark, top, null);
+      top = mark;
+    }
+
+    private Object value(JsonReader in, int depth) throws IOException {
+      JsonToken token = in.peek();
+      switch (token) {
+        case BEGIN_OBJECT:
+          return object(in, depth);
+        case BEGIN_ARRAY:
+          return array(in, depth);
+        case STRING:
+          return in.nextString();
+        case NUMBER:
+          return new Num(in.nextString());
+        case BOOLEAN:
+          return in.nextBoolean();
+        case NULL:
+          in.nextNull();
+          return NULL;
+        default:
+          throw new MalformedJsonException("a value was expected, not " + token);
+      }
+    }
+
+    private Obj object(JsonReader in, int depth) throws IOException {
+      deeper(in, depth);
+      int mark = begin();
+      in.beginObject();
+      while (in.hasNext()) {
+        String name = in.nextName();
+        put(mark, name, value(in, depth + 1));
+      }
+      in.endObject();
+      return end(mark);
+    }
+
+    private Arr array(JsonReader in, int depth) throws IOException {
+      deeper(in, depth);
+      int mark = top;
+      in.beginArray();
+      while (in.hasNext()) {
+        Object value = value(in, depth + 1);
+        push(null, value);
+      }
+      in.endArray();
+      Arr out = new Arr(Arrays.copyOfRange(values, mark, top));
+      clear(mark);
+      return out;
+    }
+
+    private static void deeper(JsonReader in, int depth) throws MalformedJsonException {
+      if (depth >= MAX_DEPTH) {
+        throw new MalformedJsonException(
+            "JSON nested deeper than " + MAX_DEPTH + " at " + in.getPath());
+      }
+    }
+  }
+}

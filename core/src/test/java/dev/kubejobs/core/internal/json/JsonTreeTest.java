@@ -1,0 +1,150 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The compact tree reads what Gson's parser reads, and converts both ways without loss. */
+class JsonTreeTest {
+  private static Object read(String json) throws IOException {
+    return JsonTree.read(new JsonReader(new StringReader(json)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{}",
+        "[]",
+        "{\"a\":null,\"b\":true,\"c\":false,\"d\":\"x\\\"y\\u00e9\\n\",\"e\":[1,-2.5e3,{}],\"f\":{}}",
+        "{\"n\":12345678901234567890123,\"m\":1.0,\"z\":-0,\"s\":\"12\"}",
+        "{\"a\":1,\"b\":2,\"a\":3}",
+        "[null,[[\"deep\"]],{\"k\":[{\"l\":\"m\"}]}]",
+        "\"text\"",
+        "42"
+      })
+  void readsWhatGsonReadsAndConvertsBackToTheSameTree(String json) throws IOException {
+    JsonElement gson = JsonParser.parseString(json);
+
+    Object tree = read(json);
+
+    assertThat(JsonTree.toGson(tree)).isEqualTo(gson);
+    assertThat(JsonTree.toGson(tree).toString()).isEqualTo(gson.toString());
+    assertThat(JsonTree.toGson(JsonTree.fromGson(gson))).isEqualTo(gson);
+  }
+
+  @Test
+  void aNameReadTwiceKeepsItsFirstPlaceAndItsLastValueInSmallAndLargeObjects() throws IOException {
+    for (int fields : List.of(3, 11, 12, 13, 40)) {
+      StringBuilder json = new StringBuilder("{");
+      for (int i = 0; i < fields; i++) {
+        json.append("\"f").append(i).append("\":").append(i).append(',');
+      }
+      json.append("\"f0\":\"again\",\"f").append(fields - 1).append("\":\"last\"}");
+
+      JsonTree.Obj obj = (JsonTree.Obj) read(json.toString());
+
+      assertThat(obj.size()).as("%d fields", fields).isEqualTo(fields);
+      assertThat(obj.name(0)).isEqualTo("f0");
+      assertThat(obj.get("f0")).isEqualTo("again");
+      assertThat(obj.text("f" + (fields - 1))).isEqualTo("last");
+      assertThat(obj.text("f1")).isEqualTo(fields > 2 ? "1" : "last");
+      assertThat(obj.has("f" + fields)).isFalse();
+      assertThat(obj.get("f" + fields)).isNull();
+      assertThat(obj.names()).hasSize(fields).startsWith("f0", "f1").contains("f2");
+      assertThat(JsonTree.toGson(obj)).isEqualTo(JsonParser.parseString(json.toString()));
+    }
+  }
+
+  @Test
+  void largeObjectsNestedInLargeObjectsKeepTheirOwnNamesOnOneReusedParser() throws IOException {
+    String inner = fields("i", 15, "\"i3\":\"again\"");
+    String outer =
+        fields("o", 13, "\"nested\":" + inner + ",\"list\":[" + inner + ",1],\"o0\":\"again\"");
+    JsonTree.Parser parser = new JsonTree.Parser();
+
+    for (int round = 0; round < 2; round++) {
+      Object tree = parser.read(new JsonReader(new StringReader(outer)));
+
+      assertThat(JsonTree.toGson(tree)).isEqualTo(JsonParser.parseString(outer));
+      JsonTree.Obj obj = (JsonTree.Obj) tree;
+      assertThat(obj.text("o0")).isEqualTo("again");
+      assertThat(obj.object("nested").text("i3")).isEqualTo("again");
+      assertThat(obj.object("nested").size()).isEqualTo(15);
+      assertThat(obj.get("i3")).isNull();
+    }
+  }
+
+  /** An object of {@code count} fields {@code <prefix><i>: i}, then {@code more}. */
+  private static String fields(String prefix, int count, String more) {
+    StringBuilder json = new StringBuilder("{");
+    for (int i = 0; i < count; i++) {
+      json.append('"').append(prefix).append(i).append("\":").append(i).append(',');
+    }
+    return json.append(more).append('}').toString();
+  }
+
+  @Test
+  void primitivesReadAsTextAsGsonWouldGiveThem() throws IOException {
+    JsonTree.Obj obj =
+        (JsonTree.Obj) read("{\"s\":\"x\",\"n\":7.50,\"t\":true,\"z\":null,\"o\":{},\"a\":[]}");
+
+    assertThat(obj.text("s")).isEqualTo("x");
+    assertThat(obj.text("n")).isEqualTo("7.50");
+    assertThat(obj.text("t")).isEqualTo("true");
+    assertThat(obj.text("z")).isNull();
+    assertThat(obj.get("z")).isSameAs(JsonTree.NULL);
+    assertThat(obj.has("z")).isTrue();
+    assertThat(obj.text("o")).isNull();
+    assertThat(obj.object("o")).isNotNull();
+    assertThat(obj.text("a")).isNull();
+    assertThat(obj.object("a")).isNull();
+  }
+
+  @Test
+  void aConvertedTreeSharesNothingWithTheGsonItCameFrom() {
+    JsonObject gson = JsonParser.parseString("{\"s\":{\"state\":\"RUNNING\"}}").getAsJsonObject();
+
+    JsonTree.Obj tree = JsonTree.fromGson(gson);
+    gson.getAsJsonObject("s").addProperty("state", "FAILED");
+    JsonObject back = tree.toGson();
+    back.getAsJsonObject("s").addProperty("state", "GONE");
+
+    assertThat(tree.object("s").text("state")).isEqualTo("RUNNING");
+  }
+
+  @Test
+  void malformedOrTooDeepJsonFailsTheRead() {
+    assertThatThrownBy(() -> read("{\"a\":[1,}")).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> read("{\"a\":1")).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> read("[".repeat(300) + "]".repeat(300)))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("nested");
+    assertThatThrownBy(() -> JsonTree.readObject(new JsonReader(new StringReader("[1]"))))
+        .isInstanceOf(IllegalStateException.class);
+  }
+}
