@@ -32,6 +32,31 @@ final class Fixtures {
   static final String NAME = "kj-nightly-etl";
   static final String NAMESPACE = "etl";
 
+  /**
+   * The Apache operator's 18 v1 application states ({@code currentStateSummary}), in the order the
+   * mapper property tests draw from; {@code SparkStatusMapperTest} checks them against the CRD.
+   */
+  static final List<String> APACHE_V1_STATES =
+      List.of(
+          "Submitted",
+          "ScheduledToRestart",
+          "DriverRequested",
+          "DriverStarted",
+          "DriverReady",
+          "InitializedBelowThresholdExecutors",
+          "RunningHealthy",
+          "RunningWithPartialCapacity",
+          "RunningWithBelowThresholdExecutors",
+          "Succeeded",
+          "Failed",
+          "SchedulingFailure",
+          "DriverEvicted",
+          "DriverStartTimedOut",
+          "ExecutorsStartTimedOut",
+          "DriverReadyTimedOut",
+          "ResourceReleased",
+          "TerminatedWithoutReleaseResources");
+
   private Fixtures() {}
 
   static Instant at(int minutes) {

@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,27 +46,9 @@ class MapperPropertiesTest {
   private static final JobStatusMapper APACHE = SparkOperators.apache().statusMapper();
   private static final JobStatusMapper KUBEFLOW = SparkOperators.kubeflow().statusMapper();
 
+  /** The Apache operator's v1 states, then one it does not have (yet). */
   static final List<String> APACHE_STATES =
-      List.of(
-          "Submitted",
-          "ScheduledToRestart",
-          "DriverRequested",
-          "DriverStarted",
-          "DriverReady",
-          "InitializedBelowThresholdExecutors",
-          "RunningHealthy",
-          "RunningWithPartialCapacity",
-          "RunningWithBelowThresholdExecutors",
-          "Succeeded",
-          "Failed",
-          "SchedulingFailure",
-          "DriverEvicted",
-          "DriverStartTimedOut",
-          "ExecutorsStartTimedOut",
-          "DriverReadyTimedOut",
-          "ResourceReleased",
-          "TerminatedWithoutReleaseResources",
-          "SomethingNew");
+      Stream.concat(Fixtures.APACHE_V1_STATES.stream(), Stream.of("SomethingNew")).toList();
 
   private static final Set<String> APACHE_ENDINGS =
       Set.of(

@@ -36,7 +36,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -425,26 +424,7 @@ class SparkStatusMapperTest {
 
     @Test
     void tableCoversAllEighteenStatesOfTheV1Crd() {
-      Set<String> covered =
-          Set.of(
-              "Submitted",
-              "ScheduledToRestart",
-              "DriverRequested",
-              "DriverStarted",
-              "DriverReady",
-              "InitializedBelowThresholdExecutors",
-              "RunningHealthy",
-              "RunningWithPartialCapacity",
-              "RunningWithBelowThresholdExecutors",
-              "Succeeded",
-              "Failed",
-              "SchedulingFailure",
-              "DriverEvicted",
-              "DriverStartTimedOut",
-              "ExecutorsStartTimedOut",
-              "DriverReadyTimedOut",
-              "ResourceReleased",
-              "TerminatedWithoutReleaseResources");
+      List<String> covered = Fixtures.APACHE_V1_STATES;
       assertThat(covered).containsExactlyInAnyOrderElementsOf(CrdSchemas.apacheStates());
       for (String state : covered) {
         assertThat(map(App.apache().states(state)).warnings()).as(state).isEmpty();

@@ -18,7 +18,6 @@ package dev.kubejobs.core.cancel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
@@ -34,7 +33,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -53,28 +51,18 @@ class CancelAndStatusReadsTest {
       KubeJobsHarness.testJobs()
           .settings(b -> b.statusCacheTtl(TTL))
           .submit("job-1", TestJobSpec.in("etl"))
+          .running()
           .build();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> jobs;
-  private ExecutionId id;
-
-  /** The submitted job runs, and the journal starts empty. */
-  @BeforeEach
-  void setUp() {
-    server = KUBE.server();
-    jobs = KUBE.jobs();
-    id = KUBE.id();
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
-    server.journal().clear();
-  }
+  private final FakeKubernetesApiServer server = KUBE.server();
 
   @Test
   void aJobDeletedJustBeforeItsMarkIsNoSuchJob() {
     KubeJobs<TestJobSpec> b =
         node("PATCH", 1, () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1"));
 
-    assertThatThrownBy(() -> b.canceller().cancel(id)).isInstanceOf(NoSuchJobException.class);
+    assertThatThrownBy(() -> b.canceller().cancel(KUBE.id()))
+        .isInstanceOf(NoSuchJobException.class);
 
     assertThat(server.journal().count("DELETE", OBJECT)).isZero();
   }
@@ -94,36 +82,37 @@ class CancelAndStatusReadsTest {
                       "etl",
                       Fixture.testJob("kj-job-1", "gravitino-a", "job-1", "SUCCEEDED"));
             });
-    assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    assertThat(b.statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.STARTED);
 
-    assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+    assertThat(b.canceller().cancel(KUBE.id())).isEqualTo(CancelResult.REQUESTED);
 
     // The new resource is left alone, and the next read goes to the server, not the stale list.
     assertThat(server.journal().count("DELETE", OBJECT)).isZero();
     server.journal().clear();
-    assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(b.statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(server.journal().count("GET", OBJECT)).isEqualTo(1);
   }
 
   @Test
   void aDeleteThatLandedWithItsAnswerLostDropsTheCachedCopy() {
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.STARTED);
     server.faults().add(Fault.on("DELETE", OBJECT).appliedThenLost());
     server.faults().add(Fault.on("DELETE", OBJECT).times(2).connectionReset());
 
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+    assertThat(KUBE.jobs().canceller().cancel(KUBE.id())).isEqualTo(CancelResult.REQUESTED);
 
-    assertThatThrownBy(() -> jobs.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+    assertThatThrownBy(() -> KUBE.jobs().statusReader().get(KUBE.id()))
+        .isInstanceOf(NoSuchJobException.class);
   }
 
   @Test
   void aJobReportedFinishedIsAlreadyFinishedWithoutARequestEvenOnceItsResourceIsGone() {
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
     server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
     server.journal().clear();
 
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(KUBE.jobs().canceller().cancel(KUBE.id())).isEqualTo(CancelResult.ALREADY_FINISHED);
 
     assertThat(server.journal().requests()).isEmpty();
   }
@@ -132,20 +121,21 @@ class CancelAndStatusReadsTest {
   void aJobTheCancelFoundFinishedKeepsItsOutcomeOnceItsResourceIsGone() {
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
 
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(KUBE.jobs().canceller().cancel(KUBE.id())).isEqualTo(CancelResult.ALREADY_FINISHED);
 
     server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
   @Test
   void aCancelDropsTheCachedCopySoTheNextReadSeesTheJobGone() {
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.STARTED);
 
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+    assertThat(KUBE.jobs().canceller().cancel(KUBE.id())).isEqualTo(CancelResult.REQUESTED);
 
     // Within the cache period: the cached RUNNING copy is not served again.
-    assertThatThrownBy(() -> jobs.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+    assertThatThrownBy(() -> KUBE.jobs().statusReader().get(KUBE.id()))
+        .isInstanceOf(NoSuchJobException.class);
     assertThat(server.journal().count("GET", LIST)).isEqualTo(1);
   }
 
@@ -154,11 +144,11 @@ class CancelAndStatusReadsTest {
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
     Hold cancelRead = server.hold(Hold.on("GET", OBJECT).beforeApplying());
     CompletableFuture<CancelResult> cancel =
-        CompletableFuture.supplyAsync(() -> jobs.canceller().cancel(id));
+        CompletableFuture.supplyAsync(() -> KUBE.jobs().canceller().cancel(KUBE.id()));
     cancelRead.awaitArrived();
 
     // Meanwhile the same instance reports the outcome (list, then the fresh re-read).
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
     cancelRead.release();
 
     assertThat(cancel.get(10, TimeUnit.SECONDS)).isEqualTo(CancelResult.ALREADY_FINISHED);

@@ -19,7 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobs;
@@ -33,7 +32,6 @@ import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.Fault;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -51,21 +49,10 @@ class CancelGivesUpTest {
       KubeJobsHarness.testJobs()
           .settings(b -> b.statusCacheTtl(TTL))
           .submit("job-1", TestJobSpec.in("etl"))
+          .running()
           .build();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> jobs;
-  private ExecutionId id;
-
-  /** The submitted job runs, and the journal starts empty. */
-  @BeforeEach
-  void setUp() {
-    server = KUBE.server();
-    jobs = KUBE.jobs();
-    id = KUBE.id();
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
-    server.journal().clear();
-  }
+  private final FakeKubernetesApiServer server = KUBE.server();
 
   @Test
   void aMarkRefusedByAConflictInEveryRoundGivesUpAfterFiveRounds() {
@@ -73,7 +60,7 @@ class CancelGivesUpTest {
         .faults()
         .add(Fault.on("PATCH", OBJECT).forever().status(409, "Conflict", "object was modified"));
 
-    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+    assertThatThrownBy(() -> KUBE.jobs().canceller().cancel(KUBE.id()))
         .isInstanceOfSatisfying(
             ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isFalse())
         .hasMessageContaining("gave up")
@@ -90,7 +77,7 @@ class CancelGivesUpTest {
     // The cancel's own read passes; the read after the unanswered delete does not.
     server.faults().add(Fault.on("GET", OBJECT).skip(1).forever().connectionReset());
 
-    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+    assertThatThrownBy(() -> KUBE.jobs().canceller().cancel(KUBE.id()))
         .isInstanceOfSatisfying(
             ApiUnavailableException.class,
             e -> {
@@ -115,7 +102,7 @@ class CancelGivesUpTest {
                 .forever()
                 .status(409, "Conflict", "object was modified"));
 
-    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+    assertThatThrownBy(() -> KUBE.jobs().canceller().cancel(KUBE.id()))
         .isInstanceOfSatisfying(
             JobRejectedException.class,
             e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.FORBIDDEN));
@@ -132,7 +119,7 @@ class CancelGivesUpTest {
     KubeJobs<TestJobSpec> b =
         node("PATCH", 2, () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1"));
 
-    assertThatThrownBy(() -> b.canceller().cancel(id))
+    assertThatThrownBy(() -> b.canceller().cancel(KUBE.id()))
         .isInstanceOfSatisfying(
             JobRejectedException.class,
             e ->
@@ -166,7 +153,7 @@ class CancelGivesUpTest {
 
   /** Cancel throws the forbidden delete's error, with one {@code type} suppressed on it. */
   private void assertTheDeleteFailureKeepsSuppressed(Class<? extends Throwable> type) {
-    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+    assertThatThrownBy(() -> KUBE.jobs().canceller().cancel(KUBE.id()))
         .isInstanceOfSatisfying(
             JobRejectedException.class,
             e -> assertThat(e.getSuppressed()).singleElement().isInstanceOf(type));

@@ -22,7 +22,6 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
@@ -39,7 +38,6 @@ import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -53,42 +51,31 @@ class JobCancellerTest {
 
   @RegisterExtension
   static final KubeJobsHarness<TestJobSpec> KUBE =
-      KubeJobsHarness.testJobs().submit("job-1", TestJobSpec.in("etl")).build();
+      KubeJobsHarness.testJobs().submit("job-1", TestJobSpec.in("etl")).running().build();
 
   private static final MutableClock CLOCK = KUBE.clock();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> jobs;
-  private ExecutionId id;
-
-  @BeforeEach
-  void setUp() {
-    server = KUBE.server();
-    jobs = KUBE.jobs();
-    id = KUBE.id();
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
-    server.journal().clear();
-  }
+  private final FakeKubernetesApiServer server = KUBE.server();
 
   @Test
   void cancelAfterSuccessKeepsSucceeded() {
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
 
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(KUBE.jobs().canceller().cancel(KUBE.id())).isEqualTo(CancelResult.ALREADY_FINISHED);
 
     assertThat(server.journal().count("PATCH", ".*")).isZero();
     assertThat(server.journal().count("DELETE", ".*")).isZero();
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
   @Test
   void cancelOfAResourceAnEarlierCancelIsDeletingIsDone() {
     holdWithFinalizer();
     KubeJobs<TestJobSpec> other = KUBE.track(KUBE.builder("gravitino").build());
-    assertThat(other.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+    assertThat(other.canceller().cancel(KUBE.id())).isEqualTo(CancelResult.REQUESTED);
     server.journal().clear();
 
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_DELETING);
+    assertThat(KUBE.jobs().canceller().cancel(KUBE.id())).isEqualTo(CancelResult.ALREADY_DELETING);
     assertThat(server.journal().count("PATCH", ".*")).isZero();
     assertThat(server.journal().count("DELETE", ".*")).isZero();
   }
@@ -110,16 +97,16 @@ class JobCancellerTest {
             });
     server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
 
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(KUBE.jobs().canceller().cancel(KUBE.id())).isEqualTo(CancelResult.ALREADY_FINISHED);
     assertThat(server.journal().count("PATCH", ".*")).isZero();
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.FAILED);
   }
 
   @Test
   void cancelPutsTheMarkWithALockedPatchThenDeletesWithAUidPrecondition() {
     String uid = uid();
 
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+    assertThat(KUBE.jobs().canceller().cancel(KUBE.id())).isEqualTo(CancelResult.REQUESTED);
 
     RecordedRequest patch = server.journal().requests("PATCH", OBJECT).get(0);
     assertThat(patch.contentType()).startsWith("application/merge-patch+json");
@@ -130,7 +117,8 @@ class JobCancellerTest {
     RecordedRequest delete = server.journal().requests("DELETE", OBJECT).get(0);
     assertThat(delete.body()).contains("\"uid\":\"" + uid + "\"");
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
-    assertThatThrownBy(() -> jobs.canceller().cancel(id)).isInstanceOf(NoSuchJobException.class);
+    assertThatThrownBy(() -> KUBE.jobs().canceller().cancel(KUBE.id()))
+        .isInstanceOf(NoSuchJobException.class);
   }
 
   @Test
@@ -149,14 +137,14 @@ class JobCancellerTest {
             .client(server);
     KubeJobs<TestJobSpec> b = KUBE.track(KUBE.builder(racing, "gravitino-a").build());
 
-    assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(b.canceller().cancel(KUBE.id())).isEqualTo(CancelResult.ALREADY_FINISHED);
 
     assertThat(raced).isTrue();
     assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(1);
     assertThat(server.journal().count("DELETE", OBJECT)).isZero();
     assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
         .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
-    assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(b.statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
   @Test
@@ -166,7 +154,7 @@ class JobCancellerTest {
     server.faults().add(Fault.on("DELETE", OBJECT).appliedThenLost());
     server.faults().add(Fault.on("DELETE", OBJECT).times(2).connectionReset());
 
-    assertThat(jobs.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+    assertThat(KUBE.jobs().canceller().cancel(KUBE.id())).isEqualTo(CancelResult.REQUESTED);
 
     JsonObject stored = server.store().get(TestJobKind.TYPE, "etl", "kj-job-1").orElseThrow();
     assertThat(stored.getAsJsonObject("metadata").has("deletionTimestamp")).isTrue();
@@ -179,7 +167,7 @@ class JobCancellerTest {
   void deleteFailingForRealRemovesTheMarkAndThrows() {
     server.rbac().deny("delete", "kubejobs.dev", "testjobs");
 
-    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+    assertThatThrownBy(() -> KUBE.jobs().canceller().cancel(KUBE.id()))
         .isInstanceOfSatisfying(
             JobRejectedException.class,
             e -> assertThat(e.reason()).isEqualTo(JobRejectedException.Reason.FORBIDDEN))
@@ -188,7 +176,7 @@ class JobCancellerTest {
     assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(2);
     assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
         .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.STARTED);
   }
 
   @Test
@@ -197,7 +185,8 @@ class JobCancellerTest {
     server.faults().add(Fault.on("PATCH", OBJECT).appliedThenLost());
     server.rbac().deny("delete", "kubejobs.dev", "testjobs");
 
-    assertThatThrownBy(() -> jobs.canceller().cancel(id)).isInstanceOf(JobRejectedException.class);
+    assertThatThrownBy(() -> KUBE.jobs().canceller().cancel(KUBE.id()))
+        .isInstanceOf(JobRejectedException.class);
 
     assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
         .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
@@ -208,7 +197,7 @@ class JobCancellerTest {
     server.faults().add(Fault.on("DELETE", OBJECT).forever().connectionReset());
 
     // Nothing this cancel sent stays applied: a scheduler must not record it as cancelled.
-    assertThatThrownBy(() -> jobs.canceller().cancel(id))
+    assertThatThrownBy(() -> KUBE.jobs().canceller().cancel(KUBE.id()))
         .isInstanceOfSatisfying(
             ApiUnavailableException.class, e -> assertThat(e.mayHaveBeenApplied()).isFalse());
 
@@ -232,13 +221,15 @@ class JobCancellerTest {
             .client(server);
     KubeJobs<TestJobSpec> b = KUBE.track(KUBE.builder(racing, "gravitino-a").build());
 
-    assertThatThrownBy(() -> b.canceller().cancel(id)).isInstanceOf(JobRejectedException.class);
+    assertThatThrownBy(() -> b.canceller().cancel(KUBE.id()))
+        .isInstanceOf(JobRejectedException.class);
 
     JsonObject stored = server.store().get(TestJobKind.TYPE, "etl", "kj-job-1").orElseThrow();
     assertThat(stored.getAsJsonObject("metadata").has("deletionTimestamp")).isTrue();
     assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
         .containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
-    assertThat(b.statusReader().get(id).status()).isIn(JobStatus.CANCELLING, JobStatus.CANCELLED);
+    assertThat(b.statusReader().get(KUBE.id()).status())
+        .isIn(JobStatus.CANCELLING, JobStatus.CANCELLED);
     // Once the operator's status is gone too, the mark decides: CANCELLED, never FAILED.
     server
         .store()
@@ -250,7 +241,7 @@ class JobCancellerTest {
               o.remove("status");
               return o;
             });
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.CANCELLED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.CANCELLED);
   }
 
   @Test
@@ -277,7 +268,7 @@ class JobCancellerTest {
     KubeJobs<TestJobSpec> b = KUBE.track(KUBE.builder(racing, "gravitino-a").build());
     String oldUid = uid();
 
-    assertThat(b.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+    assertThat(b.canceller().cancel(KUBE.id())).isEqualTo(CancelResult.REQUESTED);
 
     assertThat(replaced).isTrue();
     assertThat(server.journal().requests("DELETE", OBJECT)).hasSize(1);

@@ -38,7 +38,6 @@ import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -59,20 +58,16 @@ class CancelRacesTest {
       KubeJobsHarness.testJobs()
           .deployment("gravitino")
           .submit("job-1", TestJobSpec.in("etl"))
+          .running()
           .build();
 
   private static final MutableClock CLOCK = KUBE.clock();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> nodeB;
-  private ExecutionId id;
+  private final FakeKubernetesApiServer server = KUBE.server();
 
-  @BeforeEach
-  void setUp() {
-    server = KUBE.server();
-    nodeB = KUBE.jobs();
-    id = KUBE.id();
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
+  /** Node B: the harness's instance, which submitted the job. */
+  private static KubeJobs<TestJobSpec> nodeB() {
+    return KUBE.jobs();
   }
 
   private KubeJobs<TestJobSpec> node(ClientHooks hooks) {
@@ -89,11 +84,11 @@ class CancelRacesTest {
             ResourceType.POD, "etl", Fixture.driverPod("kj-job-1-driver", "kj-job-1", "Succeeded"));
     KubeJobs<TestJobSpec> nodeA = node(new ClientHooks());
 
-    assertThat(nodeA.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(nodeA.canceller().cancel(KUBE.id())).isEqualTo(CancelResult.ALREADY_FINISHED);
 
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
     assertThat(server.journal().count("DELETE", ".*")).isZero();
-    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(nodeB().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
   @Test
@@ -107,11 +102,11 @@ class CancelRacesTest {
                 () -> Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}"));
     KubeJobs<TestJobSpec> nodeA = node(hooks);
 
-    assertThat(nodeA.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(nodeA.canceller().cancel(KUBE.id())).isEqualTo(CancelResult.ALREADY_FINISHED);
 
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
-    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
-    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(nodeA.statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(nodeB().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
   @Test
@@ -128,17 +123,17 @@ class CancelRacesTest {
                 () -> {
                   CLOCK.advance(Duration.ofMillis(300));
                   Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
-                  seenByB.set(nodeB.statusReader().get(id).status());
+                  seenByB.set(nodeB().statusReader().get(KUBE.id()).status());
                   CLOCK.advance(Duration.ofMillis(100));
                 });
     KubeJobs<TestJobSpec> nodeA = node(hooks);
 
-    CancelResult result = nodeA.canceller().cancel(id);
+    CancelResult result = nodeA.canceller().cancel(KUBE.id());
 
     assertThat(seenByB.get()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(result).isEqualTo(CancelResult.ALREADY_FINISHED);
-    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
-    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(nodeA.statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(nodeB().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
     // The mark records what the copy it was put on showed, and who put it.
     CancelMark mark =
         CancelMark.parse(
@@ -155,7 +150,7 @@ class CancelRacesTest {
   void theCancelDeleteCarriesTheMarkedCopysResourceVersion() {
     KubeJobs<TestJobSpec> nodeA = node(new ClientHooks());
 
-    assertThat(nodeA.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+    assertThat(nodeA.canceller().cancel(KUBE.id())).isEqualTo(CancelResult.REQUESTED);
 
     String body = server.journal().requests("DELETE", OBJECT).get(0).body();
     String patched = server.journal().requests("PATCH", OBJECT).get(0).body();
@@ -176,7 +171,7 @@ class CancelRacesTest {
     ExecutionId theirs = ExecutionId.of(Fixture.CLUSTER, TestJobKind.KIND, "etl", "theirs");
     server.journal().clear();
 
-    assertThatThrownBy(() -> nodeB.canceller().cancel(theirs))
+    assertThatThrownBy(() -> nodeB().canceller().cancel(theirs))
         .isInstanceOfSatisfying(
             JobConflictException.class,
             e -> assertThat(e.reason()).isEqualTo(JobConflictException.Reason.NOT_MANAGED))
@@ -201,7 +196,7 @@ class CancelRacesTest {
                 OBJECT,
                 () -> {
                   try {
-                    b.canceller().cancel(id);
+                    b.canceller().cancel(KUBE.id());
                   } catch (ApiUnavailableException e) {
                     bFailure.set(e);
                   }
@@ -211,7 +206,7 @@ class CancelRacesTest {
     Map<String, String> beforeAny = Fixture.annotations(server, "etl", "kj-job-1");
     assertThat(beforeAny).doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
 
-    CancelResult result = nodeA.canceller().cancel(id);
+    CancelResult result = nodeA.canceller().cancel(KUBE.id());
 
     assertThat(bFailure.get()).isInstanceOf(ApiUnavailableException.class);
     assertThat(afterB.get()).containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);

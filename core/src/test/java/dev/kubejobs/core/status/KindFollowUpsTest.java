@@ -20,7 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
-import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
@@ -39,7 +38,6 @@ import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -58,21 +56,12 @@ class KindFollowUpsTest {
       KubeJobsHarness.testJobs()
           .settings(b -> b.statusCacheTtl(Duration.ZERO))
           .submit("job-1", TestJobSpec.in("etl"))
+          .clearJournal()
           .build();
 
   private static final MutableClock CLOCK = KUBE.clock();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> jobs;
-  private ExecutionId id;
-
-  @BeforeEach
-  void setUp() {
-    server = KUBE.server();
-    jobs = KUBE.jobs();
-    id = KUBE.id();
-    server.journal().clear();
-  }
+  private final FakeKubernetesApiServer server = KUBE.server();
 
   private void status(String json) {
     Fixture.setStatus(server, "etl", "kj-job-1", json);
@@ -88,7 +77,7 @@ class KindFollowUpsTest {
     status("{\"state\":\"FAILED\"}");
     pod(DRIVER, "kj-job-1", "Running");
 
-    JobExecutionInfo info = eager.statusReader().get(id);
+    JobExecutionInfo info = eager.statusReader().get(KUBE.id());
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(info.message()).isEqualTo("driver stopped");
@@ -100,7 +89,7 @@ class KindFollowUpsTest {
     KubeJobs<TestJobSpec> eager = eager();
     status("{\"state\":\"FAILED\"}");
 
-    JobExecutionInfo info = eager.statusReader().get(id);
+    JobExecutionInfo info = eager.statusReader().get(KUBE.id());
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(info.message()).isEqualTo("driver stopped");
@@ -114,7 +103,7 @@ class KindFollowUpsTest {
     pod(DRIVER, "kj-job-1", "Running");
     server.rbac().deny("list", "", "pods");
 
-    JobExecutionInfo info = eager.statusReader().get(id);
+    JobExecutionInfo info = eager.statusReader().get(KUBE.id());
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(info.message()).contains("may still run").contains("list pods in namespace etl");
@@ -139,7 +128,7 @@ class KindFollowUpsTest {
     server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
     server.journal().clear();
 
-    JobExecutionInfo info = eager.statusReader().get(id);
+    JobExecutionInfo info = eager.statusReader().get(KUBE.id());
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(info.message()).isEqualTo("no status, already being deleted");

@@ -21,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.Fixture;
@@ -123,5 +124,30 @@ class NoStatusTest {
         .startsWith(
             "waiting to delete the job's resource before reporting FAILED (missing permission:"
                 + " delete testjobs.kubejobs.dev in namespace etl");
+    // The end mark's patch went through: it is the delete that was refused.
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_ENDED);
+    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(1);
+  }
+
+  @Test
+  void aForbiddenEndMarkPatchNamesThePatchPermissionNotTheDelete() {
+    CLOCK.advance(Duration.ofSeconds(601));
+    server.rbac().deny("patch", "kubejobs.dev", "testjobs");
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    // The end mark (a merge patch) comes before the delete: refused, the delete is never sent, and
+    // the message names the permission the patch lacks.
+    assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(info.message())
+        .startsWith(
+            "waiting to delete the job's resource before reporting FAILED (missing permission:"
+                + " patch testjobs.kubejobs.dev in namespace etl")
+        .doesNotContain("delete testjobs");
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(1);
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_ENDED);
   }
 }

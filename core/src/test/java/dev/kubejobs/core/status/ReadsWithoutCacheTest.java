@@ -17,10 +17,8 @@ package dev.kubejobs.core.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.LogCapture;
@@ -32,7 +30,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -51,17 +48,7 @@ class ReadsWithoutCacheTest {
           .submit("job-1", TestJobSpec.in("etl"))
           .build();
 
-  private FakeKubernetesApiServer server;
-  private KubeJobs<TestJobSpec> jobs;
-  private ExecutionId id;
-
-  @BeforeEach
-  void setUp() {
-    server = KUBE.server();
-    jobs = KUBE.jobs();
-    id = KUBE.id();
-    server.journal().clear();
-  }
+  private final FakeKubernetesApiServer server = KUBE.server();
 
   private void status(String json) {
     Fixture.setStatus(server, "etl", "kj-job-1", json);
@@ -71,7 +58,7 @@ class ReadsWithoutCacheTest {
   void getAllWithoutACacheReadsEachJob() {
     status("{\"state\":\"RUNNING\"}");
 
-    JobStatusResult result = jobs.statusReader().getAll(List.of(id)).get(id);
+    JobStatusResult result = KUBE.jobs().statusReader().getAll(List.of(KUBE.id())).get(KUBE.id());
 
     assertThat(result.orElseThrow().status()).isEqualTo(JobStatus.STARTED);
   }
@@ -81,8 +68,8 @@ class ReadsWithoutCacheTest {
     status("{\"state\":\"PENDING_RERUN\"}");
 
     try (LogCapture logs = LogCapture.start()) {
-      jobs.statusReader().get(id);
-      jobs.statusReader().get(id);
+      KUBE.jobs().statusReader().get(KUBE.id());
+      KUBE.jobs().statusReader().get(KUBE.id());
 
       assertThat(logs.warnings())
           .filteredOn(l -> l.contains("unknown state PENDING_RERUN"))
@@ -96,10 +83,10 @@ class ReadsWithoutCacheTest {
     status("{\"state\":\"SUCCEEDED\"}");
     Hold firstRead = server.hold(Hold.on("GET", OBJECT).beforeApplying());
     CompletableFuture<JobExecutionInfo> slow =
-        CompletableFuture.supplyAsync(() -> jobs.statusReader().get(id));
+        CompletableFuture.supplyAsync(() -> KUBE.jobs().statusReader().get(KUBE.id()));
     firstRead.awaitArrived();
 
-    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(KUBE.jobs().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
     server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
     firstRead.release();
 

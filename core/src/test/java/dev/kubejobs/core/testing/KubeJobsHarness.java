@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.core.testing;
 
+import com.google.gson.JsonParser;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
@@ -44,8 +45,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Operator SDK's {@code LocallyRunOperatorExtension} hands each test a ready operator: per test,
  * the fake server is reset, the clock stands at {@link Fixture#T0}, a {@link KubeJobs} of the
  * class's job kind is built over a fresh client (fast retries for the test kind, no resilience for
- * the FakeApp kind), and, if the class asks, the same job is submitted. Every instance the harness
- * built is closed after the test.
+ * the FakeApp kind), and, if the class asks, the same job is submitted, set running and the request
+ * journal emptied. Every instance the harness built is closed after the test.
  *
  * <pre>{@code
  * @RegisterExtension
@@ -83,6 +84,9 @@ public final class KubeJobsHarness<S>
   private final UnaryOperator<KubeJobs.Builder<S>> settings;
   private final String jobId;
   private final S spec;
+  private final ResourceType type;
+  private final String status;
+  private final boolean clearJournal;
   private final List<KubeJobs<?>> built = new CopyOnWriteArrayList<>();
 
   private volatile KubeJobs<S> jobs;
@@ -101,6 +105,9 @@ public final class KubeJobsHarness<S>
     this.settings = b.settings;
     this.jobId = b.jobId;
     this.spec = b.spec;
+    this.type = b.resources.get(0);
+    this.status = b.status;
+    this.clearJournal = b.clearJournal;
   }
 
   /**
@@ -256,13 +263,30 @@ public final class KubeJobsHarness<S>
     kube.beforeAll(context);
   }
 
-  /** Resets the server and the clock, builds the test's instance and submits the class's job. */
+  /**
+   * Resets the server and the clock, builds the test's instance, submits the class's job, writes
+   * its status and empties the journal, as the class asked.
+   */
   @Override
   public void beforeEach(ExtensionContext context) {
     clock().set(start);
     kube.beforeEach(context);
     jobs = newJobs();
     id = jobId == null ? null : jobs.submitter().submit(jobId, spec);
+    if (status != null) {
+      store()
+          .update(
+              type,
+              id.namespace(),
+              id.name(),
+              o -> {
+                o.add("status", JsonParser.parseString(status));
+                return o;
+              });
+    }
+    if (clearJournal) {
+      server().journal().clear();
+    }
   }
 
   /** Closes every instance the test built, then lets the server keep its state for inspection. */
@@ -290,6 +314,9 @@ public final class KubeJobsHarness<S>
    * @param <S> the job spec type
    */
   public static final class Builder<S> {
+    /** The test kind's running status ({@link TestJobKind}'s mapper reads {@code state}). */
+    private static final String RUNNING = "{\"state\":\"RUNNING\"}";
+
     private final List<ResourceType> resources = new ArrayList<>();
     private final List<FakeSparkOperator.Flavor> operators = new ArrayList<>();
     private final Base<S> base;
@@ -299,6 +326,8 @@ public final class KubeJobsHarness<S>
     private UnaryOperator<KubeJobs.Builder<S>> settings = UnaryOperator.identity();
     private String jobId;
     private S spec;
+    private String status;
+    private boolean clearJournal;
 
     private Builder(ResourceType type, Supplier<JobKind<S>> kind, Base<S> base, String deployment) {
       this.resources.add(type);
@@ -391,11 +420,42 @@ public final class KubeJobsHarness<S>
     }
 
     /**
+     * Sets the submitted job running before each test: after the submit its status is the test
+     * kind's {@code {"state":"RUNNING"}}, and the journal is emptied ({@link #clearJournal()}), so
+     * a test starts on a running job and its journal holds only its own requests. Needs {@link
+     * #submit} and the test kind ({@link KubeJobsHarness#testJobs()}).
+     *
+     * @return this builder
+     */
+    public Builder<S> running() {
+      this.status = RUNNING;
+      return clearJournal();
+    }
+
+    /**
+     * Empties the server's request journal before each test, once the class's job is submitted (and
+     * set {@link #running()}), so the journal holds only the test's own requests.
+     *
+     * @return this builder
+     */
+    public Builder<S> clearJournal() {
+      this.clearJournal = true;
+      return this;
+    }
+
+    /**
      * Builds the harness; register it with {@code @RegisterExtension} in a static field.
      *
      * @return the harness
+     * @throws IllegalStateException if {@link #running()} was asked without a submit or on another
+     *     kind than the test kind
      */
     public KubeJobsHarness<S> build() {
+      if (status != null && (jobId == null || !resources.get(0).equals(TestJobKind.TYPE))) {
+        throw new IllegalStateException(
+            "running() sets the test kind's submitted job running: build the harness with"
+                + " KubeJobsHarness.testJobs() and .submit(jobId, spec)");
+      }
       return new KubeJobsHarness<>(this);
     }
   }

@@ -32,6 +32,7 @@ import dev.kubejobs.testkit.ResourceType;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import dev.kubejobs.testkit.operator.SparkAppPath;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -94,23 +95,34 @@ class SparkOperatorPathsTest {
       return name + (apache() ? "-0-driver" : "-driver");
     }
 
-    List<String> happy() {
+    /**
+     * The transitions of both API versions up to the driver's request, the start of every path on
+     * which the operator submits the application.
+     */
+    List<String> submitted() {
       return apache()
           ? List.of(
-              "created=QUEUED",
-              "finalizer=QUEUED",
-              "Submitted=QUEUED",
-              "DriverRequested=QUEUED",
-              "DriverStarted=STARTED",
-              "DriverReady=STARTED",
-              "RunningHealthy=STARTED",
+              "created=QUEUED", "finalizer=QUEUED", "Submitted=QUEUED", "DriverRequested=QUEUED")
+          : List.of("created=QUEUED", "SUBMITTED=QUEUED");
+    }
+
+    /** The transitions up to a running driver, the start of every path on which it runs. */
+    List<String> running() {
+      return apache()
+          ? then(
+              submitted(), "DriverStarted=STARTED", "DriverReady=STARTED", "RunningHealthy=STARTED")
+          : then(submitted(), "RUNNING=STARTED");
+    }
+
+    List<String> happy() {
+      return apache()
+          ? then(
+              running(),
               "driver-exited=STARTED",
               "Succeeded=SUCCEEDED",
               "ResourceReleased=SUCCEEDED")
-          : List.of(
-              "created=QUEUED",
-              "SUBMITTED=QUEUED",
-              "RUNNING=STARTED",
+          : then(
+              running(),
               "driver-exited=STARTED",
               // OnFailure never reruns a success (util.ShouldRetry): COMPLETED is next.
               "SUCCEEDING=SUCCEEDED",
@@ -119,24 +131,8 @@ class SparkOperatorPathsTest {
 
     List<String> failed() {
       return apache()
-          ? List.of(
-              "created=QUEUED",
-              "finalizer=QUEUED",
-              "Submitted=QUEUED",
-              "DriverRequested=QUEUED",
-              "DriverStarted=STARTED",
-              "DriverReady=STARTED",
-              "RunningHealthy=STARTED",
-              "driver-exited=STARTED",
-              "Failed=FAILED",
-              "ResourceReleased=FAILED")
-          : List.of(
-              "created=QUEUED",
-              "SUBMITTED=QUEUED",
-              "RUNNING=STARTED",
-              "driver-exited=STARTED",
-              "FAILING=STARTED",
-              "FAILED=FAILED");
+          ? then(running(), "driver-exited=STARTED", "Failed=FAILED", "ResourceReleased=FAILED")
+          : then(running(), "driver-exited=STARTED", "FAILING=STARTED", "FAILED=FAILED");
     }
 
     /** The last transitions of a run that fails and keeps its resources. */
@@ -149,14 +145,11 @@ class SparkOperatorPathsTest {
 
     List<String> driverStartTimeout() {
       return apache()
-          ? List.of(
-              "created=QUEUED",
-              "finalizer=QUEUED",
-              "Submitted=QUEUED",
-              "DriverRequested=QUEUED",
+          ? then(
+              submitted(),
               "DriverStartTimedOut=QUEUED>deleted driver>FAILED",
               "ResourceReleased=FAILED")
-          : List.of("created=QUEUED", "SUBMITTED=QUEUED", "FAILING=STARTED", "FAILED=FAILED");
+          : then(submitted(), "FAILING=STARTED", "FAILED=FAILED");
     }
 
     List<String> unparseableStatus() {
@@ -172,27 +165,29 @@ class SparkOperatorPathsTest {
     /** A state this version does not know, then the driver's exit code 0 decides. */
     List<String> newerState() {
       return apache()
-          ? List.of(
-              "created=QUEUED",
-              "finalizer=QUEUED",
-              "Submitted=QUEUED",
-              "DriverRequested=QUEUED",
+          ? then(
+              submitted(),
               "DriverStarted=STARTED",
               "DriverWarmingUp=STARTED",
               // Restart policy Never: the driver's exit code 0 decides.
               "driver-exited=SUCCEEDED",
               "Succeeded=SUCCEEDED",
               "ResourceReleased=SUCCEEDED")
-          : List.of(
-              "created=QUEUED",
-              "SUBMITTED=QUEUED",
-              "RUNNING=STARTED",
+          : then(
+              running(),
               "HIBERNATING=STARTED",
               // OnFailure cannot rerun a success: the driver's exit code 0 decides.
               "driver-exited=SUCCEEDED",
               "SUCCEEDING=SUCCEEDED",
               "COMPLETED=SUCCEEDED");
     }
+  }
+
+  /** The transitions of {@code start} followed by {@code ending}. */
+  private static List<String> then(List<String> start, String... ending) {
+    List<String> all = new ArrayList<>(start);
+    all.addAll(List.of(ending));
+    return List.copyOf(all);
   }
 
   private Cluster cluster;
@@ -350,23 +345,21 @@ class SparkOperatorPathsTest {
 
         assertThat(c.drive(name))
             .as("trim history " + trim)
-            .containsExactly(
-                "created=QUEUED",
-                "finalizer=QUEUED",
-                "Submitted=QUEUED",
-                "DriverRequested=QUEUED",
-                "DriverStarted=STARTED",
-                "driver-exited=STARTED",
-                "Failed=STARTED",
-                "ScheduledToRestart=STARTED",
-                "DriverRequested=STARTED",
-                "DriverStarted=STARTED",
-                "DriverReady=STARTED",
-                "RunningHealthy=STARTED",
-                "driver-exited=STARTED",
-                // OnFailure cannot restart a success (RestartPolicy.attemptRestartOnState).
-                "Succeeded=SUCCEEDED",
-                "ResourceReleased=SUCCEEDED");
+            .containsExactlyElementsOf(
+                then(
+                    Operator.APACHE_V1.submitted(),
+                    "DriverStarted=STARTED",
+                    "driver-exited=STARTED",
+                    "Failed=STARTED",
+                    "ScheduledToRestart=STARTED",
+                    "DriverRequested=STARTED",
+                    "DriverStarted=STARTED",
+                    "DriverReady=STARTED",
+                    "RunningHealthy=STARTED",
+                    "driver-exited=STARTED",
+                    // OnFailure cannot restart a success (RestartPolicy.attemptRestartOnState).
+                    "Succeeded=SUCCEEDED",
+                    "ResourceReleased=SUCCEEDED"));
         assertThat(c.observe(name).info().driverPod()).contains(name + "-1-driver");
         c.close();
         cluster = null;
@@ -441,11 +434,8 @@ class SparkOperatorPathsTest {
 
       assertThat(seen)
           .startsWith(
-              "created=QUEUED",
-              "SUBMITTED=QUEUED",
-              "RUNNING=STARTED",
-              "driver-exited=STARTED",
-              "FAILING=STARTED")
+              then(Operator.KUBEFLOW.running(), "driver-exited=STARTED", "FAILING=STARTED")
+                  .toArray(String[]::new))
           .endsWith(
               // executionAttempts tells that an earlier attempt ran: never back to QUEUED.
               "SUBMITTED=STARTED",

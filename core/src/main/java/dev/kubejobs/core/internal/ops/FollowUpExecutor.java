@@ -105,6 +105,9 @@ final class FollowUpExecutor {
           outcomeWithoutDriverPodDelete(id, waiting, followUp, driver.reason()));
     }
     Optional<EndMark> ended = Optional.empty();
+    // The verb of the request under way, which a refusal names: the end mark's patch, else a
+    // delete.
+    String verb = "delete";
     try {
       boolean done;
       if (followUp.action() == FollowUp.Action.DELETE_DRIVER_POD) {
@@ -113,7 +116,9 @@ final class FollowUpExecutor {
           || app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
         done = deleteMarked(id, app);
       } else {
+        verb = "patch";
         ended = endMark(id, app, followUp, waiting);
+        verb = "delete";
         done = ended.isPresent() && deleteEnded(id, app, ended.get());
       }
       if (!done) {
@@ -127,7 +132,7 @@ final class FollowUpExecutor {
         // outcome and tell the operator, once, which permission would clean the pod up.
         return new Outcome.Report(
             outcomeWithoutDriverPodDelete(
-                id, waiting, followUp, missingPermission(id, followUp, e)));
+                id, waiting, followUp, missingPermission(id, followUp, verb, e)));
       }
       // For example no permission to delete the resource: no outcome until the delete is
       // confirmed, or the operator could still run the job (DESIGN rule 1).
@@ -151,7 +156,7 @@ final class FollowUpExecutor {
                       + " before reporting "
                       + followUp.outcome()
                       + (e.reason() == JobRejectedException.Reason.FORBIDDEN
-                          ? " (" + missingPermission(id, followUp, e) + ")"
+                          ? " (" + missingPermission(id, followUp, verb, e) + ")"
                           : ""))
               .build());
     }
@@ -201,20 +206,23 @@ final class FollowUpExecutor {
 
   /**
    * What a forbidden follow-up lacks, from what the refusal carries (its code) and what was sent
-   * (the follow-up's delete): never from the server's text.
+   * (the end mark's patch or the follow-up's delete, {@code verb}): never from the server's text.
    */
-  private String missingPermission(ExecutionId id, FollowUp followUp, JobRejectedException e) {
+  private String missingPermission(
+      ExecutionId id, FollowUp followUp, String verb, JobRejectedException e) {
     String what =
         followUp.action() == FollowUp.Action.DELETE_DRIVER_POD
             ? "pods"
             : resourceKind.qualifiedPlural();
     if (e.code() == 401) {
-      return "the API server refused the ApiClient's credentials (401) to delete "
+      return "the API server refused the ApiClient's credentials (401) to "
+          + verb
+          + " "
           + what
           + " in namespace "
           + id.namespace();
     }
-    return "missing permission: delete " + what + " in namespace " + id.namespace();
+    return "missing permission: " + verb + " " + what + " in namespace " + id.namespace();
   }
 
   /**
