@@ -65,6 +65,7 @@ final class KubeTransport {
   private final OkHttpClient streaming;
   private final ResiliencePolicy policy;
   private final KubeFailures failures;
+  private final GetRequests gets;
 
   /** Reads a 2xx answer's body while it is open. */
   @FunctionalInterface
@@ -87,6 +88,7 @@ final class KubeTransport {
         http.newBuilder().readTimeout(Duration.ZERO).callTimeout(Duration.ZERO).build();
     this.policy = Objects.requireNonNull(policy, "policy");
     this.failures = new KubeFailures(Objects.requireNonNull(clock, "clock"));
+    this.gets = new GetRequests(client, AUTH_NAMES);
   }
 
   ResiliencePolicy policy() {
@@ -219,6 +221,9 @@ final class KubeTransport {
       headers.put("Content-Type", request.contentType());
     }
     try {
+      if (request.body() == null && request.method().equals("GET")) {
+        return gets.get(request.path(), request.query(), headers);
+      }
       return client.buildRequest(
           null,
           request.path(),
