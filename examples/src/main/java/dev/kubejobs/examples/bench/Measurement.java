@@ -16,23 +16,33 @@
 package dev.kubejobs.examples.bench;
 
 import dev.kubejobs.examples.bench.ScaleBenchmark.Cost;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The measurement loop the benchmarks here share: rounds of kubejobs' section then the {@link
  * Floor}'s, interleaved, warm-up rounds first, each side after a {@code System.gc()} so that
- * neither pays for the other's garbage, and the client cost of the measured rounds summed per side
- * ({@link ClientThreads}). Compare the ratio of the two sums of one run.
+ * neither pays for the other's garbage, and the client cost of the measured rounds per side ({@link
+ * ClientThreads}) taken as the median round's, times the rounds. The median, not the sum: on a
+ * shared virtual machine a round now and then costs two or three times the others on either side
+ * (the host's CPU steal counts as the thread's CPU time), and one such round decided the ratio of a
+ * sum. Compare the ratio of the two sides of one run.
  */
 final class Measurement {
   private Measurement() {}
 
-  /** The summed cost of kubejobs and of the floor over the measured rounds. */
+  /**
+   * The cost of kubejobs and of the floor over the measured rounds: each side's median round (CPU,
+   * allocation and wall time each its own median) times the number of rounds.
+   */
   record Totals(Cost kubejobs, Cost floor) {}
 
   /**
-   * Runs {@code warmups} rounds, then {@code measured} ones, and sums each side's measured cost.
+   * Runs {@code warmups} rounds, then {@code measured} ones, and returns each side's median
+   * measured round times {@code measured}.
    *
    * @param warmups rounds run first and not counted
    * @param measured rounds counted
@@ -44,7 +54,7 @@ final class Measurement {
    * @param afterMeasured run after kubejobs' section of a measured round, not measured (to count
    *     its requests)
    * @param floor the floor's section, measuring itself
-   * @return the sums
+   * @return the costs
    */
   static Totals againstFloor(
       int warmups,
@@ -54,24 +64,41 @@ final class Measurement {
       Runnable kubejobs,
       Runnable afterMeasured,
       Supplier<Cost> floor) {
-    long[] k = new long[3];
-    long[] f = new long[3];
+    List<Cost> k = new ArrayList<>(measured);
+    List<Cost> f = new ArrayList<>(measured);
     for (int i = 0; i < warmups + measured; i++) {
       boolean counted = i >= warmups;
       prepare.accept(counted);
       collectIf(counted || collectInWarmUps);
       Cost kc = ClientThreads.measure(kubejobs);
       if (counted) {
-        add(k, kc);
+        k.add(kc);
         afterMeasured.run();
       }
       collectIf(counted || collectInWarmUps);
       Cost fc = floor.get();
       if (counted) {
-        add(f, fc);
+        f.add(fc);
       }
     }
-    return new Totals(new Cost(k[0], k[1], k[2]), new Cost(f[0], f[1], f[2]));
+    return new Totals(medianTimes(k), medianTimes(f));
+  }
+
+  /** Each measure's median over the rounds, times the rounds. */
+  static Cost medianTimes(List<Cost> rounds) {
+    return new Cost(
+        median(rounds, Cost::cpuNanos) * rounds.size(),
+        median(rounds, Cost::allocatedBytes) * rounds.size(),
+        median(rounds, Cost::wallNanos) * rounds.size());
+  }
+
+  private static long median(List<Cost> rounds, ToLongFunction<Cost> measure) {
+    long[] values = rounds.stream().mapToLong(measure).sorted().toArray();
+    if (values.length == 0) {
+      return 0;
+    }
+    int mid = values.length / 2;
+    return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
   }
 
   private static void collectIf(boolean collect) {

@@ -62,11 +62,11 @@ import java.util.Set;
  *       passed, with that share of the jobs changed on the server (a label, so a new
  *       resourceVersion) before it; the requests it sent (app LISTs counted once per namespace,
  *       pages apart, and GETs), and its client CPU time, allocation and wall time over the FLOOR's,
- *       summed over {@code rounds} measured rounds after one warm-up round. The floor sends the
- *       same LISTs (all pages) raw with OkHttp and parses each page with Gson, nothing else (see
- *       {@link ScaleBenchmark}). Watch mode measures the unchanged case only (changes reach its
- *       views as events between pulls, on the watch threads); its floor is still the polling one,
- *       as that is what the watch replaces.
+ *       each the median of {@code rounds} measured rounds after one warm-up round. The floor sends
+ *       the same LISTs (all pages) raw with OkHttp and parses each page with Gson, nothing else
+ *       (see {@link ScaleBenchmark}). Watch mode measures the unchanged case only (changes reach
+ *       its views as events between pulls, on the watch threads); its floor is still the polling
+ *       one, as that is what the watch replaces.
  *   <li><b>retained</b>: heap bytes per job the instance holds after its pulls (the class
  *       histogram's live bytes, after a full collection, with the instance reachable and then
  *       closed and unreachable; the server's store is in both).
