@@ -21,6 +21,7 @@ import com.google.gson.JsonParser;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.spi.CancelMark;
 import dev.kubejobs.core.spi.ResourceSnapshot;
+import dev.kubejobs.testkit.fixtures.ApacheStatuses;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,29 +34,10 @@ final class Fixtures {
   static final String NAMESPACE = "etl";
 
   /**
-   * The Apache operator's 18 v1 application states ({@code currentStateSummary}), in the order the
-   * mapper property tests draw from; {@code SparkStatusMapperTest} checks them against the CRD.
+   * The Apache operator's 18 v1 application states ({@code currentStateSummary}), as the testkit
+   * lists them; {@code SparkStatusMapperTest} checks them against the CRD.
    */
-  static final List<String> APACHE_V1_STATES =
-      List.of(
-          "Submitted",
-          "ScheduledToRestart",
-          "DriverRequested",
-          "DriverStarted",
-          "DriverReady",
-          "InitializedBelowThresholdExecutors",
-          "RunningHealthy",
-          "RunningWithPartialCapacity",
-          "RunningWithBelowThresholdExecutors",
-          "Succeeded",
-          "Failed",
-          "SchedulingFailure",
-          "DriverEvicted",
-          "DriverStartTimedOut",
-          "ExecutorsStartTimedOut",
-          "DriverReadyTimedOut",
-          "ResourceReleased",
-          "TerminatedWithoutReleaseResources");
+  static final List<String> APACHE_V1_STATES = ApacheStatuses.STATES;
 
   private Fixtures() {}
 
