@@ -19,6 +19,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import dev.kubejobs.core.internal.json.JsonBytes;
 import dev.kubejobs.core.internal.json.JsonTree;
 import java.io.IOException;
 import java.util.Collection;
@@ -199,6 +200,77 @@ public final class FieldProjection {
     if (field == SKIP) {
       in.skipValue();
     } else if (field.isWhole() || in.peek() != JsonToken.BEGIN_OBJECT) {
+      parser.put(mark, name, parser.read(in));
+    } else {
+      parser.put(mark, name, field.object(in, parser));
+    }
+  }
+
+  /**
+   * Reads the resource the reader is at as {@link #read(JsonReader, Predicate, JsonTree.Parser)}
+   * does, from a byte-level reader: the same fields are kept, the same tree built and {@code goOn}
+   * asked the same way; the fields dropped are skipped without decoding them.
+   *
+   * @param in a reader whose next token is {@link JsonBytes.Token#BEGIN_OBJECT}
+   * @param goOn told the metadata kept; false skips the rest
+   * @param parser the parser to read the kept values with (one per page read)
+   * @return the resource kept, or null when {@code goOn} answered false
+   * @throws IOException as the reader throws (malformed JSON included)
+   */
+  public JsonTree.Obj read(JsonBytes in, Predicate<JsonTree.Obj> goOn, JsonTree.Parser parser)
+      throws IOException {
+    if (isWhole() && goOn == ALWAYS) {
+      return parser.readObject(in);
+    }
+    int mark = parser.begin();
+    in.beginObject();
+    while (in.hasNext()) {
+      String name = in.nextName();
+      FieldProjection field = field(name);
+      if (!name.equals("metadata") || field == SKIP || in.peek() != JsonBytes.Token.BEGIN_OBJECT) {
+        readField(in, name, field, parser, mark);
+        continue;
+      }
+      JsonTree.Obj metadata = field.object(in, parser);
+      parser.put(mark, name, metadata);
+      if (!goOn.test(metadata)) {
+        parser.end(mark);
+        while (in.hasNext()) {
+          in.nextName();
+          in.skipValue();
+        }
+        in.endObject();
+        return null;
+      }
+    }
+    in.endObject();
+    return parser.end(mark);
+  }
+
+  /** Reads an object this projection keeps part of, or all. */
+  private JsonTree.Obj object(JsonBytes in, JsonTree.Parser parser) throws IOException {
+    if (isWhole()) {
+      return parser.readObject(in);
+    }
+    int mark = parser.begin();
+    in.beginObject();
+    while (in.hasNext()) {
+      String name = in.nextName();
+      readField(in, name, field(name), parser, mark);
+    }
+    in.endObject();
+    return parser.end(mark);
+  }
+
+  /**
+   * Reads one field's value as {@code field} keeps it into the object at {@code mark}, or skips it.
+   */
+  private static void readField(
+      JsonBytes in, String name, FieldProjection field, JsonTree.Parser parser, int mark)
+      throws IOException {
+    if (field == SKIP) {
+      in.skipValue();
+    } else if (field.isWhole() || in.peek() != JsonBytes.Token.BEGIN_OBJECT) {
       parser.put(mark, name, parser.read(in));
     } else {
       parser.put(mark, name, field.object(in, parser));

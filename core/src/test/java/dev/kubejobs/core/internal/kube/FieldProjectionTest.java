@@ -23,9 +23,12 @@ import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import dev.kubejobs.core.internal.json.JsonBytes;
 import dev.kubejobs.core.internal.json.JsonTree;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,8 +45,22 @@ class FieldProjectionTest {
           + "\"status\":{\"state\":\"RUNNING\",\"n\":12345678901234567890,\"list\":[1,{\"a\":null}]},"
           + "\"extra\":true}";
 
+  /** What a projection keeps of the JSON, read by Gson's reader and by the byte reader alike. */
   private static JsonObject read(FieldProjection p, String json) throws IOException {
-    return p.read(new JsonReader(new StringReader(json))).toGson();
+    JsonObject kept = p.read(new JsonReader(new StringReader(json))).toGson();
+    assertThat(readBytes(p, bytes(json), metadata -> true)).isEqualTo(kept);
+    return kept;
+  }
+
+  private static JsonBytes bytes(String json) {
+    return new JsonBytes(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), 3);
+  }
+
+  /** What a byte-level read with {@code goOn} kept, as Gson's; null when it skipped the rest. */
+  private static JsonObject readBytes(FieldProjection p, JsonBytes in, Predicate<JsonObject> goOn)
+      throws IOException {
+    JsonTree.Obj kept = p.read(in, metadata -> goOn.test(metadata.toGson()), new JsonTree.Parser());
+    return kept == null ? null : kept.toGson();
   }
 
   /** What a read with {@code goOn} kept, as Gson's; null when it skipped the rest. */
@@ -165,6 +182,39 @@ class FieldProjectionTest {
                     metadata -> false,
                     new JsonTree.Parser()))
         .isInstanceOfAny(IOException.class, JsonParseException.class);
+  }
+
+  @Test
+  void theByteReaderShowsTheMetadataAndSkipsTheRestAsGsonsDoes() throws IOException {
+    for (FieldProjection p :
+        List.of(FieldProjection.of(Set.of("status", "spec.restart")), FieldProjection.WHOLE)) {
+      List<JsonObject> shown = new ArrayList<>();
+      JsonObject all = readBytes(p, bytes(APP), shown::add);
+      assertThat(all).isEqualTo(read(p, APP));
+      assertThat(shown).containsExactly(all.getAsJsonObject("metadata"));
+
+      JsonBytes in = bytes("[" + APP + "," + APP + "]");
+      in.beginArray();
+      assertThat(readBytes(p, in, metadata -> false)).isNull();
+      assertThat(readBytes(p, in, metadata -> true)).isEqualTo(all);
+      in.endArray();
+      assertThat(in.peek()).isEqualTo(JsonBytes.Token.END_DOCUMENT);
+    }
+    FieldProjection p = FieldProjection.of(Set.of("status"));
+    String late = "{\"status\":{\"state\":\"RUNNING\"},\"metadata\":{\"name\":\"a\"},\"x\":1}";
+    assertThat(readBytes(p, bytes(late), metadata -> true))
+        .isEqualTo(json("{\"status\":{\"state\":\"RUNNING\"},\"metadata\":{\"name\":\"a\"}}"));
+    assertThat(readBytes(p, bytes("{\"metadata\":\"odd\",\"status\":{}}"), metadata -> false))
+        .isEqualTo(json("{\"metadata\":\"odd\",\"status\":{}}"));
+    for (String bad :
+        List.of(
+            "{\"spec\":{\"a\":[1,}},\"status\":{}}",
+            "{\"status\":{\"a\":1",
+            "{\"metadata\":{},\"spec\":{\"a\":[1,}},\"x\":1}")) {
+      assertThatThrownBy(() -> readBytes(p, bytes(bad), metadata -> false))
+          .as(bad)
+          .isInstanceOf(IOException.class);
+    }
   }
 
   @Test
