@@ -45,13 +45,13 @@ import java.util.Arrays;
 public final class JsonBytes {
   /** What the next item of the JSON is. */
   public enum Token {
-    /** {@code {}. */
+    /** The opening brace of an object. */
     BEGIN_OBJECT,
-    /** {@code }}. */
+    /** The closing brace of an object. */
     END_OBJECT,
-    /** {@code [}. */
+    /** The opening bracket of an array. */
     BEGIN_ARRAY,
-    /** {@code ]}. */
+    /** The closing bracket of an array. */
     END_ARRAY,
     /** A field's name. */
     NAME,
@@ -212,7 +212,7 @@ public final class JsonBytes {
   }
 
   /**
-   * Consumes the {@code {} of an object.
+   * Consumes the opening brace of an object.
    *
    * @throws IllegalStateException when the next token is not {@link Token#BEGIN_OBJECT}
    * @throws IOException as {@link #peek} throws, or when nested deeper than 255
@@ -223,7 +223,7 @@ public final class JsonBytes {
   }
 
   /**
-   * Consumes the {@code }} of an object.
+   * Consumes the closing brace of an object.
    *
    * @throws IllegalStateException when the next token is not {@link Token#END_OBJECT}
    * @throws IOException as {@link #peek} throws
@@ -234,7 +234,7 @@ public final class JsonBytes {
   }
 
   /**
-   * Consumes the {@code [} of an array.
+   * Consumes the opening bracket of an array.
    *
    * @throws IllegalStateException when the next token is not {@link Token#BEGIN_ARRAY}
    * @throws IOException as {@link #peek} throws, or when nested deeper than 255
@@ -245,7 +245,7 @@ public final class JsonBytes {
   }
 
   /**
-   * Consumes the {@code ]} of an array.
+   * Consumes the closing bracket of an array.
    *
    * @throws IllegalStateException when the next token is not {@link Token#END_ARRAY}
    * @throws IOException as {@link #peek} throws
