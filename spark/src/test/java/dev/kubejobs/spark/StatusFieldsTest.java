@@ -21,16 +21,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.stream.JsonReader;
 import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.internal.json.JsonBytes;
 import dev.kubejobs.core.internal.kube.FieldProjection;
 import dev.kubejobs.core.spi.DriverPod;
 import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.spark.Fixtures.App;
 import dev.kubejobs.spark.Fixtures.Pod;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -122,7 +123,10 @@ class StatusFieldsTest {
   private static void assertAnswersTheSame(
       JobKind<SparkJobSpec> kind, JsonObject whole, Set<String> fields) throws IOException {
     FieldProjection projection = FieldProjection.of(fields);
-    JsonObject read = projection.read(new JsonReader(new StringReader(whole.toString()))).toGson();
+    JsonBytes bytes =
+        new JsonBytes(
+            new ByteArrayInputStream(whole.toString().getBytes(StandardCharsets.UTF_8)), 5);
+    JsonObject read = projection.read(bytes).toGson();
 
     assertThat(read).isEqualTo(projection.apply(whole));
     assertThat(read.getAsJsonObject("metadata").has("managedFields")).isFalse();

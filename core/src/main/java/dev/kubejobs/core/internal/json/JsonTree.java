@@ -460,6 +460,31 @@ public final class JsonTree {
     }
 
     /**
+     * Reads the value the reader is at into the same tree {@link #read(JsonReader)} builds from the
+     * same JSON.
+     *
+     * @param in the reader
+     * @return the value
+     * @throws IOException as the reader throws (malformed JSON included, and values nested deeper
+     *     than 255 levels)
+     */
+    public Object read(JsonBytes in) throws IOException {
+      return value(in, 0);
+    }
+
+    /**
+     * Reads the object the reader is at; see {@link #read(JsonBytes)}.
+     *
+     * @param in a reader whose next token is {@link JsonBytes.Token#BEGIN_OBJECT}
+     * @return the object
+     * @throws IOException as the reader throws (malformed JSON included)
+     * @throws IllegalStateException when the next value is not an object
+     */
+    public Obj readObject(JsonBytes in) throws IOException {
+      return object(in, 0);
+    }
+
+    /**
      * Starts an object whose fields the caller {@link #put}s, ended by {@link #end}; objects read
      * or started meanwhile nest inside it.
      *
@@ -598,6 +623,61 @@ public final class JsonTree {
       Arr out = new Arr(Arrays.copyOfRange(values, mark, top));
       clear(mark);
       return out;
+    }
+
+    private Object value(JsonBytes in, int depth) throws IOException {
+      JsonBytes.Token token = in.peek();
+      switch (token) {
+        case BEGIN_OBJECT:
+          return object(in, depth);
+        case BEGIN_ARRAY:
+          return array(in, depth);
+        case STRING:
+          return in.nextString();
+        case NUMBER:
+          return new Num(in.nextNumber());
+        case BOOLEAN:
+          return in.nextBoolean();
+        case NULL:
+          in.nextNull();
+          return NULL;
+        default:
+          throw new MalformedJsonException(
+              "a value was expected, not " + token + " at byte " + in.offset());
+      }
+    }
+
+    private Obj object(JsonBytes in, int depth) throws IOException {
+      deeper(in, depth);
+      int mark = begin();
+      in.beginObject();
+      while (in.hasNext()) {
+        String name = in.nextName();
+        put(mark, name, value(in, depth + 1));
+      }
+      in.endObject();
+      return end(mark);
+    }
+
+    private Arr array(JsonBytes in, int depth) throws IOException {
+      deeper(in, depth);
+      int mark = top;
+      in.beginArray();
+      while (in.hasNext()) {
+        Object value = value(in, depth + 1);
+        push(null, value);
+      }
+      in.endArray();
+      Arr out = new Arr(Arrays.copyOfRange(values, mark, top));
+      clear(mark);
+      return out;
+    }
+
+    private static void deeper(JsonBytes in, int depth) throws MalformedJsonException {
+      if (depth >= MAX_DEPTH) {
+        throw new MalformedJsonException(
+            "JSON nested deeper than " + MAX_DEPTH + " at byte " + in.offset());
+      }
     }
 
     private static void deeper(JsonReader in, int depth) throws MalformedJsonException {

@@ -17,8 +17,7 @@ package dev.kubejobs.core.internal.kube;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
+import dev.kubejobs.core.internal.json.JsonBytes;
 import dev.kubejobs.core.internal.json.JsonTree;
 import java.io.IOException;
 import java.util.Collection;
@@ -121,31 +120,32 @@ public final class FieldProjection {
    * Reads the object the reader is at, keeping what this projection keeps; the fields dropped are
    * skipped without being built.
    *
-   * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
+   * @param in a reader whose next token is {@link JsonBytes.Token#BEGIN_OBJECT}
    * @return the object kept
    * @throws IOException as the reader throws (malformed JSON included)
    */
-  public JsonTree.Obj read(JsonReader in) throws IOException {
+  public JsonTree.Obj read(JsonBytes in) throws IOException {
     return read(in, ALWAYS, new JsonTree.Parser());
   }
 
   /**
-   * Reads the resource the reader is at as {@link #read(JsonReader)} does, but shows its {@code
+   * Reads the resource the reader is at as {@link #read(JsonBytes)} does, but shows its {@code
    * metadata} to {@code goOn} as soon as that is read: when it answers false, the rest of the
    * resource is skipped unbuilt and null is returned. A real API server writes {@code metadata}
    * before {@code spec} and {@code status}: it encodes a custom resource's map with Go's {@code
    * encoding/json}, which sorts the keys ({@code unstructuredJSONScheme.doEncode} in
    * k8s.io/apimachinery {@code pkg/apis/meta/v1/unstructured/helpers.go}), so a reader that holds
    * this very copy already (same uid and resourceVersion) skips most of it. A resource whose {@code
-   * metadata} is missing or not an object is read whole without asking.
+   * metadata} is missing or not an object is read whole without asking. The fields dropped are
+   * skipped without decoding them.
    *
-   * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
+   * @param in a reader whose next token is {@link JsonBytes.Token#BEGIN_OBJECT}
    * @param goOn told the metadata kept; false skips the rest
    * @param parser the parser to read the kept values with (one per page read)
    * @return the resource kept, or null when {@code goOn} answered false
    * @throws IOException as the reader throws (malformed JSON included)
    */
-  public JsonTree.Obj read(JsonReader in, Predicate<JsonTree.Obj> goOn, JsonTree.Parser parser)
+  public JsonTree.Obj read(JsonBytes in, Predicate<JsonTree.Obj> goOn, JsonTree.Parser parser)
       throws IOException {
     if (isWhole() && goOn == ALWAYS) {
       return parser.readObject(in);
@@ -155,7 +155,7 @@ public final class FieldProjection {
     while (in.hasNext()) {
       String name = in.nextName();
       FieldProjection field = field(name);
-      if (!name.equals("metadata") || field == SKIP || in.peek() != JsonToken.BEGIN_OBJECT) {
+      if (!name.equals("metadata") || field == SKIP || in.peek() != JsonBytes.Token.BEGIN_OBJECT) {
         readField(in, name, field, parser, mark);
         continue;
       }
@@ -176,7 +176,7 @@ public final class FieldProjection {
   }
 
   /** Reads an object this projection keeps part of, or all. */
-  private JsonTree.Obj object(JsonReader in, JsonTree.Parser parser) throws IOException {
+  private JsonTree.Obj object(JsonBytes in, JsonTree.Parser parser) throws IOException {
     if (isWhole()) {
       return parser.readObject(in);
     }
@@ -194,11 +194,11 @@ public final class FieldProjection {
    * Reads one field's value as {@code field} keeps it into the object at {@code mark}, or skips it.
    */
   private static void readField(
-      JsonReader in, String name, FieldProjection field, JsonTree.Parser parser, int mark)
+      JsonBytes in, String name, FieldProjection field, JsonTree.Parser parser, int mark)
       throws IOException {
     if (field == SKIP) {
       in.skipValue();
-    } else if (field.isWhole() || in.peek() != JsonToken.BEGIN_OBJECT) {
+    } else if (field.isWhole() || in.peek() != JsonBytes.Token.BEGIN_OBJECT) {
       parser.put(mark, name, parser.read(in));
     } else {
       parser.put(mark, name, field.object(in, parser));

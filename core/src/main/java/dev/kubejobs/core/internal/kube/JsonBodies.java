@@ -24,6 +24,7 @@ import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.MalformedJsonException;
 import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.internal.json.JsonBytes;
 import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.io.EOFException;
@@ -82,6 +83,28 @@ final class JsonBodies {
     return parsed.value();
   }
 
+  /** Reads one JSON value from a {@link JsonBytes}; its syntax errors are the caller's to catch. */
+  @FunctionalInterface
+  interface BytesRead<T> {
+    T read(JsonBytes reader) throws IOException;
+  }
+
+  /**
+   * Reads a 2xx answer's body that must be one JSON object with {@code read}, from its bytes; fails
+   * as {@link #require(KubeRequest, Response, JsonRead)} does.
+   *
+   * @throws dev.kubejobs.core.ApiUnavailableException when the body is not one JSON object
+   * @throws IOException when the stream fails
+   */
+  static <T> T requireBytes(KubeRequest request, Response response, BytesRead<T> read)
+      throws IOException {
+    Parsed<T> parsed = readObjectBytes(response.body(), read);
+    if (parsed.value() == null) {
+      throw KubeFailures.nonJson(request.about(), request.op(), response, parsed.bytes());
+    }
+    return parsed.value();
+  }
+
   /**
    * Reads a body that must be one JSON object with {@code read}, from the stream: a body that,
    * after blanks, does not start with an object, is malformed or holds more than one value gives a
@@ -89,6 +112,36 @@ final class JsonBodies {
    * IOException}s; what {@code read} throws on purpose (other exceptions) goes through.
    */
   static <T> Parsed<T> readObject(ResponseBody body, JsonRead<T> read) throws IOException {
+    return readWhole(
+        body,
+        in -> {
+          JsonReader reader = new JsonReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+          T value = read.read(reader);
+          return reader.peek() == JsonToken.END_DOCUMENT ? value : null;
+        });
+  }
+
+  /**
+   * Reads a body as {@link #readObject(ResponseBody, JsonRead)} does, with a {@link JsonBytes} over
+   * its bytes: the same bodies are not one JSON object, and the same failures are the stream's.
+   */
+  static <T> Parsed<T> readObjectBytes(ResponseBody body, BytesRead<T> read) throws IOException {
+    return readWhole(
+        body,
+        in -> {
+          JsonBytes reader = new JsonBytes(in);
+          T value = read.read(reader);
+          return reader.peek() == JsonBytes.Token.END_DOCUMENT ? value : null;
+        });
+  }
+
+  /** Reads the one value of a stream that starts with an object; null when more follows. */
+  @FunctionalInterface
+  private interface WholeRead<T> {
+    T read(InputStream in) throws IOException;
+  }
+
+  private static <T> Parsed<T> readWhole(ResponseBody body, WholeRead<T> read) throws IOException {
     if (body == null) {
       return new Parsed<>(null, 0);
     }
@@ -103,10 +156,9 @@ final class JsonBodies {
       return new Parsed<>(null, counted.count);
     }
     in.unread(first);
-    JsonReader reader = new JsonReader(new InputStreamReader(in, StandardCharsets.UTF_8));
     try {
-      T value = read.read(reader);
-      if (reader.peek() == JsonToken.END_DOCUMENT) {
+      T value = read.read(in);
+      if (value != null) {
         return new Parsed<>(value, counted.count);
       }
     } catch (JsonIOException e) {

@@ -15,10 +15,7 @@
  */
 package dev.kubejobs.core.internal.kube;
 
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
+import dev.kubejobs.core.internal.json.JsonBytes;
 import dev.kubejobs.core.internal.json.JsonTree;
 import java.io.IOException;
 import okhttp3.Response;
@@ -47,33 +44,34 @@ final class ListPageParser {
 
   /** Reads the page from the answer's stream. */
   PageEnd read(Response response) throws IOException {
-    return JsonBodies.require(request, response, this::fields);
+    return JsonBodies.requireBytes(request, response, this::fields);
   }
 
-  private PageEnd fields(JsonReader reader) throws IOException {
-    JsonObject listMeta = null;
+  private PageEnd fields(JsonBytes reader) throws IOException {
+    JsonTree.Obj listMeta = null;
     reader.beginObject();
     while (reader.hasNext()) {
       String field = reader.nextName();
-      if (field.equals("items") && reader.peek() == JsonToken.BEGIN_ARRAY) {
+      if (field.equals("items") && reader.peek() == JsonBytes.Token.BEGIN_ARRAY) {
         items(reader);
-      } else if (field.equals("items") && reader.peek() != JsonToken.NULL) {
+      } else if (field.equals("items") && reader.peek() != JsonBytes.Token.NULL) {
         throw KubeFailures.garbage(request.about(), request.op(), "'items' that is not an array");
-      } else if (field.equals("metadata") && reader.peek() == JsonToken.BEGIN_OBJECT) {
-        listMeta = JsonParser.parseReader(reader).getAsJsonObject();
+      } else if (field.equals("metadata") && reader.peek() == JsonBytes.Token.BEGIN_OBJECT) {
+        listMeta = parser.readObject(reader);
       } else {
         reader.skipValue();
       }
     }
     reader.endObject();
-    return new PageEnd(
-        JsonBodies.string(listMeta, "continue"), JsonBodies.string(listMeta, "resourceVersion"));
+    return listMeta == null
+        ? new PageEnd(null, null)
+        : new PageEnd(listMeta.text("continue"), listMeta.text("resourceVersion"));
   }
 
-  private void items(JsonReader reader) throws IOException {
+  private void items(JsonBytes reader) throws IOException {
     reader.beginArray();
     while (reader.hasNext()) {
-      if (reader.peek() != JsonToken.BEGIN_OBJECT) {
+      if (reader.peek() != JsonBytes.Token.BEGIN_OBJECT) {
         throw KubeFailures.garbage(
             request.about(), request.op(), "a list item that is not an object");
       }

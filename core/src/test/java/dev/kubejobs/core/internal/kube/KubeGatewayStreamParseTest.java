@@ -81,4 +81,77 @@ class KubeGatewayStreamParseTest {
         .hasMessageContaining("got a non-JSON answer (200, text/plain")
         .hasMessageContaining(", " + size + " bytes) instead of the Kubernetes API");
   }
+
+  private static final String LIST = ".*/testjobs";
+
+  /** A list page is read from its bytes with the same answer to what is not one JSON object. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "",
+        "[1,2]",
+        "<html>login</html>",
+        "{\"items\":[]} trailing",
+        "{\"items\":[{\"metadata\":{\"name\":\"a\"}},",
+        "{\"items\":[{\"metadata\":{\"name\":\"a\"},\"spec\":{\"x\":[1,}}}]}",
+        "{\"items\":[],\"metadata\":{\"continue\":\"\\q\"}}",
+        "{\"items\":[]}{}",
+        "{\"items\":[{\"metadata\":{\"name\":\"\u00e9\"}}],}"
+      })
+  void aListPageThatIsNotOneJsonObjectIsTheNonJsonErrorWithTheWholeBodySize(String body) {
+    KUBE.server().faults().add(Fault.on("GET", LIST).plainText(200, body));
+    int size = (body + "\n").getBytes(StandardCharsets.UTF_8).length; // the server adds "\n"
+
+    assertThatThrownBy(
+            () ->
+                gateway.listEach(
+                    null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, o -> {}))
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("got a non-JSON answer (200, text/plain")
+        .hasMessageContaining(", " + size + " bytes) instead of the Kubernetes API");
+  }
+
+  /** Items that are not objects, or not an array, are garbage, not a non-JSON page. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"items\":{}}",
+        "{\"items\":\"x\"}",
+        "{\"items\":[1]}",
+        "{\"items\":[{\"metadata\":{\"name\":\"a\"}},null]}",
+        "{\"items\":[{\"spec\":{}}]}"
+      })
+  void aListPageWithItemsThatAreNotObjectsIsGarbage(String body) {
+    KUBE.server().faults().add(Fault.on("GET", LIST).plainText(200, body));
+
+    assertThatThrownBy(
+            () ->
+                gateway.listEach(
+                    null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, o -> {}))
+        .isInstanceOf(ApiUnavailableException.class)
+        .hasMessageContaining("from the API server; is the base path a Kubernetes API?")
+        .hasMessageNotContaining("non-JSON");
+  }
+
+  /** Names and values with escapes and non-ASCII text are read from the bytes as written. */
+  @Test
+  void aListPageWithEscapesAndNonAsciiTextIsReadAsWritten() {
+    KUBE.server()
+        .faults()
+        .add(
+            Fault.on("GET", LIST)
+                .plainText(
+                    200,
+                    "{\"kind\":\"TestJobList\",\"metadata\":{\"resourceVersion\":\"7\"},"
+                        + "\"items\":[{\"metadata\":{\"name\":\"kj-\\u00e9\",\"n\\u0061mespace\":"
+                        + "\"\u4e2d\ud83d\ude00\"}}, {\"metadata\":{\"name\":\"kj-2\"}}]}"));
+    java.util.List<dev.kubejobs.core.spi.ResourceSnapshot> seen = new java.util.ArrayList<>();
+
+    assertThat(
+            gateway.listEach(null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, seen::add))
+        .isEqualTo("7");
+
+    assertThat(seen).extracting(s -> s.name()).containsExactly("kj-\u00e9", "kj-2");
+    assertThat(seen.get(0).namespace()).isEqualTo("\u4e2d\ud83d\ude00");
+  }
 }
