@@ -24,13 +24,16 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.KubeJobsHarness;
+import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.RecordedRequest;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,6 +97,57 @@ class NoStatusTest {
     assertThat(info.message()).contains("no status");
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
     assertThat(server.journal().requests("DELETE", OBJECT).get(1).body()).contains("\"uid\"");
+  }
+
+  @Test
+  void aConfirmedNoStatusDeleteReportsFailedWithoutReadingTheJobAgain() {
+    CLOCK.advance(Duration.ofSeconds(601));
+    server.journal().clear();
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.message()).contains("no status");
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    // The end mark, then the delete, and no read of the job after it: its answer confirmed the
+    // outcome.
+    assertThat(server.journal().requests("*", "/apis/kubejobs\\.dev/.*"))
+        .extracting(RecordedRequest::verb)
+        .endsWith("PATCH", "DELETE");
+    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(1);
+    assertThat(server.journal().count("GET", OBJECT)).isZero();
+  }
+
+  @Test
+  void aNoStatusDeleteThatFindsTheResourceGoneReportsWhatTheEndMarkDecidedAndSaysSo() {
+    CLOCK.advance(Duration.ofSeconds(601));
+    // Another reader's delete (or this one's, whose answer was lost) came first.
+    ClientHooks hooks =
+        new ClientHooks()
+            .before(
+                "DELETE", OBJECT, () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1"));
+    KubeJobs<TestJobSpec> reader =
+        KUBE.track(Fixture.scripted(server, hooks, CLOCK, "gravitino").build());
+
+    try (LogCapture logs = LogCapture.start()) {
+      JobExecutionInfo info = reader.statusReader().get(id);
+
+      assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+      assertThat(info.message()).contains("no status");
+      assertThat(logs.lines())
+          .anySatisfy(l -> assertThat(l).contains("was gone after its end mark; FAILED holds"));
+    }
+    assertThat(server.journal().count("GET", OBJECT)).isZero();
+  }
+
+  @Test
+  void aConfirmedNoStatusDeleteDoesNotSayTheResourceWasGone() {
+    CLOCK.advance(Duration.ofSeconds(601));
+
+    try (LogCapture logs = LogCapture.start()) {
+      assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
+      assertThat(logs.lines()).noneMatch(l -> l.contains("was gone after its end mark"));
+    }
   }
 
   @Test

@@ -265,6 +265,30 @@ class StatusAtScaleTest {
   }
 
   @Test
+  void theDriverPodsOfTwoFailedJobsOfANamespaceAreFoundWithOnePodList() {
+    List<ExecutionId> ids = create(2, 1, "FAILED");
+
+    Map<ExecutionId, JobExecutionInfo> all = jobs.statusReader().getAllInfos(ids);
+
+    assertThat(all.values()).hasSize(2).allMatch(i -> i.status() == JobStatus.FAILED);
+    assertThat(server.journal().count("GET", POD_LISTS)).isEqualTo(1);
+    assertThat(server.journal().count("GET", POD_GETS)).isZero();
+  }
+
+  @Test
+  void twoHundredFailedJobsOfANamespaceNeedOnePodListAndNoEmptyOne() {
+    List<ExecutionId> ids = create(200, 1, "FAILED");
+
+    Map<ExecutionId, JobStatusResult> all = jobs.statusReader().getAll(ids);
+
+    assertThat(all.values())
+        .hasSize(200)
+        .allSatisfy(r -> assertThat(r.orElseThrow().status()).isEqualTo(JobStatus.FAILED));
+    assertThat(server.journal().count("GET", POD_LISTS)).isEqualTo(1);
+    assertThat(server.journal().count("GET", POD_GETS)).isZero();
+  }
+
+  @Test
   void stalePodWantingCopiesAreListedAgainOnceAndTheirPodsListedOnce() {
     List<ExecutionId> ids = create(10, 1, "RUNNING");
     jobs.statusReader().getAllInfos(ids.subList(5, 10));

@@ -27,9 +27,14 @@ import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.Fault;
@@ -37,6 +42,7 @@ import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +67,7 @@ class StatusCacheTest {
   private static final String LISTS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs";
   private static final String GETS = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs/[^/]+";
   private static final String ETL_LIST = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs";
+  private static final String EVENTS = "/api/v1/namespaces/etl/events";
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";
 
   @RegisterExtension
@@ -304,6 +311,108 @@ class StatusCacheTest {
   }
 
   /** Submits job-1 in namespace etl, running, and starts the journal empty. */
+  @Test
+  void aListThatFailedIsSentAgainByTheNextRead() {
+    ExecutionId id = runningJob();
+    server
+        .faults()
+        .add(Fault.on("GET", ETL_LIST).status(400, "BadRequest", "unknown field selector"));
+
+    assertThatThrownBy(() -> jobs.statusReader().get(id)).isInstanceOf(JobRejectedException.class);
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+
+    assertThat(server.journal().count("GET", ETL_LIST)).isEqualTo(2);
+  }
+
+  @Test
+  void copiesThatWouldEndJobsAreListedAgainWithoutWaitingForAListSentBeforeTheQuestion()
+      throws Exception {
+    for (String name : List.of("kj-a-1", "kj-a-2", "kj-b-1", "kj-b-2")) {
+      job(name, "SUCCEEDED");
+    }
+    ExecutionId running = job("kj-run", "RUNNING");
+    // The cached list holds the four ended copies, listed before the questions below.
+    assertThat(jobs.statusReader().get(running).status()).isEqualTo(JobStatus.STARTED);
+    List<ExecutionId> first = List.of(id("kj-a-1"), id("kj-a-2"));
+    List<ExecutionId> second = List.of(id("kj-b-1"), id("kj-b-2"));
+    Hold list = server.hold(Hold.on("GET", ETL_LIST).beforeApplying());
+    try {
+      CompletableFuture<Map<ExecutionId, JobExecutionInfo>> before =
+          CompletableFuture.supplyAsync(() -> jobs.statusReader().getAllInfos(first));
+      list.awaitArrived();
+
+      // Asked after that LIST was sent: its answer may be older than the question, so another
+      // LIST is sent, and answers while the first one is still under way.
+      CompletableFuture<Map<ExecutionId, JobExecutionInfo>> after =
+          CompletableFuture.supplyAsync(() -> jobs.statusReader().getAllInfos(second));
+      await().until(after::isDone);
+      assertThat(list.hasArrived()).isTrue();
+      assertThat(before).isNotDone();
+      assertThat(after.get().values()).allMatch(i -> i.status() == JobStatus.SUCCEEDED);
+
+      list.release();
+      assertThat(before.get(10, TimeUnit.SECONDS).values())
+          .allMatch(i -> i.status() == JobStatus.SUCCEEDED);
+    } finally {
+      list.release();
+    }
+    assertThat(server.journal().count("GET", ETL_LIST)).isEqualTo(3);
+    assertThat(server.journal().count("GET", GETS)).isZero();
+  }
+
+  @Test
+  void aStartedJobWhoseExecutorsWaitKeepsItsCachedCopyAndIsDiagnosed() {
+    KubeJobs<TestJobSpec> waiting = instance(true);
+    KubeJobs<TestJobSpec> notWaiting = instance(false);
+    ExecutionId id = job("kj-run", "RUNNING");
+    CLOCK.advance(Duration.ofHours(1));
+    server.journal().clear();
+
+    assertThat(notWaiting.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    assertThat(server.journal().count("GET", EVENTS)).isZero();
+
+    // The copy the list brought is kept past its mapping, so the job is diagnosed from it: the
+    // namespace's events and executor pods are read.
+    assertThat(waiting.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    assertThat(server.journal().count("GET", ETL_LIST)).isEqualTo(2);
+    assertThat(server.journal().count("GET", EVENTS)).isEqualTo(1);
+    assertThat(server.journal().requests("GET", "/api/v1/namespaces/etl/pods"))
+        .extracting(r -> r.queryParameter("labelSelector"))
+        .contains("spark-role=executor");
+  }
+
+  /** An instance whose kind's mapper says executors wait, or that none do. */
+  private KubeJobs<TestJobSpec> instance(boolean executorsWait) {
+    JobStatusMapper mapper =
+        new JobStatusMapper() {
+          @Override
+          public MappingDecision map(ResourceSnapshot app, DriverPod pod, Instant now) {
+            return new TestJobKind().statusMapper().map(app, pod, now);
+          }
+
+          @Override
+          public boolean executorsWaiting(ResourceSnapshot app) {
+            return executorsWait;
+          }
+        };
+    return KUBE.track(
+        Fixture.builder(server, CLOCK, "gravitino-a", TestJobKindVariant.withMapper(mapper))
+            .statusCacheTtl(TTL)
+            .diagnoseAfter(Duration.ofMinutes(5))
+            .build());
+  }
+
+  private ExecutionId job(String name, String state) {
+    server
+        .store()
+        .create(TestJobKind.TYPE, "etl", Fixture.testJob(name, "gravitino-a", name, state));
+    return id(name);
+  }
+
+  private static ExecutionId id(String name) {
+    return ExecutionId.of("test", TestJobKind.KIND, "etl", name);
+  }
+
   private ExecutionId runningJob() {
     ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");

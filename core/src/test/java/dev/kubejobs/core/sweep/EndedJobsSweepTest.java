@@ -212,6 +212,22 @@ class EndedJobsSweepTest {
   }
 
   @Test
+  void aJobEndedExactlyTheRetentionAgoIsKeptAndOneASecondLongerIsDeleted() {
+    create("kj-done-old", "done-old", "prod", null, null);
+    create("kj-done-young", "done-young", "prod", null, null);
+    Instant now = T0.plus(Duration.ofDays(2));
+    CLOCK.set(now);
+    setStatus("kj-done-young", "COMPLETED", now.minus(RETENTION));
+    setStatus("kj-done-old", "COMPLETED", now.minus(RETENTION).minusSeconds(1));
+
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
+
+    assertThat(report.deleted()).extracting(SweepEntry::name).containsExactly("kj-done-old");
+    assertThat(exists("kj-done-young")).as("ended exactly endedJobsKeptFor ago").isTrue();
+    assertThat(report.keptKnown()).isEqualTo(1);
+  }
+
+  @Test
   void failedJobWhoseDriverPodStillRunsIsNotTakenForEnded() {
     // given: the resource says FAILED long ago but its driver pod still runs: the mapper (as the
     // Spark ones, rule 5 of spark's StatusRules) does not report FAILED yet

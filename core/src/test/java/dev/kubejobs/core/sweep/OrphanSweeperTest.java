@@ -22,13 +22,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.testing.FakeAppKind;
 import dev.kubejobs.core.testing.FakeApps;
 import dev.kubejobs.core.testing.KubeJobsHarness;
+import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.Rbac;
 import dev.kubejobs.testkit.RecordedRequest;
+import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +110,100 @@ class OrphanSweeperTest {
     assertThat(KUBE.server().journal().requests("GET", APPS + "[^/]+/fakeapps"))
         .extracting(r -> r.queryParameter("labelSelector"))
         .containsOnly("app.kubernetes.io/managed-by=kubejobs,kubejobs.dev/deployment=prod");
+  }
+
+  @Test
+  void anOrphanExactlyTheGracePeriodOldIsKeptAndOneASecondOlderIsDeleted() {
+    create("etl", managedApp("kj-lost-1", "lost-1", "prod"));
+    CLOCK.advance(Duration.ofSeconds(1));
+    create("etl", managedApp("kj-lost-2", "lost-2", "prod"));
+    CLOCK.advance(Duration.ofHours(1));
+
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
+
+    assertThat(report.deleted()).extracting(SweepEntry::name).containsExactly("kj-lost-1");
+    assertThat(report.keptYoung()).isEqualTo(1);
+    assertThat(exists("etl", "kj-lost-2")).as("exactly gracePeriod old").isTrue();
+  }
+
+  @Test
+  void aSweepThatDeletedLogsWhatAndItsSummaryAtInfoAndAnIdleOneOnlyAtDebug() {
+    SweepReport idle;
+    SweepReport busy;
+    try (LogCapture logs = LogCapture.start()) {
+      idle = KUBE.jobs().sweeper().sweep(request().build());
+      assertThat(logs.lines())
+          .filteredOn(l -> l.contains(idle.summary()))
+          .hasSize(1)
+          .allMatch(l -> l.contains("DEBUG"));
+    }
+    create("etl", managedApp("kj-lost-1", "lost-1", "prod"));
+    CLOCK.advance(Duration.ofHours(2));
+    try (LogCapture logs = LogCapture.start()) {
+      busy = KUBE.jobs().sweeper().sweep(request().build());
+      assertThat(logs.lines())
+          .filteredOn(l -> l.contains(busy.summary()))
+          .hasSize(1)
+          .allMatch(l -> l.contains("INFO"));
+      assertThat(logs.lines())
+          .filteredOn(l -> l.contains("INFO") && l.contains("etl/kj-lost-1"))
+          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .contains("Deleted orphan ")
+          .contains("of job 'lost-1'");
+    }
+    assertThat(busy.deleted()).extracting(SweepEntry::name).containsExactly("kj-lost-1");
+  }
+
+  @Test
+  void aSweepThatCouldNotListANamespaceLogsItsSummaryAtInfo() {
+    KUBE.server().rbac().deny("list", "apps.kubejobs.dev", "fakeapps");
+    try (LogCapture logs = LogCapture.start()) {
+      SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
+      assertThat(report.entries()).isEmpty();
+      assertThat(report.failedNamespaces()).isNotEmpty();
+      assertThat(logs.lines())
+          .filteredOn(l -> l.contains(report.summary()))
+          .hasSize(1)
+          .allMatch(l -> l.contains("INFO"));
+    }
+  }
+
+  @Test
+  void aServerThatIgnoresTheLabelSelectorStillGetsOnlyThisDeploymentsOrphansDeleted() {
+    create("etl", managedApp("kj-lost-1", "lost-1", "prod"));
+    create("etl", managedApp("kj-lost-3", "lost-3", "staging"));
+    create("etl", FakeApps.app("hand-made", Map.of(), Map.of()));
+    CLOCK.advance(Duration.ofHours(2));
+    // A proxy on the way drops the LIST's labelSelector: every resource of the namespace comes.
+    ApiClient client = KUBE.server().newClient();
+    client.setHttpClient(
+        client
+            .getHttpClient()
+            .newBuilder()
+            .addInterceptor(
+                chain ->
+                    chain.proceed(
+                        chain
+                            .request()
+                            .newBuilder()
+                            .url(
+                                chain
+                                    .request()
+                                    .url()
+                                    .newBuilder()
+                                    .removeAllQueryParameters("labelSelector")
+                                    .build())
+                            .build()))
+            .build());
+    KubeJobs<String> jobs = KUBE.track(KUBE.builder(client, "prod").build());
+
+    SweepReport report = jobs.sweeper().sweep(request().build());
+
+    assertThat(report.deleted()).extracting(SweepEntry::name).containsExactly("kj-lost-1");
+    assertThat(report.entries()).hasSize(1);
+    assertThat(report.scanned()).isEqualTo(1);
+    assertThat(exists("etl", "kj-lost-3")).as("another deployment's orphan").isTrue();
+    assertThat(exists("etl", "hand-made")).isTrue();
   }
 
   @Test

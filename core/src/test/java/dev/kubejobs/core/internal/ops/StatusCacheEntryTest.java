@@ -19,8 +19,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.internal.KubeJobsContext;
+import dev.kubejobs.core.internal.WarnOnce;
+import dev.kubejobs.core.internal.WriterId;
 import dev.kubejobs.core.internal.json.JsonTree;
+import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.resilience.ResiliencePolicy;
+import dev.kubejobs.core.spi.DriverPod;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.core.spi.ResourceSnapshot;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.TestJobKind;
+import dev.kubejobs.core.testing.TestJobKindVariant;
+import dev.kubejobs.core.testing.TestJobSpec;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,5 +80,47 @@ class StatusCacheEntryTest {
     assertThat(bare.isCopyOf(metadata("{\"name\":\"a\",\"uid\":\"u1\"}"))).isFalse();
     assertThat(bare.isCopyOf(metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"\"}")))
         .isFalse();
+  }
+
+  @Test
+  void aStartedJobsCopyIsDroppedOnceMappedUnlessItsOperatorShowsWaitingExecutors() {
+    assertThat(keptOnceMapped("RUNNING", false)).isFalse();
+    assertThat(keptOnceMapped("RUNNING", true)).isTrue();
+    assertThat(keptOnceMapped("SUCCEEDED", true)).isFalse();
+  }
+
+  /** Whether a listed copy in {@code state} is still held once mapped. */
+  private static boolean keptOnceMapped(String state, boolean executorsWait) {
+    JobStatusMapper mapper =
+        new JobStatusMapper() {
+          @Override
+          public MappingDecision map(ResourceSnapshot app, DriverPod pod, Instant now) {
+            return new TestJobKind().statusMapper().map(app, pod, now);
+          }
+
+          @Override
+          public boolean executorsWaiting(ResourceSnapshot app) {
+            return executorsWait;
+          }
+        };
+    KubeJobsContext<TestJobSpec> ctx =
+        new KubeJobsContext<>(
+            Fixture.CLUSTER,
+            "gravitino-a",
+            "kj-",
+            TestJobKindVariant.withMapper(mapper),
+            KubeGateway.create(new ApiClient(), Duration.ofSeconds(5), ResiliencePolicy.none()),
+            Clock.fixed(Fixture.T0, ZoneOffset.UTC),
+            new WarnOnce(),
+            WriterId.random());
+    StatusPipeline pipeline = new StatusPipeline(ctx, new ReportedStatuses(10));
+    JsonObject app = Fixture.testJob("kj-job-1", "gravitino-a", "job-1", state);
+    app.getAsJsonObject("metadata").addProperty("uid", "u1");
+    app.getAsJsonObject("metadata").addProperty("resourceVersion", "7");
+    StatusCache.Entry entry = new StatusCache.Entry(ResourceSnapshot.of(app));
+
+    entry.alone(ExecutionId.of(Fixture.CLUSTER, TestJobKind.KIND, "etl", "kj-job-1"), pipeline);
+
+    return entry.keptCopy() != null;
   }
 }
