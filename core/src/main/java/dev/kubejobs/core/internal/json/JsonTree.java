@@ -21,8 +21,6 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.MalformedJsonException;
 import java.io.IOException;
 import java.util.AbstractSet;
@@ -33,7 +31,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
- * The parsed JSON a {@code ResourceSnapshot} holds: read straight from a {@link JsonReader} into
+ * The parsed JSON a {@code ResourceSnapshot} holds: read straight from a {@link JsonBytes} into
  * flat arrays, without Gson's per-field tree nodes. A status reader parses every job that changed
  * on every poll, and Gson's {@code JsonObject} (a red-black tree of entry nodes, searched by
  * comparing keys) costs more to build and to read than the parse itself; kube objects are small
@@ -64,26 +62,26 @@ public final class JsonTree {
   private JsonTree() {}
 
   /**
-   * Reads the value the reader is at, as strictly as the reader is set; see {@link Parser}.
+   * Reads the value the reader is at; see {@link Parser}.
    *
    * @param in the reader
    * @return the value
    * @throws IOException as the reader throws (malformed JSON included, and values nested deeper
    *     than 255 levels)
    */
-  public static Object read(JsonReader in) throws IOException {
+  public static Object read(JsonBytes in) throws IOException {
     return new Parser().read(in);
   }
 
   /**
    * Reads the object the reader is at; see {@link #read}.
    *
-   * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
+   * @param in a reader whose next token is {@link JsonBytes.Token#BEGIN_OBJECT}
    * @return the object
    * @throws IOException as the reader throws (malformed JSON included)
    * @throws IllegalStateException when the next value is not an object
    */
-  public static Obj readObject(JsonReader in) throws IOException {
+  public static Obj readObject(JsonBytes in) throws IOException {
     return new Parser().readObject(in);
   }
 
@@ -436,32 +434,7 @@ public final class JsonTree {
     public Parser() {}
 
     /**
-     * Reads the value the reader is at, as strictly as the reader is set.
-     *
-     * @param in the reader
-     * @return the value
-     * @throws IOException as the reader throws (malformed JSON included, and values nested deeper
-     *     than 255 levels)
-     */
-    public Object read(JsonReader in) throws IOException {
-      return value(in, 0);
-    }
-
-    /**
-     * Reads the object the reader is at.
-     *
-     * @param in a reader whose next token is {@link JsonToken#BEGIN_OBJECT}
-     * @return the object
-     * @throws IOException as the reader throws (malformed JSON included)
-     * @throws IllegalStateException when the next value is not an object
-     */
-    public Obj readObject(JsonReader in) throws IOException {
-      return object(in, 0);
-    }
-
-    /**
-     * Reads the value the reader is at into the same tree {@link #read(JsonReader)} builds from the
-     * same JSON.
+     * Reads the value the reader is at.
      *
      * @param in the reader
      * @return the value
@@ -578,53 +551,6 @@ public final class JsonTree {
       top = mark;
     }
 
-    private Object value(JsonReader in, int depth) throws IOException {
-      JsonToken token = in.peek();
-      switch (token) {
-        case BEGIN_OBJECT:
-          return object(in, depth);
-        case BEGIN_ARRAY:
-          return array(in, depth);
-        case STRING:
-          return in.nextString();
-        case NUMBER:
-          return new Num(in.nextString());
-        case BOOLEAN:
-          return in.nextBoolean();
-        case NULL:
-          in.nextNull();
-          return NULL;
-        default:
-          throw new MalformedJsonException("a value was expected, not " + token);
-      }
-    }
-
-    private Obj object(JsonReader in, int depth) throws IOException {
-      deeper(in, depth);
-      int mark = begin();
-      in.beginObject();
-      while (in.hasNext()) {
-        String name = in.nextName();
-        put(mark, name, value(in, depth + 1));
-      }
-      in.endObject();
-      return end(mark);
-    }
-
-    private Arr array(JsonReader in, int depth) throws IOException {
-      deeper(in, depth);
-      int mark = top;
-      in.beginArray();
-      while (in.hasNext()) {
-        Object value = value(in, depth + 1);
-        push(null, value);
-      }
-      in.endArray();
-      Arr out = new Arr(Arrays.copyOfRange(values, mark, top));
-      clear(mark);
-      return out;
-    }
-
     private Object value(JsonBytes in, int depth) throws IOException {
       JsonBytes.Token token = in.peek();
       switch (token) {
@@ -677,13 +603,6 @@ public final class JsonTree {
       if (depth >= MAX_DEPTH) {
         throw new MalformedJsonException(
             "JSON nested deeper than " + MAX_DEPTH + " at byte " + in.offset());
-      }
-    }
-
-    private static void deeper(JsonReader in, int depth) throws MalformedJsonException {
-      if (depth >= MAX_DEPTH) {
-        throw new MalformedJsonException(
-            "JSON nested deeper than " + MAX_DEPTH + " at " + in.getPath());
       }
     }
   }

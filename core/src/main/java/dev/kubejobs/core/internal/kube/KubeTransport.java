@@ -117,7 +117,7 @@ final class KubeTransport {
     return Optional.ofNullable(
         exchange(
             request,
-            response -> JsonBodies.require(request, response, JsonTree::readObject),
+            response -> JsonBodies.requireBytes(request, response, JsonTree::readObject),
             false));
   }
 

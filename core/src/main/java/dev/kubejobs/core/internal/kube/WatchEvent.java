@@ -15,14 +15,14 @@
  */
 package dev.kubejobs.core.internal.kube;
 
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.MalformedJsonException;
+import dev.kubejobs.core.internal.json.JsonBytes;
 import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.spi.ResourceSnapshot;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -114,9 +114,10 @@ public record WatchEvent(
   static WatchEvent parse(String line) {
     JsonTree.Obj event;
     try {
-      JsonReader reader = new JsonReader(new StringReader(line));
+      JsonBytes reader =
+          new JsonBytes(new ByteArrayInputStream(line.getBytes(StandardCharsets.UTF_8)));
       Object value = JsonTree.read(reader);
-      if (reader.peek() != JsonToken.END_DOCUMENT) {
+      if (reader.peek() != JsonBytes.Token.END_DOCUMENT) {
         throw new MalformedJsonException("more than one JSON value on the line");
       }
       if (!(value instanceof JsonTree.Obj o)) {

@@ -74,7 +74,7 @@ class JsonBytesTest {
 
   private static Object gsonTree(String json) throws IOException {
     JsonReader in = new JsonReader(new StringReader(json));
-    Object tree = new JsonTree.Parser().read(in);
+    Object tree = GsonTrees.read(in);
     assertThat(in.peek()).isEqualTo(JsonToken.END_DOCUMENT);
     return tree;
   }
@@ -334,7 +334,7 @@ class JsonBytesTest {
             bytes.skipValue();
             gson.skipValue();
           } else {
-            assertSame(parser.read(bytes), parser.read(gson), json);
+            assertSame(parser.read(bytes), GsonTrees.read(gson), json);
           }
         }
         assertThat(bytes.hasNext()).as(json).isFalse();
@@ -365,7 +365,7 @@ class JsonBytesTest {
       JsonReader decoding =
           new JsonReader(
               new InputStreamReader(new ByteArrayInputStream(json), StandardCharsets.UTF_8));
-      Object expected = new JsonTree.Parser().read(decoding);
+      Object expected = GsonTrees.read(decoding);
       for (int buffer : BUFFERS) {
         assertSame(bytesTree(json, buffer), expected, java.util.Arrays.toString(middle));
       }

@@ -21,9 +21,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import com.google.gson.stream.JsonReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,8 +31,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The compact tree reads what Gson's parser reads, and converts both ways without loss. */
 class JsonTreeTest {
+  private static JsonBytes bytes(String json) {
+    return new JsonBytes(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+  }
+
   private static Object read(String json) throws IOException {
-    return JsonTree.read(new JsonReader(new StringReader(json)));
+    return JsonTree.read(bytes(json));
   }
 
   @ParameterizedTest
@@ -88,7 +92,7 @@ class JsonTreeTest {
     JsonTree.Parser parser = new JsonTree.Parser();
 
     for (int round = 0; round < 2; round++) {
-      Object tree = parser.read(new JsonReader(new StringReader(outer)));
+      Object tree = parser.read(bytes(outer));
 
       assertThat(JsonTree.toGson(tree)).isEqualTo(JsonParser.parseString(outer));
       JsonTree.Obj obj = (JsonTree.Obj) tree;
@@ -144,7 +148,7 @@ class JsonTreeTest {
     assertThatThrownBy(() -> read("[".repeat(300) + "]".repeat(300)))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("nested");
-    assertThatThrownBy(() -> JsonTree.readObject(new JsonReader(new StringReader("[1]"))))
+    assertThatThrownBy(() -> JsonTree.readObject(bytes("[1]")))
         .isInstanceOf(IllegalStateException.class);
   }
 }

@@ -18,6 +18,7 @@ package dev.kubejobs.core.internal.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.kubejobs.core.internal.json.GsonTrees;
 import dev.kubejobs.core.internal.json.JsonTree;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -86,7 +87,7 @@ class JsonBodiesTest {
             "{\"a\":" + "[".repeat(300) + "]".repeat(300) + "}");
     for (String text : bodies) {
       JsonBodies.Parsed<JsonTree.Obj> gson =
-          JsonBodies.readObject(body(text), reader -> new JsonTree.Parser().readObject(reader));
+          JsonBodies.readObject(body(text), GsonTrees::readObject);
       JsonBodies.Parsed<JsonTree.Obj> bytes =
           JsonBodies.readObjectBytes(
               body(text), reader -> new JsonTree.Parser().readObject(reader));
