@@ -18,9 +18,7 @@ package dev.kubejobs.core.cancel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobRejectedException;
@@ -278,18 +276,7 @@ class JobCancellerTest {
   }
 
   private void holdWithFinalizer() {
-    server
-        .store()
-        .update(
-            TestJobKind.TYPE,
-            "etl",
-            "kj-job-1",
-            o -> {
-              JsonArray finalizers = new JsonArray();
-              finalizers.add(new JsonPrimitive("kubejobs.dev/hold"));
-              o.getAsJsonObject("metadata").add("finalizers", finalizers);
-              return o;
-            });
+    Fixture.holdWithFinalizer(server, "etl", "kj-job-1");
   }
 
   private String uid() {

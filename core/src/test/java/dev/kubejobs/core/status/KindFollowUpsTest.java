@@ -17,9 +17,7 @@ package dev.kubejobs.core.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
@@ -113,18 +111,7 @@ class KindFollowUpsTest {
   @Test
   void aResourceDeleteAskedForOnAResourceAlreadyBeingDeletedSendsNoDelete() {
     KubeJobs<TestJobSpec> eager = eager();
-    server
-        .store()
-        .update(
-            TestJobKind.TYPE,
-            "etl",
-            "kj-job-1",
-            o -> {
-              JsonArray finalizers = new JsonArray();
-              finalizers.add(new JsonPrimitive("kubejobs.dev/hold"));
-              o.getAsJsonObject("metadata").add("finalizers", finalizers);
-              return o;
-            });
+    Fixture.holdWithFinalizer(server, "etl", "kj-job-1");
     server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
     server.journal().clear();
 

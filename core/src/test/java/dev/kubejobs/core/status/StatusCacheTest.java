@@ -27,10 +27,6 @@ import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
-import dev.kubejobs.core.spi.DriverPod;
-import dev.kubejobs.core.spi.JobStatusMapper;
-import dev.kubejobs.core.spi.MappingDecision;
-import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
@@ -42,7 +38,6 @@ import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -383,20 +378,12 @@ class StatusCacheTest {
 
   /** An instance whose kind's mapper says executors wait, or that none do. */
   private KubeJobs<TestJobSpec> instance(boolean executorsWait) {
-    JobStatusMapper mapper =
-        new JobStatusMapper() {
-          @Override
-          public MappingDecision map(ResourceSnapshot app, DriverPod pod, Instant now) {
-            return new TestJobKind().statusMapper().map(app, pod, now);
-          }
-
-          @Override
-          public boolean executorsWaiting(ResourceSnapshot app) {
-            return executorsWait;
-          }
-        };
     return KUBE.track(
-        Fixture.builder(server, CLOCK, "gravitino-a", TestJobKindVariant.withMapper(mapper))
+        Fixture.builder(
+                server,
+                CLOCK,
+                "gravitino-a",
+                TestJobKindVariant.withExecutorsWaiting(executorsWait))
             .statusCacheTtl(TTL)
             .diagnoseAfter(Duration.ofMinutes(5))
             .build());

@@ -15,8 +15,10 @@
  */
 package dev.kubejobs.core.testing;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.MutableClock;
@@ -136,6 +138,26 @@ public final class Fixture {
             name,
             o -> {
               o.add("status", JsonParser.parseString(statusJson));
+              return o;
+            });
+  }
+
+  /**
+   * Puts a finalizer ({@code kubejobs.dev/hold}) on a stored test job, so that a delete leaves it
+   * being deleted (a {@code deletionTimestamp}) instead of gone.
+   */
+  public static void holdWithFinalizer(
+      FakeKubernetesApiServer server, String namespace, String name) {
+    server
+        .store()
+        .update(
+            TestJobKind.TYPE,
+            namespace,
+            name,
+            o -> {
+              JsonArray finalizers = new JsonArray();
+              finalizers.add(new JsonPrimitive("kubejobs.dev/hold"));
+              o.getAsJsonObject("metadata").add("finalizers", finalizers);
               return o;
             });
   }

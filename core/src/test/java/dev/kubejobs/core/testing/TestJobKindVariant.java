@@ -17,10 +17,13 @@ package dev.kubejobs.core.testing;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.spi.DriverPod;
 import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.spi.ResourceSnapshot;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
@@ -89,6 +92,26 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
   /** The test kind whose statuses {@code mapper} maps. */
   public static TestJobKindVariant withMapper(JobStatusMapper mapper) {
     return new TestJobKindVariant(TestJobKind.KIND, TEST_KIND::manifest, mapper);
+  }
+
+  /**
+   * The test kind whose mapper maps as the test kind's and says of every job that its executors
+   * wait ({@link JobStatusMapper#executorsWaiting}), or of none.
+   */
+  public static TestJobKindVariant withExecutorsWaiting(boolean executorsWait) {
+    JobStatusMapper mapper = TEST_KIND.statusMapper();
+    return withMapper(
+        new JobStatusMapper() {
+          @Override
+          public MappingDecision map(ResourceSnapshot app, DriverPod pod, Instant now) {
+            return mapper.map(app, pod, now);
+          }
+
+          @Override
+          public boolean executorsWaiting(ResourceSnapshot app) {
+            return executorsWait;
+          }
+        });
   }
 
   /** The test kind whose statuses {@code mapper} maps, declaring {@code statusFields}. */

@@ -752,16 +752,4 @@ public final class KubeGateway {
   private static ResourceSnapshot snapshot(KubeRequest request, JsonTree.Obj json) {
     return JsonBodies.snapshot(request.about(), request.op(), json);
   }
-
-  /**
-   * A field's value as text, as {@link ResourceSnapshot} reads metadata: a string or other
-   * primitive, else null (absent, null, object or array; or no parent).
-   *
-   * @param parent the object, or null
-   * @param field the field's name
-   * @return the text, or null
-   */
-  public static String string(JsonObject parent, String field) {
-    return JsonBodies.string(parent, field);
-  }
 }

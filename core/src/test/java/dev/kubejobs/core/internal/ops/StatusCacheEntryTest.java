@@ -26,9 +26,6 @@ import dev.kubejobs.core.internal.WriterId;
 import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.internal.kube.KubeGateway;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
-import dev.kubejobs.core.spi.DriverPod;
-import dev.kubejobs.core.spi.JobStatusMapper;
-import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.TestJobKind;
@@ -37,7 +34,6 @@ import dev.kubejobs.core.testing.TestJobSpec;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
@@ -91,24 +87,12 @@ class StatusCacheEntryTest {
 
   /** Whether a listed copy in {@code state} is still held once mapped. */
   private static boolean keptOnceMapped(String state, boolean executorsWait) {
-    JobStatusMapper mapper =
-        new JobStatusMapper() {
-          @Override
-          public MappingDecision map(ResourceSnapshot app, DriverPod pod, Instant now) {
-            return new TestJobKind().statusMapper().map(app, pod, now);
-          }
-
-          @Override
-          public boolean executorsWaiting(ResourceSnapshot app) {
-            return executorsWait;
-          }
-        };
     KubeJobsContext<TestJobSpec> ctx =
         new KubeJobsContext<>(
             Fixture.CLUSTER,
             "gravitino-a",
             "kj-",
-            TestJobKindVariant.withMapper(mapper),
+            TestJobKindVariant.withExecutorsWaiting(executorsWait),
             KubeGateway.create(new ApiClient(), Duration.ofSeconds(5), ResiliencePolicy.none()),
             Clock.fixed(Fixture.T0, ZoneOffset.UTC),
             new WarnOnce(),
