@@ -426,9 +426,10 @@ final class Scenario {
     if (id == null) {
       return;
     }
+    long begun = job.readBegins();
     try {
       JobExecutionInfo info = node.jobs().statusReader().get(id);
-      note(node, job, info.status(), "");
+      note(node, job, begun, info.status(), "");
     } catch (NoSuchJobException e) {
       synchronized (job) {
         if (job.recorded.containsKey(node.name())) {
@@ -440,20 +441,22 @@ final class Scenario {
       // one job's record at a time (one row), so a NoSuchJob that arrives while its cancel of
       // the job is under way is recorded after that cancel ends.
       boolean ownCancel = job.awaitCancels();
-      note(node, job, ownCancel ? JobStatus.CANCELLED : JobStatus.FAILED, " (NoSuchJob)");
+      note(node, job, begun, ownCancel ? JobStatus.CANCELLED : JobStatus.FAILED, " (NoSuchJob)");
     } catch (RuntimeException e) {
       trace(node.name() + " get " + job.jobId + " -> " + e.getClass().getSimpleName());
       invariants.documentedException(node.name(), "get", e);
     }
   }
 
-  /** A node read a status of a job: checked by (b), then kept; a terminal one is recorded. */
-  private void note(Node node, ScenarioJob job, JobStatus status, String how) {
+  /**
+   * A node read a status of a job, in a read that began at {@code begun}: checked by (b), then
+   * kept; a terminal one is recorded.
+   */
+  private void note(Node node, ScenarioJob job, long begun, JobStatus status, String how) {
     trace(node.name() + " get " + job.jobId + " -> " + status + how);
     synchronized (job) {
-      List<JobStatus> seen = job.seen.computeIfAbsent(node.name(), k -> new ArrayList<>());
-      invariants.neverBackwards(node.name(), job, seen, status, how);
-      seen.add(status);
+      List<JobStatus> before = job.returned(node.name(), begun, status);
+      invariants.neverBackwards(node.name(), job, before, status, how);
       if (status.isTerminal()) {
         job.recorded.putIfAbsent(node.name(), status);
       }

@@ -18,6 +18,7 @@ package dev.kubejobs.examples.simulation;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.testkit.operator.SparkAppPath;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +39,19 @@ final class ScenarioJob {
   /** Cancels under way; guarded by this job's monitor. */
   private int cancelsInFlight;
 
-  /** Per node, every status it read, in order. */
-  final Map<String, List<JobStatus>> seen = new HashMap<>();
+  /** Per node, every status it read, in the order its reads returned. */
+  private final Map<String, List<Read>> seen = new HashMap<>();
+
+  /** Reads of this job returned so far, by any node; guarded by this job's monitor. */
+  private long returned;
+
+  /**
+   * One status a node read.
+   *
+   * @param status the status
+   * @param returnedAt how many reads of the job had returned once this one did, itself included
+   */
+  record Read(JobStatus status, long returnedAt) {}
 
   /** Per node, the terminal status it recorded (the first one it read). */
   final Map<String, JobStatus> recorded = new HashMap<>();
@@ -48,6 +60,36 @@ final class ScenarioJob {
     this.jobId = jobId;
     this.path = path;
     this.orphan = orphan;
+  }
+
+  /**
+   * A read of this job begins: returns the mark {@link #returned(String, JobStatus)} needs to tell
+   * the reads that returned before it began (whose order is known) from those it overlapped (whose
+   * order is not: two reads on two threads may come back in either order).
+   */
+  synchronized long readBegins() {
+    return returned;
+  }
+
+  /**
+   * A node's read returned {@code status}: returns the statuses of the node's reads that returned
+   * before this one began (in order), then keeps this one.
+   */
+  synchronized List<JobStatus> returned(String node, long begunAt, JobStatus status) {
+    List<Read> reads = seen.computeIfAbsent(node, k -> new ArrayList<>());
+    List<JobStatus> before = new ArrayList<>();
+    for (Read r : reads) {
+      if (r.returnedAt() <= begunAt) {
+        before.add(r.status());
+      }
+    }
+    reads.add(new Read(status, ++returned));
+    return before;
+  }
+
+  /** The statuses a node read, in the order its reads returned. */
+  synchronized List<JobStatus> seenBy(String node) {
+    return seen.getOrDefault(node, List.of()).stream().map(Read::status).toList();
   }
 
   synchronized void cancelStarts() {
