@@ -18,10 +18,12 @@ package dev.kubejobs.core.internal.kube;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
 
@@ -32,17 +34,26 @@ import okhttp3.Request;
  * parsed once and each request's path and query are added to a copy of it. A status poll sends a
  * LIST per namespace per cache period, and {@code buildRequest} (two {@code buildUrl}s, a {@code
  * URI} and an {@code HttpUrl} parsed from text, host name canonicalization included) cost a tenth
- * of such a poll's client CPU. {@code GetRequestsTest} checks the requests against {@code
- * buildRequest}'s. Thread safe.
+ * of such a poll's client CPU. The URLs last built (and the {@code URI} authentication is given)
+ * are kept, up to {@link #KEPT_URLS}: a poll lists the same namespaces with the same query every
+ * cache period, and re-encoding a URL for its {@code URI} still cost a twelfth of it. {@code
+ * GetRequestsTest} checks the requests against {@code buildRequest}'s. Thread safe.
  */
 final class GetRequests {
   private final ApiClient client;
   private final String[] authNames;
 
-  /** The last base URL text seen and its parse; replaced together. */
+  /** How many built URLs are kept per base URL; all are dropped when more are built. */
+  static final int KEPT_URLS = 1024;
+
+  /** The last base URL text seen, its parse and the URLs built on it; replaced together. */
   private volatile Base base;
 
-  private record Base(String text, HttpUrl url, String pathPrefix) {}
+  private record Base(
+      String text, HttpUrl url, String pathPrefix, ConcurrentHashMap<String, Built> built) {}
+
+  /** A URL built for a path and query, and its {@code URI}. */
+  private record Built(HttpUrl url, URI uri) {}
 
   GetRequests(ApiClient client, String[] authNames) {
     this.client = client;
@@ -64,8 +75,9 @@ final class GetRequests {
     List<Pair> params = new ArrayList<>(query);
     Map<String, String> headerParams = new HashMap<>(headers);
     Map<String, String> cookies = new HashMap<>();
-    HttpUrl url = url(b, path, params);
-    client.updateParamsForAuth(authNames, params, headerParams, cookies, "", "GET", url.uri());
+    Built built = built(b, path, query);
+    HttpUrl url = built.url();
+    client.updateParamsForAuth(authNames, params, headerParams, cookies, "", "GET", built.uri());
     if (params.size() != query.size()) {
       url = url(b, path, params); // the authentication added a query parameter
     }
@@ -84,10 +96,51 @@ final class GetRequests {
       // buildUrl appends the path to the text: a base without a path adds none.
       int authorityEnd = text.indexOf('/', text.indexOf("//") + 2);
       String prefix = authorityEnd < 0 ? "" : url.encodedPath();
-      b = new Base(text, url, prefix);
+      b = new Base(text, url, prefix, new ConcurrentHashMap<>());
       base = b;
     }
     return b;
+  }
+
+  /** The URL for a path and query on the base, built once while kept. */
+  private Built built(Base b, String path, List<Pair> query) {
+    StringBuilder key = new StringBuilder(path.length() + 64).append(path);
+    for (Pair p : query) {
+      if (p.getValue() != null) {
+        // A name or value holding '\u0000' cannot be told apart here: built afresh, not kept.
+        key.append('\u0000').append(p.getName()).append('\u0000').append(p.getValue());
+      }
+    }
+    String k = key.toString();
+    Built kept = b.built().get(k);
+    if (kept != null) {
+      return kept;
+    }
+    HttpUrl url = url(b, path, query);
+    Built made = new Built(url, url.uri());
+    if (noSeparator(query)) {
+      if (b.built().size() >= KEPT_URLS) {
+        b.built().clear();
+      }
+      b.built().put(k, made);
+    }
+    return made;
+  }
+
+  private static boolean noSeparator(List<Pair> query) {
+    for (Pair p : query) {
+      if (p.getValue() != null
+          && (p.getName().indexOf('\u0000') >= 0 || p.getValue().indexOf('\u0000') >= 0)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The number of URLs kept (for tests). */
+  int keptUrls() {
+    Base b = base;
+    return b == null ? 0 : b.built().size();
   }
 
   private HttpUrl url(Base b, String path, List<Pair> params) {

@@ -18,7 +18,9 @@ package dev.kubejobs.core.internal.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +28,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -122,5 +125,85 @@ class GetRequestsTest {
 
     assertThat(gets.get(path, query, Map.of()).url())
         .isEqualTo(HttpUrl.get(client.buildUrl(null, path, query, List.of())));
+  }
+
+  /** A client whose authentication records the URI it is given and may add a query parameter. */
+  private static final class RecordingClient extends ApiClient {
+    final List<URI> uris = new ArrayList<>();
+    String addedToken;
+
+    @Override
+    public void updateParamsForAuth(
+        String[] authNames,
+        List<Pair> queryParams,
+        Map<String, String> headerParams,
+        Map<String, String> cookieParams,
+        String payload,
+        String method,
+        URI uri)
+        throws ApiException {
+      uris.add(uri);
+      if (addedToken != null) {
+        queryParams.add(new Pair("token", addedToken));
+      }
+      super.updateParamsForAuth(
+          authNames, queryParams, headerParams, cookieParams, payload, method, uri);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}{1} {2}")
+  @MethodSource("requests")
+  void aKeptUrlGivesAuthenticationTheSameUri(String base, String path, List<Pair> query)
+      throws Exception {
+    RecordingClient client = new RecordingClient();
+    client.setBasePath(base);
+    GetRequests gets = new GetRequests(client, AUTH);
+
+    Request first = gets.get(path, query, Map.of());
+    Request second = gets.get(path, query, Map.of());
+
+    assertThat(gets.keptUrls()).isEqualTo(1);
+    assertThat(second.url()).isEqualTo(first.url());
+    assertThat(client.uris).hasSize(2);
+    assertThat(client.uris.get(0)).isEqualTo(first.url().uri());
+    assertThat(client.uris.get(1)).isEqualTo(client.uris.get(0));
+  }
+
+  @Test
+  void aParameterAddedByAuthenticationIsSentEachTimeAndNotKept() throws Exception {
+    RecordingClient client = new RecordingClient();
+    client.setBasePath("https://api.example.com");
+    GetRequests gets = new GetRequests(client, AUTH);
+    List<Pair> query = List.of(new Pair("limit", "500"));
+
+    client.addedToken = "one";
+    Request first = gets.get("/api/v1/pods", query, Map.of());
+    client.addedToken = "two";
+    Request second = gets.get("/api/v1/pods", query, Map.of());
+    client.addedToken = null;
+    Request third = gets.get("/api/v1/pods", query, Map.of());
+
+    assertThat(first.url().query()).isEqualTo("limit=500&token=one");
+    assertThat(second.url().query()).isEqualTo("limit=500&token=two");
+    assertThat(third.url().query()).isEqualTo("limit=500");
+  }
+
+  @Test
+  void urlsAreKeptUpToABoundAndQueriesAreToldApart() throws Exception {
+    ApiClient client = new ApiClient();
+    client.setBasePath("https://api.example.com");
+    GetRequests gets = new GetRequests(client, AUTH);
+
+    for (int i = 0; i <= GetRequests.KEPT_URLS + 10; i++) {
+      Request r = gets.get("/api/v1/pods", List.of(new Pair("continue", "t" + i)), Map.of());
+      assertThat(r.url().queryParameter("continue")).isEqualTo("t" + i);
+      assertThat(gets.keptUrls()).isBetween(1, GetRequests.KEPT_URLS);
+    }
+    // The separator the key uses, inside a value: built each time, never mistaken for another.
+    Request a = gets.get("/p", List.of(new Pair("a", "x\u0000b\u0000y")), Map.of());
+    Request b = gets.get("/p", List.of(new Pair("a", "x"), new Pair("b", "y")), Map.of());
+    assertThat(a.url().queryParameter("a")).isEqualTo("x\u0000b\u0000y");
+    assertThat(b.url().queryParameter("a")).isEqualTo("x");
+    assertThat(b.url().queryParameter("b")).isEqualTo("y");
   }
 }
