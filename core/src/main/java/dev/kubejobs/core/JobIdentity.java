@@ -259,9 +259,9 @@ public final class JobIdentity {
    * @return true if the job id annotation and deployment label match
    */
   public boolean owns(ResourceSnapshot resource) {
-    return jobId.equals(resource.annotations().get(ANNOTATION_JOB_ID))
-        && deployment.equals(resource.labels().get(LABEL_DEPLOYMENT))
-        && MANAGED_BY_VALUE.equals(resource.labels().get(LABEL_MANAGED_BY));
+    return jobId.equals(resource.annotation(ANNOTATION_JOB_ID).orElse(null))
+        && deployment.equals(resource.label(LABEL_DEPLOYMENT).orElse(null))
+        && MANAGED_BY_VALUE.equals(resource.label(LABEL_MANAGED_BY).orElse(null));
   }
 
   @Override

@@ -72,7 +72,7 @@ public record CancelMark(
    * @return the mark, or empty when there is none or it cannot be read
    */
   public static Optional<CancelMark> of(ResourceSnapshot resource) {
-    return parse(resource.annotations().get(JobIdentity.ANNOTATION_CANCEL_REQUESTED));
+    return parse(resource.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).orElse(null));
   }
 
   /**

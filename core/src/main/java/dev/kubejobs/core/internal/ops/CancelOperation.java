@@ -109,7 +109,7 @@ public final class CancelOperation<S> implements JobCanceller {
       uid = app.uid();
       requireManaged(id, app);
       if (app.isBeingDeleted()) {
-        if (!app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+        if (app.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).isEmpty()) {
           // Deleted without a cancel mark (the no-status timeout, or someone else): that deletion
           // ends the job as the status reader says (FAILED), and no cancel of ours is under way.
           JobExecutionInfo ending = status.decideForCancel(id, app);
@@ -135,7 +135,7 @@ public final class CancelOperation<S> implements JobCanceller {
         LOG.debug("Job '{}' already finished as {}; cancel is a no-op", id, info.status());
         return CancelResult.ALREADY_FINISHED;
       }
-      String existingMark = app.annotations().get(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+      String existingMark = app.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).orElse(null);
       // A mark put by another cancel in flight is left to it; our own (lost answer) is ours.
       boolean markedNow =
           CancelMark.parse(existingMark).map(m -> m.writer().equals(token)).orElse(false);
@@ -213,7 +213,8 @@ public final class CancelOperation<S> implements JobCanceller {
 
   /** Cancel, like the sweep, touches only what kubejobs manages. */
   private static void requireManaged(ExecutionId id, ResourceSnapshot app) {
-    if (!JobIdentity.MANAGED_BY_VALUE.equals(app.labels().get(JobIdentity.LABEL_MANAGED_BY))) {
+    if (!JobIdentity.MANAGED_BY_VALUE.equals(
+        app.label(JobIdentity.LABEL_MANAGED_BY).orElse(null))) {
       throw new JobConflictException(
           id,
           JobConflictException.Reason.NOT_MANAGED,
@@ -322,7 +323,7 @@ public final class CancelOperation<S> implements JobCanceller {
     ResourceSnapshot snapshot = current;
     for (int attempt = 0; attempt < MAX_ROUNDS && snapshot != null; attempt++) {
       if (snapshot.isBeingDeleted()
-          || !snapshot.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+          || snapshot.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).isEmpty()) {
         return failure;
       }
       try {

@@ -121,8 +121,9 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
   }
 
   private boolean isOurs(ResourceSnapshot resource) {
-    return JobIdentity.MANAGED_BY_VALUE.equals(resource.labels().get(JobIdentity.LABEL_MANAGED_BY))
-        && context.deployment().equals(resource.labels().get(JobIdentity.LABEL_DEPLOYMENT));
+    return JobIdentity.MANAGED_BY_VALUE.equals(
+            resource.label(JobIdentity.LABEL_MANAGED_BY).orElse(null))
+        && context.deployment().equals(resource.label(JobIdentity.LABEL_DEPLOYMENT).orElse(null));
   }
 
   private void consider(

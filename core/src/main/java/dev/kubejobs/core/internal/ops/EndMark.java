@@ -64,10 +64,10 @@ record EndMark(Instant at, String writer, JobStatus status, String message) {
 
   /** The end mark of a copy, when it has one it can read and no cancel mark (which came first). */
   static Optional<EndMark> of(ResourceSnapshot app) {
-    if (app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+    if (app.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).isPresent()) {
       return Optional.empty();
     }
-    return parse(app.annotations().get(JobIdentity.ANNOTATION_ENDED));
+    return parse(app.annotation(JobIdentity.ANNOTATION_ENDED).orElse(null));
   }
 
   /** Parses the annotation's text; empty when null or unreadable. */

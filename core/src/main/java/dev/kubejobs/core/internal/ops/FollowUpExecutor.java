@@ -113,7 +113,7 @@ final class FollowUpExecutor {
       if (followUp.action() == FollowUp.Action.DELETE_DRIVER_POD) {
         done = deleteDriverPod(id, driver);
       } else if (app.isBeingDeleted()
-          || app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+          || app.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).isPresent()) {
         done = deleteMarked(id, app);
       } else {
         verb = "patch";
@@ -163,7 +163,7 @@ final class FollowUpExecutor {
     JobStatus outcome = followUp.outcome();
     String message = followUp.message();
     if (followUp.action() == FollowUp.Action.DELETE_APPLICATION
-        && app.annotations().containsKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+        && app.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).isPresent()) {
       // The copy deleted carried a cancel mark: the job was being cancelled, and the node that
       // marked it reports it cancelled; every node must agree.
       outcome = JobStatus.CANCELLED;

@@ -69,6 +69,15 @@ final class ReportedStatuses {
         };
   }
 
+  /**
+   * What this reader remembers of a job, or null when nothing: one look, so a read can tell a job
+   * that ended, a job reported gone without a uid, and a reading that {@link #raise} would report
+   * unchanged ({@link Seen#holds}) without asking again.
+   */
+  synchronized Seen seen(ExecutionId id) {
+    return seen.get(id);
+  }
+
   /** The terminal info reported for a job, if it ended. */
   synchronized Optional<JobExecutionInfo> terminal(ExecutionId id) {
     Seen s = seen.get(id);
@@ -225,10 +234,30 @@ final class ReportedStatuses {
    * @param ended the outcome an end mark on that resource decided, known to be written; null when
    *     none is known
    */
-  private record Seen(
+  record Seen(
       JobStatus status,
       JobExecutionInfo terminal,
       String uid,
       boolean gone,
-      JobExecutionInfo ended) {}
+      JobExecutionInfo ended) {
+
+    /** Whether the job was reported gone without a uid (see {@link #goneWithoutUid}). */
+    boolean goneWithoutUid() {
+      return gone && uid == null;
+    }
+
+    /**
+     * Whether a reading of {@code status} from the resource {@code uid} is what was reported last
+     * of that same resource, unfinished: {@link #raise} would report it as it is and remember
+     * nothing new. A read that looked before it began may then report it without {@code raise}: a
+     * change made meanwhile (by a read or a cancel on another thread) is one that read overlapped.
+     */
+    boolean holds(JobStatus status, String uid) {
+      return terminal == null
+          && !gone
+          && this.status == status
+          && uid != null
+          && uid.equals(this.uid);
+    }
+  }
 }

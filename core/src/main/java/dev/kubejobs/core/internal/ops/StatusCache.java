@@ -70,7 +70,9 @@ final class StatusCache {
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
   private final BiConsumer<ExecutionId, Entry> listed;
   private final FieldProjection projection;
-  private volatile Instant lastSweep;
+
+  /** When the lists nobody read are looked at next. */
+  private volatile Instant nextSweep = Instant.MIN;
 
   /** How long the list of a namespace nobody reads is kept (unless the cache period is longer). */
   static final Duration KEPT_UNREAD = Duration.ofMinutes(10);
@@ -378,11 +380,10 @@ final class StatusCache {
    */
   void evictExpired(Collection<String> keep) {
     Instant now = ctx.clock().instant();
-    Instant last = lastSweep;
-    if (last != null && now.isBefore(last.plus(ttl))) {
+    if (now.isBefore(nextSweep)) {
       return;
     }
-    lastSweep = now;
+    nextSweep = now.plus(ttl);
     Duration kept = ttl.compareTo(KEPT_UNREAD) > 0 ? ttl : KEPT_UNREAD;
     for (Map.Entry<String, Slot> e : slots.entrySet()) {
       if (keep.contains(e.getKey())) {
@@ -397,6 +398,14 @@ final class StatusCache {
         }
       }
     }
+  }
+
+  /** {@link #evictExpired(Collection)} after a read of one namespace. */
+  void evictExpired(String keep) {
+    if (ctx.clock().instant().isBefore(nextSweep)) {
+      return; // the usual case, without a set to keep
+    }
+    evictExpired(Set.of(keep));
   }
 
   private boolean isExpired(Listing listing) {

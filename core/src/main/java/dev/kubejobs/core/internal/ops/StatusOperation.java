@@ -40,7 +40,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -228,13 +227,8 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
   @Override
   public JobExecutionInfo get(ExecutionId id) {
     ctx.check(id);
-    Optional<JobExecutionInfo> done = reported.terminal(id);
-    if (done.isPresent()) {
-      return done.get();
-    }
-    long asked = cache.ask();
-    JobStatusResult result = readNamespace(id.namespace(), List.of(id), asked)[0];
-    cache.evictExpired(Set.of(id.namespace()));
+    JobStatusResult result = readNamespace(id.namespace(), List.of(id), cache.ask())[0];
+    cache.evictExpired(id.namespace());
     return result.orElseThrow();
   }
 
@@ -269,13 +263,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     Map<String, Group> byNamespace = new LinkedHashMap<>();
     int position = 0;
     for (ExecutionId id : out.keySet()) {
-      Optional<JobExecutionInfo> done = reported.terminal(id);
-      if (done.isPresent()) {
-        results[position] = JobStatusResult.of(done.get());
-      } else {
-        byNamespace.computeIfAbsent(id.namespace(), ns -> new Group()).add(id, position);
-      }
-      position++;
+      byNamespace.computeIfAbsent(id.namespace(), ns -> new Group()).add(id, position++);
     }
     if (executor == null || byNamespace.size() < 2) {
       byNamespace.forEach(
@@ -377,11 +365,19 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     if (!info.status().isTerminal()) {
       return info;
     }
-    return floor(id, info, fresh.uid());
+    return floor(id, info, fresh.uid(), null);
   }
 
-  /** Holds a decided status against what this reader reported before. */
-  private JobExecutionInfo floor(ExecutionId id, JobExecutionInfo info, String uid) {
+  /**
+   * Holds a decided status against what this reader reported before.
+   *
+   * @param before what the reader remembered of the job as the read began, or null to look now
+   */
+  private JobExecutionInfo floor(
+      ExecutionId id, JobExecutionInfo info, String uid, ReportedStatuses.Seen before) {
+    if (before != null && before.holds(info.status(), uid)) {
+      return info;
+    }
     if (reported.raise(id, info, uid) instanceof ReportedStatuses.Raised.Report report) {
       return report.info();
     }
@@ -423,14 +419,16 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
   private static final class Candidate {
     final ExecutionId id;
     final int index;
+    final ReportedStatuses.Seen seen;
     StatusCache.Entry entry;
     ResourceSnapshot app;
     MappingDecision alone;
     boolean fresh;
 
-    Candidate(ExecutionId id, int index) {
+    Candidate(ExecutionId id, int index, ReportedStatuses.Seen seen) {
       this.id = id;
       this.index = index;
+      this.seen = seen;
     }
 
     /** The copy; only while its mapping needs it (a cache drops the copy of a plain report). */
@@ -459,24 +457,47 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
    */
   private JobStatusResult[] readNamespace(String ns, List<ExecutionId> ids, long asked) {
     JobStatusResult[] out = new JobStatusResult[ids.size()];
+    // 0. What this reader remembers of each job: one look each. A job that ended keeps its info
+    // and needs no request; a namespace whose jobs all ended is not listed.
+    ReportedStatuses.Seen[] seen = new ReportedStatuses.Seen[out.length];
+    int open = 0;
+    for (int i = 0; i < out.length; i++) {
+      ReportedStatuses.Seen s = reported.seen(ids.get(i));
+      if (s != null && s.terminal() != null) {
+        out[i] = JobStatusResult.of(s.terminal());
+      } else {
+        seen[i] = s;
+        open++;
+      }
+    }
+    if (open == 0) {
+      return out;
+    }
     StatusCache.Listing listing = watch == null ? null : watch.live(ns);
     if (listing == null && !ttl.isZero()) {
       try {
         listing = cache.listing(ns, ids.get(0));
       } catch (KubeJobsException e) {
-        Arrays.fill(out, JobStatusResult.failed(e));
+        for (int i = 0; i < out.length; i++) {
+          if (out[i] == null) {
+            out[i] = JobStatusResult.failed(e);
+          }
+        }
         return out;
       }
     }
     // 1. A copy per job, and its mapping without the driver pod.
-    List<Candidate> candidates = new ArrayList<>(ids.size());
+    List<Candidate> candidates = new ArrayList<>(open);
     List<Candidate> stale = new ArrayList<>();
     for (int i = 0; i < out.length; i++) {
+      if (out[i] != null) {
+        continue;
+      }
       ExecutionId id = ids.get(i);
-      Candidate c = new Candidate(id, i);
+      Candidate c = new Candidate(id, i, seen[i]);
       try {
         StatusCache.Entry entry = listing == null ? null : listing.entry(id.name());
-        if (entry == null || reported.goneWithoutUid(id)) {
+        if (entry == null || (seen[i] != null && seen[i].goneWithoutUid())) {
           // Reported gone with no uid known: a listed copy may be older than that read (a watch
           // lagging behind the GET that found it gone), so only a GET may bring the job back.
           readDirectly(c);
@@ -563,7 +584,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         if (diagnosis.wanted(info, copy, now) && copy != null) {
           info = diagnosis.diagnose(c.id, info, copy, decided.pod(), events, now);
         }
-        out[c.index] = JobStatusResult.of(floor(c.id, info, c.uid()));
+        out[c.index] = JobStatusResult.of(floor(c.id, info, c.uid(), c.seen));
       } catch (KubeJobsException e) {
         out[c.index] = fail(c.id, e);
       }

@@ -187,12 +187,12 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
   private boolean adoptOrConflict(
       ExecutionId id, JobIdentity identity, ResourceSnapshot first, String token) {
     ResourceSnapshot existing = first;
-    String creator = first.annotations().get(JobIdentity.ANNOTATION_SUBMITTED_BY);
+    String creator = first.annotation(JobIdentity.ANNOTATION_SUBMITTED_BY).orElse(null);
     for (int round = 1; round <= MAX_CREATE_ATTEMPTS; round++) {
       if (!identity.owns(existing) || existing.isBeingDeleted()) {
         throw conflict(id, identity, existing);
       }
-      if (token.equals(existing.annotations().get(JobIdentity.ANNOTATION_SUBMITTED_BY))) {
+      if (token.equals(existing.annotation(JobIdentity.ANNOTATION_SUBMITTED_BY).orElse(null))) {
         LOG.debug("Adopted '{}', created by this submit of job '{}'", id, identity.jobId());
         return true;
       }
@@ -217,7 +217,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
         if (identity.owns(existing)
             && !existing.isBeingDeleted()
             && !Objects.equals(
-                creator, existing.annotations().get(JobIdentity.ANNOTATION_SUBMITTED_BY))) {
+                creator, existing.annotation(JobIdentity.ANNOTATION_SUBMITTED_BY).orElse(null))) {
           // Another submit claimed it meanwhile: the creator's clean-up leaves it alone now.
           LOG.debug("Adopted '{}', claimed by another submit of job '{}'", id, identity.jobId());
           return true;
@@ -258,10 +258,11 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
           "a resource of this very job that is being deleted (wait until it is gone, then submit"
               + " again)";
     } else if (!JobIdentity.MANAGED_BY_VALUE.equals(
-        existing.labels().get(JobIdentity.LABEL_MANAGED_BY))) {
+        existing.label(JobIdentity.LABEL_MANAGED_BY).orElse(null))) {
       reason = JobConflictException.Reason.NOT_MANAGED;
       owner = "a resource not managed by kubejobs";
-    } else if (!ctx.deployment().equals(existing.labels().get(JobIdentity.LABEL_DEPLOYMENT))) {
+    } else if (!ctx.deployment()
+        .equals(existing.label(JobIdentity.LABEL_DEPLOYMENT).orElse(null))) {
       reason = JobConflictException.Reason.OTHER_DEPLOYMENT;
       owner =
           "a resource of another deployment ('"
@@ -320,7 +321,7 @@ public final class SubmitOperation<S> implements JobSubmitter<S> {
           cleanup = "the resource that landed is being deleted";
           mayExist = false;
         } else if (!token.equals(
-            landed.get().annotations().get(JobIdentity.ANNOTATION_SUBMITTED_BY))) {
+            landed.get().annotation(JobIdentity.ANNOTATION_SUBMITTED_BY).orElse(null))) {
           cleanup =
               "the job's resource was created or adopted by another submit of this job and was"
                   + " left alone";

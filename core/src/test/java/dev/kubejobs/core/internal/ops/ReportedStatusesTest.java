@@ -170,4 +170,34 @@ class ReportedStatusesTest {
     assertThat(report(reported.raise(id(1), info(JobStatus.STARTED), "uid-a")).status())
         .isEqualTo(JobStatus.STARTED);
   }
+
+  @Test
+  void aReadingHeldUnchangedIsOneOfTheSameResourceAndStatusUnfinishedAndNotGone() {
+    ReportedStatuses reported = new ReportedStatuses(10);
+    assertThat(reported.seen(id(1))).isNull();
+
+    report(reported.raise(id(1), info(JobStatus.STARTED), "uid-1"));
+    ReportedStatuses.Seen seen = reported.seen(id(1));
+
+    assertThat(seen.holds(JobStatus.STARTED, "uid-1")).isTrue();
+    assertThat(seen.holds(JobStatus.QUEUED, "uid-1")).isFalse(); // raise would lift it
+    assertThat(seen.holds(JobStatus.CANCELLING, "uid-1")).isFalse(); // a change to remember
+    assertThat(seen.holds(JobStatus.STARTED, "uid-2")).isFalse(); // another resource
+    assertThat(seen.holds(JobStatus.STARTED, null)).isFalse();
+    assertThat(seen.goneWithoutUid()).isFalse();
+    // What raise does with such a reading: reports it as it is and keeps what it had.
+    assertThat(report(reported.raise(id(1), info(JobStatus.STARTED), "uid-1")).status())
+        .isEqualTo(JobStatus.STARTED);
+    assertThat(reported.seen(id(1))).isSameAs(seen);
+
+    reported.gone(id(1), null);
+    assertThat(reported.seen(id(1)).holds(JobStatus.STARTED, "uid-1")).isFalse();
+
+    report(reported.raise(id(2), info(JobStatus.SUCCEEDED), "uid-3"));
+    assertThat(reported.seen(id(2)).holds(JobStatus.SUCCEEDED, "uid-3")).isFalse();
+    assertThat(reported.seen(id(2)).terminal()).isNotNull();
+
+    reported.gone(id(3), null);
+    assertThat(reported.seen(id(3)).goneWithoutUid()).isTrue();
+  }
 }
