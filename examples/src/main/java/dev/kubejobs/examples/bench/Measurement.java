@@ -18,6 +18,7 @@ package dev.kubejobs.examples.bench;
 import dev.kubejobs.examples.bench.ScaleBenchmark.Cost;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
@@ -81,8 +82,21 @@ final class Measurement {
         f.add(fc);
       }
     }
+    if (Boolean.getBoolean(PRINT_ROUNDS)) {
+      for (int i = 0; i < measured; i++) {
+        System.out.printf(
+            Locale.ROOT,
+            "    round %d: kubejobs %.1f ms CPU, floor %.1f ms CPU%n",
+            i + 1,
+            k.get(i).cpuNanos() / 1e6,
+            f.get(i).cpuNanos() / 1e6);
+      }
+    }
     return new Totals(medianTimes(k), medianTimes(f));
   }
+
+  /** The system property that, when {@code true}, prints each measured round's CPU times. */
+  static final String PRINT_ROUNDS = "kubejobs.bench.printRounds";
 
   /** Each measure's median over the rounds, times the rounds. */
   static Cost medianTimes(List<Cost> rounds) {

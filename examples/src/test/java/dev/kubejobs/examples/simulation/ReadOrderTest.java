@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 class ReadOrderTest {
   private final ScenarioJob job = new ScenarioJob("job-0", null, false);
-  private final Invariants invariants = new Invariants(new ScenarioPlan(1, true, Feature.all()), new EventLog());
+  private final Invariants invariants =
+      new Invariants(new ScenarioPlan(1, true, Feature.all()), new EventLog());
 
   private void read(long begun, JobStatus status) {
     synchronized (job) {
