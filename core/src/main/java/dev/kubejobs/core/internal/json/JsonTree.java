@@ -386,13 +386,7 @@ public final class JsonTree {
         Integer i = index.get(name);
         return i == null ? -1 : i;
       }
-      String[] n = names;
-      for (int i = 0; i < n.length; i++) {
-        if (n[i].equals(name)) {
-          return i;
-        }
-      }
-      return -1;
+      return JsonTree.indexOf(names, 0, names.length, name);
     }
 
     /** An object of these fields, whose names are distinct; the arrays are kept. */
@@ -528,12 +522,7 @@ public final class JsonTree {
         Integer i = index(mark).get(name);
         return i == null ? -1 : mark + i;
       }
-      for (int i = mark; i < top; i++) {
-        if (names[i].equals(name)) {
-          return i;
-        }
-      }
-      return -1;
+      return JsonTree.indexOf(names, mark, top, name);
     }
 
     private void push(String name, Object value) {
@@ -605,5 +594,21 @@ public final class JsonTree {
             "JSON nested deeper than " + MAX_DEPTH + " at byte " + in.offset());
       }
     }
+  }
+
+  /**
+   * Where {@code name} is among {@code names[from, to)}, or -1. Cached hash codes are compared
+   * before text, so a name of another hash is passed without reading its characters (the names of
+   * one page share their instances, and so their hash codes, computed once).
+   */
+  static int indexOf(String[] names, int from, int to, String name) {
+    int hash = name.hashCode();
+    for (int i = from; i < to; i++) {
+      String n = names[i];
+      if (n == name || (n.hashCode() == hash && n.equals(name))) {
+        return i;
+      }
+    }
+    return -1;
   }
 }

@@ -85,6 +85,30 @@ class JsonTreeTest {
   }
 
   @Test
+  void namesAreFoundWhateverTheirSpellingOrInstanceAndHashCodesSharedDoNotConfuse()
+      throws IOException {
+    String longName = "x".repeat(70); // longer than the reader keeps in its table
+    JsonTree.Obj obj =
+        (JsonTree.Obj)
+            read(
+                "{\"status\":1,\"BB\":0,\"na\\u006de\":\"escaped\",\""
+                    + longName
+                    + "\":1,\"name\":\"plain\",\"st\u00e4te\":2,\""
+                    + longName
+                    + "\":3}");
+
+    assertThat(obj.text("status")).isEqualTo("1");
+    assertThat(obj.size()).isEqualTo(5);
+    assertThat(obj.text("name")).isEqualTo("plain"); // the escaped spelling is the same name
+    assertThat(obj.text(new String("name".toCharArray()))).isEqualTo("plain");
+    assertThat(obj.text(longName)).isEqualTo("3");
+    assertThat(obj.text("st\u00e4te")).isEqualTo("2");
+    assertThat(obj.has("nam")).isFalse();
+    assertThat(obj.has("Aa")).isFalse(); // "Aa" and "BB" share a hash code
+    assertThat(obj.text("BB")).isEqualTo("0");
+  }
+
+  @Test
   void largeObjectsNestedInLargeObjectsKeepTheirOwnNamesOnOneReusedParser() throws IOException {
     String inner = fields("i", 15, "\"i3\":\"again\"");
     String outer =
