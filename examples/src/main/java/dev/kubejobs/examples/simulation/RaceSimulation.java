@@ -47,10 +47,12 @@ import picocli.CommandLine.Option;
  *
  * <p><b>Invariants</b> (the letters of issue 8): (a) each recorded terminal status is one the
  * server's event log allows (see {@link Truth}) and both nodes agree; (b) a node's statuses never
- * go backwards and a terminal one never changes; (c) nothing unmanaged or of another deployment is
- * marked or deleted; (d) the sweep deletes the orphan and no known job; (e) never two
- * SparkApplications at once for one job id, and no conflict for our own job id; (f) only documented
- * exceptions; (g) once faults clear, every job reaches a terminal status on both nodes.
+ * go backwards and a terminal one never changes (a read is held against the node's reads that
+ * returned before it began: two reads that overlap may return in either order); (c) nothing
+ * unmanaged or of another deployment is marked or deleted; (d) the sweep deletes the orphan and no
+ * known job; (e) never two SparkApplications at once for one job id, and no conflict for our own
+ * job id; (f) only documented exceptions; (g) once faults clear, every job reaches a terminal
+ * status on both nodes.
  *
  * <p><b>Run it:</b> {@code java -cp examples/target/kubejobs-examples.jar
  * dev.kubejobs.examples.simulation.RaceSimulation --scenarios 10000 --concurrent 2000 --seed 1}.
