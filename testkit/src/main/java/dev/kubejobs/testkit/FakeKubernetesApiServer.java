@@ -512,6 +512,20 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * Closes every connection open now, as a restarting API server, a load balancer or an idle
+   * timeout does: a client's pool may still hold them, and its next request on one fails (a watch
+   * on one ends). Each close reaches {@link #openConnections()} once the server has seen it, so a
+   * test waits for that to drop. kube-apiserver closes a connection idle for 90 seconds; this does
+   * it at the moment a test chooses, without an idle timeout that could also close a connection
+   * before its first request on a loaded machine.
+   *
+   * @return how many connections were closed
+   */
+  public int closeConnections() {
+    return connections.closeAll();
+  }
+
+  /**
    * Makes namespaces real: from now on only these namespaces and those added with {@link
    * #createNamespace(String)} exist, and creating an object in another one answers 404 {@code
    * namespaces "x" not found} (details kind {@code namespaces}), as the real server's namespace
