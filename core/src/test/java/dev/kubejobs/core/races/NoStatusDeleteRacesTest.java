@@ -90,6 +90,10 @@ class NoStatusDeleteRacesTest {
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
     // B's cancel meanwhile finds nothing to cancel and claims nothing.
     assertThatThrownBy(() -> nodeB.canceller().cancel(id)).isInstanceOf(NoSuchJobException.class);
+    // A's own cancel reads nothing: the end mark A knows it wrote decided the job, reported or not.
+    int requests = server.journal().requests().size();
+    assertThat(nodeA.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(server.journal().requests()).hasSize(requests);
 
     JobExecutionInfo info = nodeA.statusReader().get(id);
 
