@@ -130,16 +130,7 @@ public final class Fixture {
   /** Sets {@code status} of a stored object. */
   public static void setStatus(
       FakeKubernetesApiServer server, String namespace, String name, String statusJson) {
-    server
-        .store()
-        .update(
-            TestJobKind.TYPE,
-            namespace,
-            name,
-            o -> {
-              o.add("status", JsonParser.parseString(statusJson));
-              return o;
-            });
+    update(server, namespace, name, o -> o.add("status", JsonParser.parseString(statusJson)));
   }
 
   /**
@@ -148,22 +139,38 @@ public final class Fixture {
    */
   public static void holdWithFinalizer(
       FakeKubernetesApiServer server, String namespace, String name) {
-    server
-        .store()
-        .update(
-            TestJobKind.TYPE,
-            namespace,
-            name,
-            o -> {
-              JsonArray finalizers = new JsonArray();
-              finalizers.add(new JsonPrimitive("kubejobs.dev/hold"));
-              o.getAsJsonObject("metadata").add("finalizers", finalizers);
-              return o;
-            });
+    update(
+        server,
+        namespace,
+        name,
+        o -> {
+          JsonArray finalizers = new JsonArray();
+          finalizers.add(new JsonPrimitive("kubejobs.dev/hold"));
+          o.getAsJsonObject("metadata").add("finalizers", finalizers);
+        });
   }
 
   /** Changes a stored test job (a label), so its resourceVersion is no longer the one read. */
   public static void touch(FakeKubernetesApiServer server, String namespace, String name) {
+    update(
+        server,
+        namespace,
+        name,
+        o -> {
+          JsonObject meta = o.getAsJsonObject("metadata");
+          JsonObject labels =
+              meta.has("labels") ? meta.getAsJsonObject("labels") : new JsonObject();
+          labels.addProperty("kubejobs.dev/touched", meta.get("resourceVersion").getAsString());
+          meta.add("labels", labels);
+        });
+  }
+
+  /** Changes a stored test job in place. */
+  private static void update(
+      FakeKubernetesApiServer server,
+      String namespace,
+      String name,
+      java.util.function.Consumer<JsonObject> change) {
     server
         .store()
         .update(
@@ -171,11 +178,7 @@ public final class Fixture {
             namespace,
             name,
             o -> {
-              JsonObject meta = o.getAsJsonObject("metadata");
-              JsonObject labels =
-                  meta.has("labels") ? meta.getAsJsonObject("labels") : new JsonObject();
-              labels.addProperty("kubejobs.dev/touched", meta.get("resourceVersion").getAsString());
-              meta.add("labels", labels);
+              change.accept(o);
               return o;
             });
   }
