@@ -18,8 +18,10 @@ package dev.kubejobs.spark.operations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.gson.JsonObject;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
@@ -38,6 +40,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
@@ -195,6 +198,109 @@ class SparkOperatorEndToEndTest {
       // one.
       assertThatThrownBy(() -> jobs(Operator.APACHE, server.newClient()).statusReader().get(id))
           .isInstanceOf(NoSuchJobException.class);
+    }
+
+    /**
+     * The driver exits after the cancel's mark and its second look at the pod, while the delete is
+     * on its way; a status this version cannot parse leaves the exit code to decide, and the exit
+     * changes the pod, not the application. The read that reports SUCCEEDED withdraws the mark
+     * first, so the delete, locked to the marked copy, meets 409 and the cancel finds the job
+     * finished. Without that, the cancel deleted a job its own instance had reported SUCCEEDED and
+     * answered REQUESTED (the race simulation's seed 21537: the other node, finding the job gone
+     * after a cancel, recorded CANCELLED).
+     */
+    @Test
+    void aDriverExitingWhileTheCancelsDeleteIsOnItsWayKeepsTheJobSucceededOnTheSameInstance() {
+      AtomicReference<KubeJobs<SparkJobSpec>> self = new AtomicReference<>();
+      AtomicReference<JobStatus> readMeanwhile = new AtomicReference<>();
+      ApiClient client =
+          exitAtTheCancelsDelete(
+              () -> readMeanwhile.set(self.get().statusReader().get(appId()).status()));
+      KubeJobs<SparkJobSpec> a = jobs(Operator.APACHE, client);
+      self.set(a);
+      ExecutionId id = a.submitter().submit("job-1", spec(SparkAppPath.UNPARSEABLE_STATUS));
+      operator.moveTo(NS, id.name(), "unparseable-status");
+      assertThat(a.statusReader().get(id).status()).isIn(JobStatus.QUEUED, JobStatus.STARTED);
+
+      CancelResult result = a.canceller().cancel(id);
+
+      assertThat(readMeanwhile.get()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(result).isEqualTo(CancelResult.ALREADY_FINISHED);
+      assertThat(a.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertFinishedAndUnmarked(id);
+    }
+
+    /** As above, with the read that reports SUCCEEDED made by another node. */
+    @Test
+    void aDriverExitingWhileTheCancelsDeleteIsOnItsWayKeepsTheJobSucceededOnBothNodes() {
+      KubeJobs<SparkJobSpec> b = jobs(Operator.APACHE, server.newClient());
+      AtomicReference<JobStatus> bMeanwhile = new AtomicReference<>();
+      ApiClient client =
+          exitAtTheCancelsDelete(() -> bMeanwhile.set(b.statusReader().get(appId()).status()));
+      KubeJobs<SparkJobSpec> a = jobs(Operator.APACHE, client);
+      ExecutionId id = a.submitter().submit("job-1", spec(SparkAppPath.UNPARSEABLE_STATUS));
+      operator.moveTo(NS, id.name(), "unparseable-status");
+
+      CancelResult result = a.canceller().cancel(id);
+
+      assertThat(bMeanwhile.get()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(result).isEqualTo(CancelResult.ALREADY_FINISHED);
+      assertThat(a.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+      assertFinishedAndUnmarked(id);
+    }
+
+    private ExecutionId appId() {
+      return ExecutionId.parse("prod/" + Operator.APACHE.resource + "/" + NS + "/kj-job-1");
+    }
+
+    /**
+     * A client whose first DELETE of the application first lets the driver exit with code 0 (the
+     * application unchanged), then runs {@code meanwhile}, then sends the delete.
+     */
+    private ApiClient exitAtTheCancelsDelete(Runnable meanwhile) {
+      AtomicBoolean raced = new AtomicBoolean();
+      ApiClient client = server.newClient();
+      client.setHttpClient(
+          client
+              .getHttpClient()
+              .newBuilder()
+              .addInterceptor(
+                  chain -> {
+                    if (chain.request().method().equals("DELETE")
+                        && chain.request().url().encodedPath().contains("/sparkapplications/")
+                        && raced.compareAndSet(false, true)) {
+                      String before = appResourceVersion();
+                      operator.runToEnd(NS, "kj-job-1");
+                      assertThat(appResourceVersion()).isEqualTo(before);
+                      meanwhile.run();
+                    }
+                    return chain.proceed(chain.request());
+                  })
+              .build());
+      return client;
+    }
+
+    private String appResourceVersion() {
+      return server
+          .store()
+          .get(type, NS, "kj-job-1")
+          .orElseThrow()
+          .getAsJsonObject("metadata")
+          .get("resourceVersion")
+          .getAsString();
+    }
+
+    private void assertFinishedAndUnmarked(ExecutionId id) {
+      JsonObject metadata =
+          server.store().get(type, NS, id.name()).orElseThrow().getAsJsonObject("metadata");
+      assertThat(metadata.has("deletionTimestamp")).isFalse();
+      assertThat(
+              metadata.has("annotations")
+                  && metadata
+                      .getAsJsonObject("annotations")
+                      .has(JobIdentity.ANNOTATION_CANCEL_REQUESTED))
+          .isFalse();
     }
 
     @Test

@@ -41,7 +41,10 @@ public interface CancelDecisions {
    * Decides a job's status for a cancel from a copy read after the cancel was asked for, with the
    * same pipeline as a status read: the driver pod is looked up when the mapper asks, and a live
    * driver of a failed job is deleted before FAILED is reported. A no-status deletion is left to
-   * the cancel (the job is cancelled, not failed).
+   * the cancel (the job is cancelled, not failed). A job its driver pod shows finished, on a copy
+   * that carries a cancel mark and is not being deleted, has the mark withdrawn (locked to the
+   * copy's resourceVersion) before it is reported, so no cancel's delete on its way can still
+   * succeed; if the copy changed meanwhile, the job is read again and decided again.
    *
    * @param id the job
    * @param fresh the copy read by the cancel

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.internal.ops;
 
-import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
@@ -43,10 +42,13 @@ import org.slf4j.LoggerFactory;
  * resourceVersion-locked merge patch (409 → read and decide again) and delete locked to the marked
  * copy's uid and resourceVersion (409 → read and decide again). A delete whose answer was lost is
  * confirmed by a read (being deleted or gone → done, the mark stays); a delete that truly failed
- * removes the mark again, only while the resource is not being deleted. A copy carrying an {@link
- * EndMark} (a status read ended the job, for example at the no-status timeout) is finished: the
- * cancel marks and deletes nothing, and its mark patch, locked to an older copy, meets 409 against
- * an end mark put meanwhile. Not a published API; thread safe.
+ * removes the mark again, only while the resource is not being deleted. A job whose driver exited
+ * after the mark has the mark withdrawn before the cancel answers {@link
+ * CancelResult#ALREADY_FINISHED}; a read that finds it so does the same, so a delete on its way
+ * meets 409 instead of deleting a job reported finished. A copy carrying an {@link EndMark} (a
+ * status read ended the job, for example at the no-status timeout) is finished: the cancel marks
+ * and deletes nothing, and its mark patch, locked to an older copy, meets 409 against an end mark
+ * put meanwhile. Not a published API; thread safe.
  *
  * @param <S> the job spec type
  */
@@ -183,11 +185,11 @@ public final class CancelOperation<S> implements JobCanceller {
         // A decision that read the driver pod is not covered by the lock on the application's
         // resourceVersion: a driver that exited between that read and the mark ended the job
         // before the cancel took effect. Decide again on the marked copy, with a fresh look at
-        // the pod when the mapper asks for one (no request otherwise); nothing is deleted yet.
+        // the pod when the mapper asks for one (no request otherwise); nothing is deleted yet. A
+        // job the pod shows finished has the mark withdrawn by the pipeline before it says so.
         JobExecutionInfo after = status.decideForCancel(id, marked);
         if (after.status().isTerminal()) {
           LOG.debug("Job '{}' finished as {} before its cancel mark", id, after.status());
-          removeMarkAfterOutcome(id, marked);
           return CancelResult.ALREADY_FINISHED;
         }
       }
@@ -302,18 +304,6 @@ public final class CancelOperation<S> implements JobCanceller {
     }
   }
 
-  /**
-   * Removes this cancel's mark from a job that finished before it; a mark left behind is harmless
-   * (an outcome on a copy that is not being deleted beats it), so a failure is only logged.
-   */
-  private void removeMarkAfterOutcome(ExecutionId id, ResourceSnapshot marked) {
-    try {
-      gateway.mergePatch(id, resourceKind, id.namespace(), id.name(), unmark(marked));
-    } catch (KubeJobsException e) {
-      LOG.debug("Job '{}' keeps the cancel mark of a cancel that came after its end", id, e);
-    }
-  }
-
   /** The delete truly failed: remove the mark this cancel put, unless it is being deleted. */
   private KubeJobsException failed(
       ExecutionId id, ResourceSnapshot current, boolean markedNow, KubeJobsException failure) {
@@ -386,25 +376,12 @@ public final class CancelOperation<S> implements JobCanceller {
   }
 
   private static JsonObject mark(ResourceSnapshot app, CancelMark mark) {
-    JsonObject annotations = new JsonObject();
-    annotations.addProperty(JobIdentity.ANNOTATION_CANCEL_REQUESTED, mark.toString());
-    return metadataPatch(app.resourceVersion(), annotations);
+    return AnnotationPatch.put(
+        app.resourceVersion(), JobIdentity.ANNOTATION_CANCEL_REQUESTED, mark.toString());
   }
 
   private static JsonObject unmark(ResourceSnapshot app) {
-    JsonObject annotations = new JsonObject();
-    annotations.add(JobIdentity.ANNOTATION_CANCEL_REQUESTED, JsonNull.INSTANCE);
-    return metadataPatch(app.resourceVersion(), annotations);
-  }
-
-  private static JsonObject metadataPatch(String resourceVersion, JsonObject annotations) {
-    JsonObject metadata = new JsonObject();
-    // The resourceVersion makes the patch fail with 409 if anything changed since the read.
-    metadata.addProperty("resourceVersion", resourceVersion);
-    metadata.add("annotations", annotations);
-    JsonObject patch = new JsonObject();
-    patch.add("metadata", metadata);
-    return patch;
+    return AnnotationPatch.remove(app.resourceVersion(), JobIdentity.ANNOTATION_CANCEL_REQUESTED);
   }
 
   private static NoSuchJobException gone(ExecutionId id) {

@@ -103,14 +103,7 @@ record EndMark(Instant at, String writer, JobStatus status, String message) {
    * 409 when the resource changed since (a cancel mark, the operator's first status).
    */
   JsonObject patch(String resourceVersion) {
-    JsonObject annotations = new JsonObject();
-    annotations.addProperty(JobIdentity.ANNOTATION_ENDED, toString());
-    JsonObject metadata = new JsonObject();
-    metadata.addProperty("resourceVersion", resourceVersion);
-    metadata.add("annotations", annotations);
-    JsonObject patch = new JsonObject();
-    patch.add("metadata", metadata);
-    return patch;
+    return AnnotationPatch.put(resourceVersion, JobIdentity.ANNOTATION_ENDED, toString());
   }
 
   /** What this mark decided, on the info the mapping gave. */

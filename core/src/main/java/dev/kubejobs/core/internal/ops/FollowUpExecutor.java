@@ -266,6 +266,46 @@ final class FollowUpExecutor {
   }
 
   /**
+   * Withdraws the cancel mark from a copy whose job the driver pod shows ended, with a merge patch
+   * locked to the copy's resourceVersion, before that end is reported. A cancel's delete is locked
+   * to the resourceVersion of the copy it marked, and a driver that exits changes its pod, not the
+   * application: without this write, a cancel whose delete is on its way when the driver exits
+   * deletes a job that a read had already reported finished (and another node, finding it deleted
+   * after a cancel, says CANCELLED). With it, the two writes exclude each other: the mark's removal
+   * first makes the delete meet 409 (the cancel reads again and finds the job finished), the delete
+   * first makes this patch meet 409 (the read decides again on a copy being deleted: CANCELLED).
+   * The same removal a cancel makes when it finds the job finished after marking it.
+   *
+   * @return the copy without the mark, or empty when the copy changed before the patch (409):
+   *     decide again
+   * @throws NoSuchJobException if the resource is gone before the patch
+   */
+  Optional<ResourceSnapshot> withdrawCancelMark(ExecutionId id, ResourceSnapshot app) {
+    try {
+      ResourceSnapshot unmarked =
+          gateway.mergePatch(
+              id,
+              resourceKind,
+              id.namespace(),
+              id.name(),
+              AnnotationPatch.remove(
+                  app.resourceVersion(), JobIdentity.ANNOTATION_CANCEL_REQUESTED));
+      LOG.debug("Job '{}' ended before its cancel took effect; cancel mark withdrawn", id);
+      return Optional.of(unmarked);
+    } catch (ApiStatusException e) {
+      if (e.isConflict()) {
+        // Changed since the copy: the cancel's delete, or another reader's withdrawal.
+        return Optional.empty();
+      }
+      if (e.isNotFound()) {
+        throw new NoSuchJobException(
+            id, "the resource of job " + id + " disappeared before kubejobs could read it", null);
+      }
+      throw e;
+    }
+  }
+
+  /**
    * Deletes an end-marked job's resource, locked to its uid only: whatever changed since the mark
    * (the operator's first status), the mark decided the outcome, so no change may keep the resource
    * alive.

@@ -18,6 +18,7 @@ package dev.kubejobs.core.internal.ops;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatusUnknownException;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.internal.KubeJobsContext;
@@ -30,6 +31,7 @@ import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +49,12 @@ import org.slf4j.LoggerFactory;
  *       and map once more: the mapper runs at most twice per copy;
  *   <li>log the decision's warnings once each;
  *   <li>for {@link MappingDecision.ReportAfter}, have the {@link FollowUpExecutor} carry out the
- *       follow-up, unless the {@link Purpose} leaves it to its caller; when the copy changed before
- *       the delete, read the job again and start over (at most {@value #MAX_ROUNDS} rounds).
+ *       follow-up, unless the {@link Purpose} leaves it to its caller;
+ *   <li>a job the driver pod shows ended, on a copy still carrying a cancel mark (the driver exited
+ *       after the mark), has the mark withdrawn before the end is reported, so a cancel's delete on
+ *       its way meets 409 instead of deleting a job reported finished;
+ *   <li>when the copy changed before a write of steps 4 or 5, read the job again and start over (at
+ *       most {@value #MAX_ROUNDS} rounds).
  * </ol>
  *
  * <p>Hops of a cold-cache polling {@code get} of a job whose mapper asks for its driver pod (the
@@ -72,6 +78,8 @@ public final class StatusPipeline {
 
   /** How many times a status reads and decides again after its delete lost a 409 race. */
   static final int MAX_ROUNDS = 5;
+
+  private static final String WITHDRAW = "withdraw the cancel mark of a job that ended";
 
   /** Who asks for the decision, which decides whether a follow-up is carried out here. */
   enum Purpose {
@@ -194,17 +202,32 @@ public final class StatusPipeline {
         driver = completed.pod();
       }
       warn(id, decision, driver);
-      if (!(decision instanceof MappingDecision.ReportAfter after)) {
-        return new Decided(decision.info(), copy, driver);
+      JobExecutionInfo info = decision.info();
+      String changedBefore = null;
+      if (decision instanceof MappingDecision.ReportAfter after) {
+        boolean deletesApplication =
+            after.followUp().action() == FollowUp.Action.DELETE_APPLICATION;
+        if (purpose == Purpose.CANCEL && deletesApplication) {
+          return new Decided(after.info(), copy, driver);
+        }
+        FollowUpExecutor.Outcome outcome =
+            followUps.carryOut(id, copy, driver, after.followUp(), after.info());
+        changedBefore = FollowUpExecutor.describe(after.followUp());
+        info = outcome instanceof FollowUpExecutor.Outcome.Report report ? report.info() : null;
+        if (info != null && deletesApplication) {
+          // The delete, locked to the copy, is what made the outcome: nothing can undo it.
+          return new Decided(info, copy, driver);
+        }
       }
-      if (purpose == Purpose.CANCEL
-          && after.followUp().action() == FollowUp.Action.DELETE_APPLICATION) {
-        return new Decided(after.info(), copy, driver);
-      }
-      FollowUpExecutor.Outcome outcome =
-          followUps.carryOut(id, copy, driver, after.followUp(), after.info());
-      if (outcome instanceof FollowUpExecutor.Outcome.Report report) {
-        return new Decided(report.info(), copy, driver);
+      if (info != null) {
+        if (!endsMarkedCopy(copy, driver, info)) {
+          return new Decided(info, copy, driver);
+        }
+        Optional<ResourceSnapshot> unmarked = followUps.withdrawCancelMark(id, copy);
+        if (unmarked.isPresent()) {
+          return new Decided(info, unmarked.get(), driver);
+        }
+        changedBefore = WITHDRAW;
       }
       if (round >= MAX_ROUNDS) {
         throw new ApiUnavailableException(
@@ -214,21 +237,35 @@ public final class StatusPipeline {
                 + " could not be decided: its resource or driver pod changed under each of "
                 + MAX_ROUNDS
                 + " attempts to "
-                + FollowUpExecutor.describe(after.followUp())
+                + changedBefore
                 + "; read it again",
             false,
             null);
       }
-      LOG.debug(
-          "Job '{}' changed before {} (round {}); deciding again",
-          id,
-          FollowUpExecutor.describe(after.followUp()),
-          round);
+      LOG.debug("Job '{}' changed before {} (round {}); deciding again", id, changedBefore, round);
       copy = fresh(id);
       decision = mapAlone(id, copy);
       driver = DriverPod.notLookedUp();
       pod = null;
     }
+  }
+
+  /**
+   * Whether {@code info} ends a job, decided with the driver pod, from a copy that still carries a
+   * cancel mark and is not being deleted: the mark must then be withdrawn before the end is
+   * reported ({@link FollowUpExecutor#withdrawCancelMark}). The copy's resourceVersion does not
+   * cover the pod (a driver that exits changes its pod, not the application), so a cancel's delete,
+   * locked to the marked copy, could still succeed after this end is reported. A decision from the
+   * copy alone needs no such step: whatever ended the job changed the copy, and the cancel's delete
+   * meets 409.
+   */
+  private static boolean endsMarkedCopy(
+      ResourceSnapshot copy, DriverPod driver, JobExecutionInfo info) {
+    return info.status().isTerminal()
+        && driver.lookup() != DriverPod.Lookup.NOT_LOOKED_UP
+        && copy != null
+        && !copy.isBeingDeleted()
+        && copy.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).isPresent();
   }
 
   /**
