@@ -92,6 +92,49 @@ class CancelRacesTest {
   }
 
   @Test
+  void aDriverExitingWhileTheDeleteIsOnItsWayEndsTheJobOnEveryNodeAndTheDeleteMeets409() {
+    // A status this version cannot parse: the driver pod decides. It exits 0 after the cancel's
+    // mark and its second look at the pod, while the delete is on its way; the exit changes the
+    // pod, not the job's resource, so only the withdrawal of the mark by B's read (which reports
+    // SUCCEEDED) makes A's delete, locked to the marked copy, meet 409.
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"phase\":\"Done\"}");
+    server
+        .store()
+        .create(
+            ResourceType.POD, "etl", Fixture.driverPod("kj-job-1-driver", "kj-job-1", "Running"));
+    AtomicReference<JobStatus> seenByB = new AtomicReference<>();
+    ClientHooks hooks =
+        new ClientHooks()
+            .before(
+                "DELETE",
+                OBJECT,
+                () -> {
+                  server
+                      .store()
+                      .update(
+                          ResourceType.POD,
+                          "etl",
+                          "kj-job-1-driver",
+                          pod -> {
+                            pod.getAsJsonObject("status").addProperty("phase", "Succeeded");
+                            return pod;
+                          });
+                  seenByB.set(nodeB().statusReader().get(KUBE.id()).status());
+                });
+    KubeJobs<TestJobSpec> nodeA = node(hooks);
+
+    CancelResult result = nodeA.canceller().cancel(KUBE.id());
+
+    assertThat(seenByB.get()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(result).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    assertThat(nodeA.statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(nodeB().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
   void outcomeWrittenBetweenTheMarkAndTheDeleteStandsAndCancelAnswersAlreadyFinished() {
     // Item 2: the operator records SUCCEEDED after the mark, right before the DELETE arrives.
     ClientHooks hooks =
