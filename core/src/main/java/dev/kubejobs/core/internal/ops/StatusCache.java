@@ -38,7 +38,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +67,7 @@ final class StatusCache {
   private final Duration ttl;
   private final AtomicLong ticks;
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
-  private final BiConsumer<ExecutionId, Entry> listed;
+  private final StatusPipeline pipeline;
   private final FieldProjection projection;
 
   /** When the lists nobody read are looked at next. */
@@ -80,21 +79,18 @@ final class StatusCache {
   /**
    * Creates the cache.
    *
-   * @param listed told of each listed job's entry as soon as its copy is parsed from a list (on the
-   *     listing thread), to map it while the copy is still in the processor's cache; it must not
-   *     throw
+   * @param pipeline maps each listed copy alone ({@link Entry#mapAhead}) as soon as it is parsed
+   *     from its list page, on the listing thread, while the copy is still in the processor's
+   *     cache: walking whole pages of parsed trees afterwards cost more than the mapping itself, in
+   *     cache misses
    * @throws IllegalArgumentException if the job kind's {@code statusFields()} are malformed
    */
-  StatusCache(
-      KubeJobsContext<?> ctx,
-      Duration ttl,
-      AtomicLong ticks,
-      BiConsumer<ExecutionId, Entry> listed) {
+  StatusCache(KubeJobsContext<?> ctx, Duration ttl, AtomicLong ticks, StatusPipeline pipeline) {
     this.ctx = ctx;
     this.resourceKind = ctx.jobKind().resourceKind();
     this.ttl = ttl;
     this.ticks = ticks;
-    this.listed = listed;
+    this.pipeline = pipeline;
     this.projection = FieldProjection.of(ctx.jobKind().statusFields());
   }
 
@@ -450,8 +446,10 @@ final class StatusCache {
                   items[0]++;
                   Entry entry = new Entry(item);
                   byName.put(item.name(), entry);
-                  listed.accept(
-                      ExecutionId.of(ctx.cluster(), resourceKind, namespace, item.name()), entry);
+                  entry.mapAhead(
+                      ExecutionId.of(ctx.cluster(), resourceKind, namespace, item.name()),
+                      pipeline,
+                      "it was listed");
                 }
 
                 @Override

@@ -146,14 +146,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     this.ttl = ttl;
     this.pipeline = new StatusPipeline(ctx, reported);
     this.diagnosis = new DiagnosisStep(ctx, pipeline.locator(), diagnoseAfter);
-    this.cache =
-        new StatusCache(
-            ctx,
-            ttl,
-            new AtomicLong(),
-            // Mapped as its page is parsed: walking whole pages of parsed trees afterwards cost
-            // more than the mapping itself, in cache misses.
-            (id, entry) -> entry.mapAhead(id, pipeline, "it was listed"));
+    this.cache = new StatusCache(ctx, ttl, new AtomicLong(), pipeline);
     this.executor = executor;
     if (source.isWatch()) {
       this.watch =

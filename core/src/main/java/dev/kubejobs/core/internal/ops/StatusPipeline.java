@@ -62,14 +62,16 @@ import org.slf4j.LoggerFactory;
  * with three callbacks into the caller (the cache's {@code listed} consumer, {@code
  * JobStatusMapper.resolve}'s lookup function wrapped in the resolver's recording function, and in
  * watch mode {@code WatchSource -> changedOnWatch -> getAll}); the mapper ran three times and two
- * flags were stripped afterwards. Now about 12 classes and 20 hops: StatusOperation.get ->
- * ReportedStatuses.terminal -> StatusCache.listing (Slot, Listing) -> KubeGateway.listEach ->
+ * flags were stripped afterwards. Now 10 classes and 19 hops, each a call downwards:
+ * StatusOperation.get -> readNamespace -> ReportedStatuses.seen -> StatusCache.listing (single
+ * flight per namespace) -> list -> KubeGateway.listEach -> (each copy as its page is parsed)
  * StatusCache.Entry.mapAhead -> StatusPipeline.mapAlone -> JobStatusMapper.map; then
- * StatusOperation.readNamespace -> DriverPodLocator.locateAll -> StatusPipeline.decide -> complete
- * -> DriverPodLocator.locate -> KubeGateway.getPod -> JobStatusMapper.map -> WarnOnce ->
- * ReportedStatuses.raise -> JobStatusResult. The mapper runs twice, no flag is stripped; one
- * callback is left, the cache's {@code listed} consumer that maps a copy while its list page is
- * parsed (kept for the many-jobs benchmark's memory and time).
+ * StatusCache.Listing.entry -> Entry.alone (the mapping made ahead) -> DriverPodLocator.locateAll
+ * -> KubeGateway.getPod -> StatusPipeline.decide -> complete -> JobStatusMapper.map -> WarnOnce ->
+ * StatusOperation.floor -> ReportedStatuses.raise. The mapper runs twice, no flag is stripped, and
+ * nothing calls back into its caller: the cache maps a copy while its list page is parsed (kept for
+ * the many-jobs benchmark's memory and time) by calling this pipeline, which it is given, not
+ * through a consumer of the status reader's.
  *
  * <p>Not a published API; thread safe.
  */
