@@ -34,17 +34,12 @@ import dev.kubejobs.core.status.StatusSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,9 +65,8 @@ import org.slf4j.LoggerFactory;
  *   <li>each job's follow-up (a delete), one job at a time.
  * </ol>
  *
- * <p>Namespaces are read one after another on the calling thread, or in parallel: the executor
- * given reads the second and later namespaces while the calling thread reads the first, then any
- * the executor has not started yet.
+ * <p>Namespaces are read one after another on the calling thread, or in parallel ({@link
+ * NamespaceFanOut}).
  *
  * @param <S> the job spec type
  */
@@ -225,20 +219,6 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     return result.orElseThrow();
   }
 
-  /** One namespace's jobs of a {@code getAll}, and where each stands in the answer. */
-  private static final class Group {
-    final List<ExecutionId> ids = new ArrayList<>();
-    int[] positions = new int[8];
-
-    void add(ExecutionId id, int position) {
-      if (ids.size() == positions.length) {
-        positions = Arrays.copyOf(positions, positions.length * 2);
-      }
-      positions[ids.size()] = position;
-      ids.add(id);
-    }
-  }
-
   @Override
   public Map<ExecutionId, JobStatusResult> getAll(Collection<ExecutionId> ids) {
     if (ids == null) {
@@ -252,33 +232,10 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       out.put(ctx.check(id), null);
     }
     long asked = cache.ask();
-    JobStatusResult[] results = new JobStatusResult[out.size()];
-    Map<String, Group> byNamespace = new LinkedHashMap<>();
+    NamespaceFanOut fanOut = new NamespaceFanOut(out.keySet());
+    JobStatusResult[] results = fanOut.read(executor, (ns, jobs) -> readNamespace(ns, jobs, asked));
+    cache.evictExpired(fanOut.namespaces());
     int position = 0;
-    for (ExecutionId id : out.keySet()) {
-      byNamespace.computeIfAbsent(id.namespace(), ns -> new Group()).add(id, position++);
-    }
-    if (executor == null || byNamespace.size() < 2) {
-      byNamespace.forEach(
-          (ns, group) -> place(group, readNamespace(ns, group.ids, asked), results));
-    } else {
-      List<NamespaceRead> reads = new ArrayList<>(byNamespace.size());
-      byNamespace.forEach((ns, group) -> reads.add(new NamespaceRead(ns, group, asked)));
-      // The executor's threads take namespaces from the second on; the calling thread reads the
-      // first and then every one no thread took yet, so a busy or closed executor (or a call from
-      // one of its own threads) only makes the read less parallel, never stuck.
-      for (NamespaceRead read : reads.subList(1, reads.size())) {
-        try {
-          executor.execute(read::runUnlessTaken);
-        } catch (RejectedExecutionException e) {
-          LOG.debug("The status executor refused namespace {}; reading it on the caller", read.ns);
-        }
-      }
-      reads.forEach(NamespaceRead::runUnlessTaken);
-      reads.forEach(read -> place(read.group, join(read.result), results));
-    }
-    cache.evictExpired(byNamespace.keySet());
-    position = 0;
     for (Map.Entry<ExecutionId, JobStatusResult> e : out.entrySet()) {
       JobStatusResult result = results[position++];
       result
@@ -289,52 +246,6 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       e.setValue(result);
     }
     return out;
-  }
-
-  private static void place(Group group, JobStatusResult[] read, JobStatusResult[] results) {
-    for (int i = 0; i < read.length; i++) {
-      results[group.positions[i]] = read[i];
-    }
-  }
-
-  /** One namespace of a parallel {@code getAll}, read by whichever thread takes it first. */
-  private final class NamespaceRead {
-    final String ns;
-    final Group group;
-    final long asked;
-    final AtomicBoolean taken = new AtomicBoolean();
-    final CompletableFuture<JobStatusResult[]> result = new CompletableFuture<>();
-
-    NamespaceRead(String ns, Group group, long asked) {
-      this.ns = ns;
-      this.group = group;
-      this.asked = asked;
-    }
-
-    void runUnlessTaken() {
-      if (!taken.compareAndSet(false, true)) {
-        return;
-      }
-      try {
-        result.complete(readNamespace(ns, group.ids, asked));
-      } catch (RuntimeException | Error e) {
-        result.completeExceptionally(e);
-      }
-    }
-  }
-
-  private static JobStatusResult[] join(CompletableFuture<JobStatusResult[]> f) {
-    try {
-      return f.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw e;
-    }
   }
 
   @Override
