@@ -32,7 +32,6 @@ import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
-import dev.kubejobs.testkit.ResourceType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -118,27 +117,13 @@ class CancelMarkRacesTest {
     // read, so the driver pod decides; it exits 0 after the cancel looked at it but before the
     // mark.
     // The lock on the application's resourceVersion does not see pod changes.
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"phase\":\"Done\"}");
-    server
-        .store()
-        .create(
-            ResourceType.POD, "etl", Fixture.driverPod("kj-job-1-driver", "kj-job-1", "Running"));
+    Fixture.driverDecides(server, "etl", "kj-job-1", "Running");
     ClientHooks hooks =
         new ClientHooks()
             .before(
                 "PATCH",
                 OBJECT,
-                () ->
-                    server
-                        .store()
-                        .update(
-                            ResourceType.POD,
-                            "etl",
-                            "kj-job-1-driver",
-                            pod -> {
-                              pod.getAsJsonObject("status").addProperty("phase", "Succeeded");
-                              return pod;
-                            }));
+                () -> Fixture.setPodPhase(server, "etl", "kj-job-1-driver", "Succeeded"));
     KubeJobs<TestJobSpec> hooked = Fixture.scripted(server, hooks, CLOCK, "gravitino").build();
 
     assertThat(hooked.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_FINISHED);

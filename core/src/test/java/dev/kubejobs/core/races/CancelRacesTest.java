@@ -34,7 +34,6 @@ import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.MutableClock;
-import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -77,11 +76,7 @@ class CancelRacesTest {
   @Test
   void cancelOfAJobWhoseEndOnlyTheDriverPodShowsAnswersAlreadyFinishedAndDeletesNothing() {
     // Item 1: a status this version cannot parse; the driver exited 0 (pod Succeeded).
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"phase\":\"Done\"}");
-    server
-        .store()
-        .create(
-            ResourceType.POD, "etl", Fixture.driverPod("kj-job-1-driver", "kj-job-1", "Succeeded"));
+    Fixture.driverDecides(server, "etl", "kj-job-1", "Succeeded");
     KubeJobs<TestJobSpec> nodeA = node(new ClientHooks());
 
     assertThat(nodeA.canceller().cancel(KUBE.id())).isEqualTo(CancelResult.ALREADY_FINISHED);
@@ -97,11 +92,7 @@ class CancelRacesTest {
     // mark and its second look at the pod, while the delete is on its way; the exit changes the
     // pod, not the job's resource, so only the withdrawal of the mark by B's read (which reports
     // SUCCEEDED) makes A's delete, locked to the marked copy, meet 409.
-    Fixture.setStatus(server, "etl", "kj-job-1", "{\"phase\":\"Done\"}");
-    server
-        .store()
-        .create(
-            ResourceType.POD, "etl", Fixture.driverPod("kj-job-1-driver", "kj-job-1", "Running"));
+    Fixture.driverDecides(server, "etl", "kj-job-1", "Running");
     AtomicReference<JobStatus> seenByB = new AtomicReference<>();
     ClientHooks hooks =
         new ClientHooks()
@@ -109,16 +100,7 @@ class CancelRacesTest {
                 "DELETE",
                 OBJECT,
                 () -> {
-                  server
-                      .store()
-                      .update(
-                          ResourceType.POD,
-                          "etl",
-                          "kj-job-1-driver",
-                          pod -> {
-                            pod.getAsJsonObject("status").addProperty("phase", "Succeeded");
-                            return pod;
-                          });
+                  Fixture.setPodPhase(server, "etl", "kj-job-1-driver", "Succeeded");
                   seenByB.set(nodeB().statusReader().get(KUBE.id()).status());
                 });
     KubeJobs<TestJobSpec> nodeA = node(hooks);

@@ -22,6 +22,7 @@ import com.google.gson.JsonPrimitive;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.MutableClock;
+import dev.kubejobs.testkit.ResourceType;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.retry.RetryConfig;
 import io.kubernetes.client.openapi.ApiClient;
@@ -195,6 +196,31 @@ public final class Fixture {
                 + phase
                 + "\"}}")
         .getAsJsonObject();
+  }
+
+  /**
+   * Gives a stored test job a status this version cannot parse and a driver pod ({@code
+   * <name>-driver}) in {@code phase}: the driver pod decides the job's outcome.
+   */
+  public static void driverDecides(
+      FakeKubernetesApiServer server, String namespace, String name, String phase) {
+    setStatus(server, namespace, name, "{\"phase\":\"Done\"}");
+    server.store().create(ResourceType.POD, namespace, driverPod(name + "-driver", name, phase));
+  }
+
+  /** Moves a stored pod to {@code phase}. */
+  public static void setPodPhase(
+      FakeKubernetesApiServer server, String namespace, String pod, String phase) {
+    server
+        .store()
+        .update(
+            ResourceType.POD,
+            namespace,
+            pod,
+            o -> {
+              o.getAsJsonObject("status").addProperty("phase", phase);
+              return o;
+            });
   }
 
   /** Annotations of a stored object. */

@@ -43,6 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import okhttp3.Interceptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -127,6 +128,12 @@ class SparkOperatorEndToEndTest {
         .statusCacheTtl(cacheTtl)
         .retry(RetryConfig.custom().maxAttempts(3).waitDuration(Duration.ofMillis(1)).build())
         .build();
+  }
+
+  /** The client, its requests passing through {@code interceptor} first. */
+  private static ApiClient withInterceptor(ApiClient client, Interceptor interceptor) {
+    client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(interceptor).build());
+    return client;
   }
 
   private static SparkJobSpec spec(SparkAppPath path) {
@@ -260,25 +267,19 @@ class SparkOperatorEndToEndTest {
      */
     private ApiClient exitAtTheCancelsDelete(Runnable meanwhile) {
       AtomicBoolean raced = new AtomicBoolean();
-      ApiClient client = server.newClient();
-      client.setHttpClient(
-          client
-              .getHttpClient()
-              .newBuilder()
-              .addInterceptor(
-                  chain -> {
-                    if (chain.request().method().equals("DELETE")
-                        && chain.request().url().encodedPath().contains("/sparkapplications/")
-                        && raced.compareAndSet(false, true)) {
-                      String before = appResourceVersion();
-                      operator.runToEnd(NS, "kj-job-1");
-                      assertThat(appResourceVersion()).isEqualTo(before);
-                      meanwhile.run();
-                    }
-                    return chain.proceed(chain.request());
-                  })
-              .build());
-      return client;
+      return withInterceptor(
+          server.newClient(),
+          chain -> {
+            if (chain.request().method().equals("DELETE")
+                && chain.request().url().encodedPath().contains("/sparkapplications/")
+                && raced.compareAndSet(false, true)) {
+              String before = appResourceVersion();
+              operator.runToEnd(NS, "kj-job-1");
+              assertThat(appResourceVersion()).isEqualTo(before);
+              meanwhile.run();
+            }
+            return chain.proceed(chain.request());
+          });
     }
 
     private String appResourceVersion() {
@@ -306,20 +307,15 @@ class SparkOperatorEndToEndTest {
     @Test
     void aJobSucceedingBetweenTheCancelsReadAndItsMarkStaysSucceeded() {
       AtomicBoolean raced = new AtomicBoolean();
-      ApiClient client = server.newClient();
-      client.setHttpClient(
-          client
-              .getHttpClient()
-              .newBuilder()
-              .addInterceptor(
-                  chain -> {
-                    if (chain.request().method().equals("PATCH")
-                        && raced.compareAndSet(false, true)) {
-                      operator.moveTo(NS, "kj-job-1", "Succeeded");
-                    }
-                    return chain.proceed(chain.request());
-                  })
-              .build());
+      ApiClient client =
+          withInterceptor(
+              server.newClient(),
+              chain -> {
+                if (chain.request().method().equals("PATCH") && raced.compareAndSet(false, true)) {
+                  operator.moveTo(NS, "kj-job-1", "Succeeded");
+                }
+                return chain.proceed(chain.request());
+              });
       KubeJobs<SparkJobSpec> jobs = jobs(Operator.APACHE, client);
       ExecutionId id = jobs.submitter().submit("job-1", spec(SparkAppPath.HAPPY));
       operator.moveTo(NS, id.name(), "RunningHealthy");
