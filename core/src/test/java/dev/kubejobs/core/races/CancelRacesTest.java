@@ -117,6 +117,38 @@ class CancelRacesTest {
   }
 
   @Test
+  void aMarkWithdrawalThatMeetsAChangeIsDecidedAgainOnAFreshCopy() {
+    // A read that ends a marked job by its driver pod withdraws the mark first, locked to its
+    // copy. Here the job changed since that copy (a label; in the race, the cancel's delete), so
+    // the withdrawal meets 409 and the read decides again on a fresh copy: one more GET, one more
+    // withdrawal, and the job is reported as the driver ended it.
+    Fixture.driverDecides(server, "etl", "kj-job-1", "Succeeded");
+    Fixture.annotate(
+        server,
+        "etl",
+        "kj-job-1",
+        JobIdentity.ANNOTATION_CANCEL_REQUESTED,
+        new CancelMark(T0, "0123456789abcdef-1", "1", "").toString());
+    KubeJobs<TestJobSpec> reader =
+        Fixture.scripted(
+                server,
+                new ClientHooks()
+                    .before("PATCH", OBJECT, () -> Fixture.touch(server, "etl", "kj-job-1")),
+                CLOCK,
+                "gravitino")
+            .statusCacheTtl(Duration.ZERO)
+            .build();
+    server.journal().clear();
+
+    assertThat(reader.statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(2);
+    assertThat(server.journal().count("GET", OBJECT)).isEqualTo(2);
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+  }
+
+  @Test
   void outcomeWrittenBetweenTheMarkAndTheDeleteStandsAndCancelAnswersAlreadyFinished() {
     // Item 2: the operator records SUCCEEDED after the mark, right before the DELETE arrives.
     ClientHooks hooks =

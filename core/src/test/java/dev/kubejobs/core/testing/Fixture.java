@@ -166,6 +166,22 @@ public final class Fixture {
         });
   }
 
+  /** Puts an annotation on a stored test job. */
+  public static void annotate(
+      FakeKubernetesApiServer server, String namespace, String name, String key, String value) {
+    update(
+        server,
+        namespace,
+        name,
+        o -> {
+          JsonObject meta = o.getAsJsonObject("metadata");
+          JsonObject annotations =
+              meta.has("annotations") ? meta.getAsJsonObject("annotations") : new JsonObject();
+          annotations.addProperty(key, value);
+          meta.add("annotations", annotations);
+        });
+  }
+
   /** Changes a stored test job in place. */
   private static void update(
       FakeKubernetesApiServer server,
