@@ -181,6 +181,108 @@ class SparkOperatorEndToEndTest {
     assertThat(server.store().get(type, NS, id.name())).isEmpty();
   }
 
+  /**
+   * The driver exits after the cancel's mark and its second look at the pod, while the delete is on
+   * its way; a status this version cannot parse leaves the exit code to decide, and the exit
+   * changes the pod, not the application. The read that reports SUCCEEDED withdraws the mark first,
+   * so the delete, locked to the marked copy, meets 409 and the cancel finds the job finished.
+   * Without that, the cancel deleted a job its own instance had reported SUCCEEDED and answered
+   * REQUESTED (the race simulation's seed 21537: the other node, finding the job gone after a
+   * cancel, recorded CANCELLED).
+   */
+  @ParameterizedTest
+  @EnumSource(Operator.class)
+  void aDriverExitingWhileTheCancelsDeleteIsOnItsWayKeepsTheJobSucceededOnTheSameInstance(
+      Operator op) {
+    start(op);
+    AtomicReference<KubeJobs<SparkJobSpec>> self = new AtomicReference<>();
+    AtomicReference<JobStatus> readMeanwhile = new AtomicReference<>();
+    ApiClient client =
+        exitAtTheCancelsDelete(
+            () -> readMeanwhile.set(self.get().statusReader().get(appId(op)).status()));
+    KubeJobs<SparkJobSpec> a = jobs(op, client);
+    self.set(a);
+    ExecutionId id = a.submitter().submit("job-1", spec(SparkAppPath.UNPARSEABLE_STATUS));
+    operator.moveTo(NS, id.name(), "unparseable-status");
+    assertThat(a.statusReader().get(id).status()).isIn(JobStatus.QUEUED, JobStatus.STARTED);
+
+    CancelResult result = a.canceller().cancel(id);
+
+    assertThat(readMeanwhile.get()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(result).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(a.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertFinishedAndUnmarked(id);
+  }
+
+  /** As above, with the read that reports SUCCEEDED made by another node. */
+  @ParameterizedTest
+  @EnumSource(Operator.class)
+  void aDriverExitingWhileTheCancelsDeleteIsOnItsWayKeepsTheJobSucceededOnBothNodes(Operator op) {
+    start(op);
+    KubeJobs<SparkJobSpec> b = jobs(op, server.newClient());
+    AtomicReference<JobStatus> bMeanwhile = new AtomicReference<>();
+    ApiClient client =
+        exitAtTheCancelsDelete(() -> bMeanwhile.set(b.statusReader().get(appId(op)).status()));
+    KubeJobs<SparkJobSpec> a = jobs(op, client);
+    ExecutionId id = a.submitter().submit("job-1", spec(SparkAppPath.UNPARSEABLE_STATUS));
+    operator.moveTo(NS, id.name(), "unparseable-status");
+
+    CancelResult result = a.canceller().cancel(id);
+
+    assertThat(bMeanwhile.get()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(result).isEqualTo(CancelResult.ALREADY_FINISHED);
+    assertThat(a.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertFinishedAndUnmarked(id);
+  }
+
+  private static ExecutionId appId(Operator op) {
+    return ExecutionId.parse("prod/" + op.resource + "/" + NS + "/kj-job-1");
+  }
+
+  /**
+   * A client whose first DELETE of the application first lets the driver exit with code 0 (the
+   * application unchanged), then runs {@code meanwhile}, then sends the delete.
+   */
+  private ApiClient exitAtTheCancelsDelete(Runnable meanwhile) {
+    AtomicBoolean raced = new AtomicBoolean();
+    return withInterceptor(
+        server.newClient(),
+        chain -> {
+          if (chain.request().method().equals("DELETE")
+              && chain.request().url().encodedPath().contains("/sparkapplications/")
+              && raced.compareAndSet(false, true)) {
+            String before = appResourceVersion();
+            operator.runToEnd(NS, "kj-job-1");
+            assertThat(appResourceVersion()).isEqualTo(before);
+            meanwhile.run();
+          }
+          return chain.proceed(chain.request());
+        });
+  }
+
+  private String appResourceVersion() {
+    return server
+        .store()
+        .get(type, NS, "kj-job-1")
+        .orElseThrow()
+        .getAsJsonObject("metadata")
+        .get("resourceVersion")
+        .getAsString();
+  }
+
+  private void assertFinishedAndUnmarked(ExecutionId id) {
+    JsonObject metadata =
+        server.store().get(type, NS, id.name()).orElseThrow().getAsJsonObject("metadata");
+    assertThat(metadata.has("deletionTimestamp")).isFalse();
+    assertThat(
+            metadata.has("annotations")
+                && metadata
+                    .getAsJsonObject("annotations")
+                    .has(JobIdentity.ANNOTATION_CANCEL_REQUESTED))
+        .isFalse();
+  }
+
   /** The Apache operator: a cancel marks, the finalizer holds the application until released. */
   @Nested
   class Apache {
@@ -205,103 +307,6 @@ class SparkOperatorEndToEndTest {
       // one.
       assertThatThrownBy(() -> jobs(Operator.APACHE, server.newClient()).statusReader().get(id))
           .isInstanceOf(NoSuchJobException.class);
-    }
-
-    /**
-     * The driver exits after the cancel's mark and its second look at the pod, while the delete is
-     * on its way; a status this version cannot parse leaves the exit code to decide, and the exit
-     * changes the pod, not the application. The read that reports SUCCEEDED withdraws the mark
-     * first, so the delete, locked to the marked copy, meets 409 and the cancel finds the job
-     * finished. Without that, the cancel deleted a job its own instance had reported SUCCEEDED and
-     * answered REQUESTED (the race simulation's seed 21537: the other node, finding the job gone
-     * after a cancel, recorded CANCELLED).
-     */
-    @Test
-    void aDriverExitingWhileTheCancelsDeleteIsOnItsWayKeepsTheJobSucceededOnTheSameInstance() {
-      AtomicReference<KubeJobs<SparkJobSpec>> self = new AtomicReference<>();
-      AtomicReference<JobStatus> readMeanwhile = new AtomicReference<>();
-      ApiClient client =
-          exitAtTheCancelsDelete(
-              () -> readMeanwhile.set(self.get().statusReader().get(appId()).status()));
-      KubeJobs<SparkJobSpec> a = jobs(Operator.APACHE, client);
-      self.set(a);
-      ExecutionId id = a.submitter().submit("job-1", spec(SparkAppPath.UNPARSEABLE_STATUS));
-      operator.moveTo(NS, id.name(), "unparseable-status");
-      assertThat(a.statusReader().get(id).status()).isIn(JobStatus.QUEUED, JobStatus.STARTED);
-
-      CancelResult result = a.canceller().cancel(id);
-
-      assertThat(readMeanwhile.get()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(result).isEqualTo(CancelResult.ALREADY_FINISHED);
-      assertThat(a.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertFinishedAndUnmarked(id);
-    }
-
-    /** As above, with the read that reports SUCCEEDED made by another node. */
-    @Test
-    void aDriverExitingWhileTheCancelsDeleteIsOnItsWayKeepsTheJobSucceededOnBothNodes() {
-      KubeJobs<SparkJobSpec> b = jobs(Operator.APACHE, server.newClient());
-      AtomicReference<JobStatus> bMeanwhile = new AtomicReference<>();
-      ApiClient client =
-          exitAtTheCancelsDelete(() -> bMeanwhile.set(b.statusReader().get(appId()).status()));
-      KubeJobs<SparkJobSpec> a = jobs(Operator.APACHE, client);
-      ExecutionId id = a.submitter().submit("job-1", spec(SparkAppPath.UNPARSEABLE_STATUS));
-      operator.moveTo(NS, id.name(), "unparseable-status");
-
-      CancelResult result = a.canceller().cancel(id);
-
-      assertThat(bMeanwhile.get()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(result).isEqualTo(CancelResult.ALREADY_FINISHED);
-      assertThat(a.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertThat(b.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
-      assertFinishedAndUnmarked(id);
-    }
-
-    private ExecutionId appId() {
-      return ExecutionId.parse("prod/" + Operator.APACHE.resource + "/" + NS + "/kj-job-1");
-    }
-
-    /**
-     * A client whose first DELETE of the application first lets the driver exit with code 0 (the
-     * application unchanged), then runs {@code meanwhile}, then sends the delete.
-     */
-    private ApiClient exitAtTheCancelsDelete(Runnable meanwhile) {
-      AtomicBoolean raced = new AtomicBoolean();
-      return withInterceptor(
-          server.newClient(),
-          chain -> {
-            if (chain.request().method().equals("DELETE")
-                && chain.request().url().encodedPath().contains("/sparkapplications/")
-                && raced.compareAndSet(false, true)) {
-              String before = appResourceVersion();
-              operator.runToEnd(NS, "kj-job-1");
-              assertThat(appResourceVersion()).isEqualTo(before);
-              meanwhile.run();
-            }
-            return chain.proceed(chain.request());
-          });
-    }
-
-    private String appResourceVersion() {
-      return server
-          .store()
-          .get(type, NS, "kj-job-1")
-          .orElseThrow()
-          .getAsJsonObject("metadata")
-          .get("resourceVersion")
-          .getAsString();
-    }
-
-    private void assertFinishedAndUnmarked(ExecutionId id) {
-      JsonObject metadata =
-          server.store().get(type, NS, id.name()).orElseThrow().getAsJsonObject("metadata");
-      assertThat(metadata.has("deletionTimestamp")).isFalse();
-      assertThat(
-              metadata.has("annotations")
-                  && metadata
-                      .getAsJsonObject("annotations")
-                      .has(JobIdentity.ANNOTATION_CANCEL_REQUESTED))
-          .isFalse();
     }
 
     @Test
