@@ -157,29 +157,26 @@ public final class Fixture {
         server,
         namespace,
         name,
-        o -> {
-          JsonObject meta = o.getAsJsonObject("metadata");
-          JsonObject labels =
-              meta.has("labels") ? meta.getAsJsonObject("labels") : new JsonObject();
-          labels.addProperty("kubejobs.dev/touched", meta.get("resourceVersion").getAsString());
-          meta.add("labels", labels);
-        });
+        o ->
+            putInMetadata(
+                o,
+                "labels",
+                "kubejobs.dev/touched",
+                o.getAsJsonObject("metadata").get("resourceVersion").getAsString()));
   }
 
   /** Puts an annotation on a stored test job. */
   public static void annotate(
       FakeKubernetesApiServer server, String namespace, String name, String key, String value) {
-    update(
-        server,
-        namespace,
-        name,
-        o -> {
-          JsonObject meta = o.getAsJsonObject("metadata");
-          JsonObject annotations =
-              meta.has("annotations") ? meta.getAsJsonObject("annotations") : new JsonObject();
-          annotations.addProperty(key, value);
-          meta.add("annotations", annotations);
-        });
+    update(server, namespace, name, o -> putInMetadata(o, "annotations", key, value));
+  }
+
+  /** Puts {@code key} = {@code value} in the object's {@code metadata.<map>}, made if missing. */
+  private static void putInMetadata(JsonObject o, String map, String key, String value) {
+    JsonObject meta = o.getAsJsonObject("metadata");
+    JsonObject entries = meta.has(map) ? meta.getAsJsonObject(map) : new JsonObject();
+    entries.addProperty(key, value);
+    meta.add(map, entries);
   }
 
   /** Changes a stored test job in place. */
