@@ -273,8 +273,9 @@ final class FollowUpExecutor {
    * deletes a job that a read had already reported finished (and another node, finding it deleted
    * after a cancel, says CANCELLED). With it, the two writes exclude each other: the mark's removal
    * first makes the delete meet 409 (the cancel reads again and finds the job finished), the delete
-   * first makes this patch meet 409 (the read decides again on a copy being deleted: CANCELLED).
-   * The same removal a cancel makes when it finds the job finished after marking it.
+   * first makes this patch meet 409 (the read decides again on the copy being deleted, as every
+   * other reader of that copy does). A cancel that finds the job so after marking it goes through
+   * this same step.
    *
    * @return the copy without the mark, or empty when the copy changed before the patch (409):
    *     decide again
