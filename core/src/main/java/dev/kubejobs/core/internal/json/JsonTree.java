@@ -413,6 +413,13 @@ public final class JsonTree {
   public static final class Parser {
     private String[] names = new String[64];
     private Object[] values = new Object[64];
+
+    /**
+     * The names' hash codes, beside them: a field put is checked against its object's earlier
+     * fields (a repeated name replaces the value) by comparing these, without loading each name.
+     */
+    private int[] hashes = new int[64];
+
     private int top;
 
     /**
@@ -470,12 +477,13 @@ public final class JsonTree {
      * @param value the value, one of the types {@link JsonTree} names
      */
     public void put(int mark, String name, Object value) {
-      int at = find(mark, name);
+      int hash = name.hashCode();
+      int at = find(mark, name, hash);
       if (at >= 0) {
         values[at] = value;
         return;
       }
-      push(name, value);
+      push(name, hash, value);
       if (top - mark == INDEXED) {
         Map<String, Integer> index = new HashMap<>(INDEXED * 4);
         for (int i = mark; i < top; i++) {
@@ -517,20 +525,27 @@ public final class JsonTree {
       return (Map<String, Integer>) indexes[indexCount - 1];
     }
 
-    private int find(int mark, String name) {
+    private int find(int mark, String name, int hash) {
       if (top - mark >= INDEXED) {
         Integer i = index(mark).get(name);
         return i == null ? -1 : mark + i;
       }
-      return JsonTree.indexOf(names, mark, top, name);
+      for (int i = mark; i < top; i++) {
+        if (hashes[i] == hash && name.equals(names[i])) {
+          return i;
+        }
+      }
+      return -1;
     }
 
-    private void push(String name, Object value) {
+    private void push(String name, int hash, Object value) {
       if (top == names.length) {
         names = Arrays.copyOf(names, top * 2);
         values = Arrays.copyOf(values, top * 2);
+        hashes = Arrays.copyOf(hashes, top * 2);
       }
       names[top] = name;
+      hashes[top] = hash;
       values[top++] = value;
     }
 
@@ -580,7 +595,7 @@ public final class JsonTree {
       in.beginArray();
       while (in.hasNext()) {
         Object value = value(in, depth + 1);
-        push(null, value);
+        push(null, 0, value);
       }
       in.endArray();
       Arr out = new Arr(Arrays.copyOfRange(values, mark, top));
