@@ -191,6 +191,9 @@ final class KubeTransport {
     try {
       response = call.execute();
       if (response.code() >= 200 && response.code() < 300) {
+        if (!keepOpen) {
+          SocketReadTimeout.handOver(response);
+        }
         T value = reader.read(response);
         handedOver = keepOpen;
         return value;

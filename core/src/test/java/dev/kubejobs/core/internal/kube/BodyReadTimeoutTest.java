@@ -1,0 +1,318 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.internal.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.resilience.ResiliencePolicy;
+import dev.kubejobs.core.spi.ResourceSnapshot;
+import dev.kubejobs.core.testing.TestJobKind;
+import io.kubernetes.client.openapi.ApiClient;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.MediaType;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.Buffer;
+import okio.BufferedSource;
+import okio.ForwardingSource;
+import okio.Okio;
+import okio.Timeout;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The read timeout of an answer's body over HTTP/1: each read is still bounded by the request
+ * timeout (by the socket's own {@code SO_TIMEOUT} once {@link SocketReadTimeout} took Okio's
+ * per-read watchdog off the body), a body that keeps arriving is not cut off however long it takes,
+ * and the next request on the same connection reads its headers under the timeout again. A raw
+ * socket plays the API server: the fake API server cannot stop in the middle of a body.
+ */
+class BodyReadTimeoutTest {
+  private static final Duration TIMEOUT = Duration.ofMillis(400);
+  private static final String HEAD =
+      "{\"apiVersion\":\"kubejobs.dev/v1\",\"kind\":\"TestJobList\","
+          + "\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[";
+
+  private RawServer server;
+
+  @AfterEach
+  void stop() throws IOException {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void aBodyThatStopsHalfwayFailsAfterTheRequestTimeoutAsUnavailable() throws Exception {
+    CountDownLatch released = new CountDownLatch(1);
+    server =
+        new RawServer(
+            (request, out) -> {
+              // Headers and the first item, then nothing: the connection stays open.
+              writeHeaders(out, "Content-Length: 100000");
+              out.write((HEAD + item("a") + ",").getBytes(StandardCharsets.UTF_8));
+              out.flush();
+              released.await(30, TimeUnit.SECONDS);
+            });
+    List<String> seen = new CopyOnWriteArrayList<>();
+
+    long start = System.nanoTime();
+    try {
+      assertThatThrownBy(() -> list(gateway(), seen))
+          .isInstanceOf(ApiUnavailableException.class)
+          .satisfies(BodyReadTimeoutTest::timedOut);
+    } finally {
+      released.countDown();
+    }
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+    assertThat(seen).containsExactly("a"); // the stop came in the body, after its first item
+    assertThat(took).isGreaterThanOrEqualTo(TIMEOUT).isLessThan(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void aBodyThatKeepsArrivingIsReadWhateverItTakesInAll() throws Exception {
+    int items = 12;
+    server =
+        new RawServer(
+            (request, out) -> {
+              // One item each 100 ms: the body takes three request timeouts, no read waits one.
+              StringBuilder body = new StringBuilder(HEAD);
+              for (int i = 0; i < items; i++) {
+                body.append(i == 0 ? "" : ",").append(item("j" + i));
+              }
+              body.append("]}");
+              byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+              writeHeaders(out, "Content-Length: " + bytes.length);
+              int step = bytes.length / items + 1;
+              for (int at = 0; at < bytes.length; at += step) {
+                out.write(bytes, at, Math.min(step, bytes.length - at));
+                out.flush();
+                Thread.sleep(100);
+              }
+            });
+    List<String> seen = new CopyOnWriteArrayList<>();
+
+    long start = System.nanoTime();
+    list(gateway(), seen);
+
+    assertThat(seen).hasSize(items);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(TIMEOUT.multipliedBy(2));
+  }
+
+  @Test
+  void theNextRequestOnTheConnectionReadsItsHeadersUnderTheTimeoutAgain() throws Exception {
+    AtomicInteger connections = new AtomicInteger();
+    CountDownLatch released = new CountDownLatch(1);
+    server =
+        new RawServer(
+            (request, out) -> {
+              if (request == 0) {
+                byte[] bytes = (HEAD + item("a") + "]}").getBytes(StandardCharsets.UTF_8);
+                writeHeaders(out, "Content-Length: " + bytes.length);
+                out.write(bytes);
+                out.flush();
+              } else {
+                released.await(30, TimeUnit.SECONDS); // the second request is never answered
+              }
+            },
+            connections);
+    KubeGateway gateway = gateway();
+    List<String> seen = new CopyOnWriteArrayList<>();
+    list(gateway, seen);
+
+    long start = System.nanoTime();
+    try {
+      assertThatThrownBy(() -> list(gateway, seen))
+          .isInstanceOf(ApiUnavailableException.class)
+          .satisfies(BodyReadTimeoutTest::timedOut);
+    } finally {
+      released.countDown();
+    }
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    assertThat(connections.get()).isEqualTo(1); // both on one connection
+  }
+
+  @Test
+  void onlyAnHttp1BodyLeavesItsReadTimeoutToTheSocket() {
+    for (Protocol protocol : Protocol.values()) {
+      Timeout timeout = new Timeout().timeout(5, TimeUnit.SECONDS);
+      Response response = answer(protocol, timeout);
+
+      SocketReadTimeout.handOver(response);
+
+      long expected =
+          protocol == Protocol.HTTP_1_1 || protocol == Protocol.HTTP_1_0
+              ? 0
+              : TimeUnit.SECONDS.toNanos(5);
+      assertThat(timeout.timeoutNanos()).as(protocol.toString()).isEqualTo(expected);
+    }
+  }
+
+  /** A read timed out somewhere in the chain (the socket's, or Okio's, which closes the socket). */
+  private static void timedOut(Throwable e) {
+    List<Throwable> chain = new java.util.ArrayList<>();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      chain.add(t);
+    }
+    assertThat(chain).hasAtLeastOneElementOfType(SocketTimeoutException.class);
+  }
+
+  private KubeGateway gateway() {
+    ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + server.port());
+    return KubeGateway.create(client, TIMEOUT, ResiliencePolicy.none());
+  }
+
+  private static void list(KubeGateway gateway, List<String> seen) {
+    gateway.listEach(
+        null,
+        TestJobKind.KIND,
+        "etl",
+        null,
+        FieldProjection.WHOLE,
+        new KubeGateway.ListSink() {
+          @Override
+          public void item(ResourceSnapshot object) {
+            seen.add(object.name());
+          }
+
+          @Override
+          public void restart() {
+            seen.clear();
+          }
+        });
+  }
+
+  private static String item(String name) {
+    return "{\"apiVersion\":\"kubejobs.dev/v1\",\"kind\":\"TestJob\",\"metadata\":{\"name\":\""
+        + name
+        + "\",\"namespace\":\"etl\",\"uid\":\"uid-"
+        + name
+        + "\",\"resourceVersion\":\"3\"}}";
+  }
+
+  private static void writeHeaders(OutputStream out, String length) throws IOException {
+    out.write(
+        ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + length + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /** A 200 answer whose body's source has that timeout. */
+  private static Response answer(Protocol protocol, Timeout timeout) {
+    BufferedSource source =
+        Okio.buffer(
+            new ForwardingSource(new Buffer().writeUtf8("{}")) {
+              @Override
+              public Timeout timeout() {
+                return timeout;
+              }
+            });
+    return new Response.Builder()
+        .request(new Request.Builder().url("http://127.0.0.1/").build())
+        .protocol(protocol)
+        .code(200)
+        .message("OK")
+        .body(ResponseBody.create(source, MediaType.get("application/json"), 2))
+        .build();
+  }
+
+  /** What the raw server does with the n-th request it reads (counted over all connections). */
+  @FunctionalInterface
+  private interface Script {
+    void answer(int request, OutputStream out) throws Exception;
+  }
+
+  /** A one-thread HTTP/1.1 server that reads request heads and answers them by a script. */
+  private static final class RawServer implements AutoCloseable {
+    private final ServerSocket socket;
+    private final Thread thread;
+
+    RawServer(Script script) throws IOException {
+      this(script, new AtomicInteger());
+    }
+
+    RawServer(Script script, AtomicInteger connections) throws IOException {
+      socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+      thread =
+          new Thread(
+              () -> {
+                int requests = 0;
+                while (!socket.isClosed()) {
+                  try (Socket s = socket.accept()) {
+                    connections.incrementAndGet();
+                    InputStream in = s.getInputStream();
+                    OutputStream out = s.getOutputStream();
+                    while (readHead(in)) {
+                      script.answer(requests++, out);
+                    }
+                  } catch (Exception closedOrDone) {
+                    // the test is over, or the client hung up: wait for the next connection
+                  }
+                }
+              },
+              "raw-api-server");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    int port() {
+      return socket.getLocalPort();
+    }
+
+    /** Reads a request head (no request here has a body); false at the end of the stream. */
+    private static boolean readHead(InputStream in) throws IOException {
+      ByteArrayOutputStream head = new ByteArrayOutputStream();
+      int b;
+      while ((b = in.read()) != -1) {
+        head.write(b);
+        byte[] h = head.toByteArray();
+        int n = h.length;
+        if (n >= 4
+            && h[n - 4] == '\r'
+            && h[n - 3] == '\n'
+            && h[n - 2] == '\r'
+            && h[n - 1] == '\n') {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+  }
+}
