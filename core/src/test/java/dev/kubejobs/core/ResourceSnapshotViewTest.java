@@ -79,6 +79,36 @@ class ResourceSnapshotViewTest {
   }
 
   @Test
+  void forEachFieldWalksAnObjectInOrderLeavingOutNulls() {
+    List<String> fields = new ArrayList<>();
+    pod.view()
+        .object("status")
+        .orElseThrow()
+        .forEachField(
+            (name, value) ->
+                fields.add(
+                    name
+                        + "="
+                        + (value.isObject()
+                            ? "object"
+                            : value.isArray() ? "array" : value.asString().orElse("#"))));
+    assertThat(fields)
+        .containsExactly(
+            "phase=Running",
+            "attempt= 42 ",
+            "big=#",
+            "id=#",
+            "at=2026-01-02T03:04:05Z",
+            "bad=yesterday",
+            "list=array",
+            "history=object"); // "gone" holds null: absent, as the path readers read it
+    List<String> none = new ArrayList<>();
+    pod.view().get("status", "list").orElseThrow().forEachField((name, value) -> none.add(name));
+    pod.view().get("status", "phase").orElseThrow().forEachField((name, value) -> none.add(name));
+    assertThat(none).isEmpty();
+  }
+
+  @Test
   void theViewCannotChangeTheSnapshotAndCopiesStayCopies() {
     JsonObject copy = pod.view().copy().getAsJsonObject();
     copy.getAsJsonObject("status").addProperty("phase", "Failed");

@@ -21,6 +21,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -176,6 +177,24 @@ public final class JsonView {
    */
   public Set<String> fieldNames() {
     return element instanceof JsonTree.Obj o ? o.names() : Set.of();
+  }
+
+  /**
+   * Passes each field of an object, in the order the server wrote them, to {@code action} with its
+   * value; a field holding JSON {@code null} is left out, as the path readers read it as absent.
+   * Does nothing for any other value. Cheaper than looking each of {@link #fieldNames()} up.
+   *
+   * @param action what to do with each field's name and value
+   */
+  public void forEachField(BiConsumer<String, JsonView> action) {
+    if (element instanceof JsonTree.Obj o) {
+      for (int i = 0; i < o.size(); i++) {
+        Object value = o.value(i);
+        if (value != JsonTree.NULL) {
+          action.accept(o.name(i), new JsonView(value));
+        }
+      }
+    }
   }
 
   /**

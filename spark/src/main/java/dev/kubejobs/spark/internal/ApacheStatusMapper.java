@@ -141,15 +141,17 @@ public final class ApacheStatusMapper implements JobStatusMapper {
    * @return the name, or empty
    */
   public static Optional<String> driverPodName(ResourceSnapshot application) {
+    String name = application.name();
+    if (name.isEmpty()) {
+      return Optional.empty();
+    }
     long attempt =
         application
             .view()
             .number("status", "currentAttemptSummary", "attemptInfo", "id")
             .orElse(0L);
-    String appId = application.name() + "-" + attempt;
-    return application.name().isEmpty() || appId.length() > APP_ID_LIMIT
-        ? Optional.empty()
-        : Optional.of(appId + "-driver");
+    String appId = name + "-" + attempt;
+    return appId.length() > APP_ID_LIMIT ? Optional.empty() : Optional.of(appId + "-driver");
   }
 
   /**
@@ -456,33 +458,32 @@ public final class ApacheStatusMapper implements JobStatusMapper {
     if (raw == null || !raw.isObject()) {
       return out;
     }
-    for (String field : raw.fieldNames()) {
-      long key = smallKey(field);
-      BigInteger bigKey = null;
-      if (key < 0) {
-        try {
-          bigKey = new BigInteger(field.trim());
-        } catch (NumberFormatException ex) {
-          continue;
-        }
-      }
-      Optional<JsonView> value = raw.object(field);
-      if (value.isEmpty()) {
-        continue;
-      }
-      JsonView v = value.get();
-      Optional<String> state = v.string("currentStateSummary");
-      if (state.isEmpty() || state.get().isEmpty()) {
-        continue;
-      }
-      out.add(
-          new Entry(
-              key,
-              bigKey,
-              state.get(),
-              v.string("lastTransitionTime").orElse(null),
-              v.string("message").orElse("")));
-    }
+    raw.forEachField(
+        (field, v) -> {
+          if (!v.isObject()) {
+            return;
+          }
+          long key = smallKey(field);
+          BigInteger bigKey = null;
+          if (key < 0) {
+            try {
+              bigKey = new BigInteger(field.trim());
+            } catch (NumberFormatException ex) {
+              return;
+            }
+          }
+          String state = v.string("currentStateSummary").orElse("");
+          if (state.isEmpty()) {
+            return;
+          }
+          out.add(
+              new Entry(
+                  key,
+                  bigKey,
+                  state,
+                  v.string("lastTransitionTime").orElse(null),
+                  v.string("message").orElse("")));
+        });
     out.sort(Entry::compareKeys);
     return out;
   }
