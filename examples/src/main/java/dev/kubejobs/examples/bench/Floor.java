@@ -37,11 +37,17 @@ import okhttp3.ResponseBody;
  * OkHttp, each page parsed with Gson. Not thread safe.
  */
 final class Floor implements AutoCloseable {
-  private final OkHttpClient http = new OkHttpClient();
+  private final OkHttpClient http;
   private final HttpUrl base;
 
   Floor(String url) {
+    this(url, new OkHttpClient());
+  }
+
+  /** A floor sending on a client of the caller's (for example one speaking HTTP/2). */
+  Floor(String url, OkHttpClient http) {
     this.base = HttpUrl.get(url);
+    this.http = http;
   }
 
   /** Fetches every list (all pages), one after another or one thread per list. */

@@ -32,6 +32,7 @@ import dev.kubejobs.testkit.RecordedRequest;
 import dev.kubejobs.testkit.ResourceType;
 import dev.kubejobs.testkit.fixtures.ApacheFixtures;
 import dev.kubejobs.testkit.fixtures.KubeflowFixtures;
+import io.kubernetes.client.openapi.ApiClient;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,6 +43,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 
 /**
  * The status pull of a scheduler that asks for each job on its own, as Gravitino's job manager
@@ -78,13 +81,20 @@ import java.util.Set;
  * <p>Run it after {@code ./mvnw -B -ntp -DskipTests -pl examples -am package}: {@code java -Xmx8g
  * -cp examples/target/kubejobs-examples.jar dev.kubejobs.examples.bench.PullBenchmark [sizes]
  * [namespaces] [rounds] [operators] [modes]} (defaults {@code 10000,100000 100 3 APACHE,KUBEFLOW
- * POLLING,WATCH}). {@code PullBenchmarkTest} runs it with 300 jobs in 3 namespaces and checks the
- * request counts.
+ * POLLING,WATCH}); {@code -Dkubejobs.bench.protocol=h2c} measures both sides over HTTP/2. {@code
+ * PullBenchmarkTest} runs it with 300 jobs in 3 namespaces and checks the request counts.
  */
 public final class PullBenchmark {
   private static final String APP_LIST = ".*/namespaces/[^/]+/sparkapplications";
   private static final String APP_GET = APP_LIST + "/[^/]+";
   private static final Duration TTL = Duration.ofSeconds(5);
+
+  /**
+   * The system property that makes kubejobs and the floor speak HTTP/2 to the fake server, {@code
+   * -Dkubejobs.bench.protocol=h2c} (cleartext with prior knowledge, as a client over TLS does after
+   * ALPN chose {@code h2}); HTTP/1.1 otherwise.
+   */
+  static final String PROTOCOL = "kubejobs.bench.protocol";
 
   /** The status sources measured. */
   public enum Mode {
@@ -162,7 +172,8 @@ public final class PullBenchmark {
     Set<Operator> operators =
         args.length > 3 ? parse(args[3], Operator.class) : EnumSet.allOf(Operator.class);
     Set<Mode> modes = args.length > 4 ? parse(args[4], Mode.class) : EnumSet.allOf(Mode.class);
-    run(sizes, namespaces, rounds, operators, modes, System.out);
+    boolean h2c = "h2c".equalsIgnoreCase(System.getProperty(PROTOCOL, "http/1.1"));
+    run(sizes, namespaces, rounds, operators, modes, h2c, System.out);
   }
 
   private static <E extends Enum<E>> Set<E> parse(String names, Class<E> type) {
@@ -184,20 +195,22 @@ public final class PullBenchmark {
       int rounds,
       Set<Operator> operators,
       Set<Mode> modes,
+      boolean h2c,
       PrintStream out) {
     List<Result> results = new ArrayList<>();
     out.printf(
         Locale.ROOT,
         "PullBenchmark: one get(id) per job per pull, %d namespaces, %d rounds, %d processors,"
-            + " max heap %d MB%n",
+            + " max heap %d MB, %s%n",
         namespaces,
         rounds,
         Runtime.getRuntime().availableProcessors(),
-        Runtime.getRuntime().maxMemory() >> 20);
+        Runtime.getRuntime().maxMemory() >> 20,
+        h2c ? "HTTP/2 (h2c)" : "HTTP/1.1");
     for (Operator operator : operators) {
       for (int size : sizes) {
         for (Mode mode : modes) {
-          Result r = new Run(operator, mode, size, namespaces, rounds).measure();
+          Result r = new Run(operator, mode, size, namespaces, rounds, h2c).measure();
           print(r, out);
           results.add(r);
         }
@@ -240,12 +253,14 @@ public final class PullBenchmark {
     private final int size;
     private final int namespaces;
     private final int rounds;
+    private final boolean h2c;
     private final MutableClock clock = MutableClock.at(Instant.parse("2026-01-01T00:00:00Z"));
     private final Random random = new Random(26);
     private FakeKubernetesApiServer server;
     private int touches;
 
-    Run(Operator operator, Mode mode, int size, int namespaces, int rounds) {
+    Run(Operator operator, Mode mode, int size, int namespaces, int rounds, boolean h2c) {
+      this.h2c = h2c;
       this.operator = operator;
       this.mode = mode;
       this.size = size;
@@ -262,7 +277,7 @@ public final class PullBenchmark {
         server = s;
         s.registerResource(type());
         List<ExecutionId> ids = create();
-        try (Floor floor = new Floor(s.url())) {
+        try (Floor floor = new Floor(s.url(), speaking(new OkHttpClient()))) {
           return measure(ids, floor);
         }
       }
@@ -299,9 +314,19 @@ public final class PullBenchmark {
       return ids;
     }
 
+    /** The client as it is, or speaking HTTP/2 only. */
+    private OkHttpClient speaking(OkHttpClient http) {
+      return h2c ? http.newBuilder().protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE)).build() : http;
+    }
+
+    private ApiClient client() {
+      ApiClient client = server.newClient();
+      return client.setHttpClient(speaking(client.getHttpClient()));
+    }
+
     private KubeJobs<SparkJobSpec> instance() {
       KubeJobs.Builder<SparkJobSpec> b =
-          KubeJobs.builder(server.newClient(), operator.kind())
+          KubeJobs.builder(client(), operator.kind())
               .cluster("simulated")
               .deployment("pull")
               .clock(clock)

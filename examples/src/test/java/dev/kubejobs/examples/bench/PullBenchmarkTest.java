@@ -26,7 +26,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Runs the pull benchmark tiny (1,200 jobs in 2 namespaces: two list pages each, one round) for
@@ -34,8 +35,12 @@ import org.junit.jupiter.api.Test;
  * get} per job, never its times.
  */
 class PullBenchmarkTest {
-  @Test
-  void aPullOfOneGetPerJobListsEachNamespaceOnceAndAWatchedPullSendsNothing() {
+  /**
+   * Over HTTP/1.1, and over HTTP/2 as a client speaks it over TLS (h2c here: the fake is plain).
+   */
+  @ParameterizedTest(name = "h2c={0}")
+  @ValueSource(booleans = {false, true})
+  void aPullOfOneGetPerJobListsEachNamespaceOnceAndAWatchedPullSendsNothing(boolean h2c) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     List<Result> results =
         PullBenchmark.run(
@@ -44,6 +49,7 @@ class PullBenchmarkTest {
             1,
             EnumSet.allOf(Operator.class),
             EnumSet.allOf(Mode.class),
+            h2c,
             new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
     assertThat(results)
@@ -70,6 +76,7 @@ class PullBenchmarkTest {
       }
     }
     assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .contains(h2c ? "HTTP/2 (h2c)" : "HTTP/1.1")
         .contains("APACHE POLLING 1,200 jobs in 2 namespaces")
         .contains("unchanged    per pull: app LIST 2 (4 pages), app GET 0, other 0");
   }
