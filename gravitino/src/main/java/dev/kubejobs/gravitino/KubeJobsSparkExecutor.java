@@ -80,15 +80,24 @@ import org.slf4j.LoggerFactory;
  *       <cluster>/<plural>.<group>/<namespace>/<name>}); the resource is named after Gravitino's
  *       job id, so a retried submit of the same job lands on the same SparkApplication.
  *   <li>Any node can track and cancel any job (the cluster is shared): {@link #ownsJob} is true and
- *       {@link #isJobStateNodeLocal} false; this executor keeps no per-job state.
+ *       {@link #isJobStateNodeLocal} false; this executor keeps no per-job state a node needs (only
+ *       bounded memories: the jobs it cancelled, the diagnoses it logged).
  *   <li>{@link #getJobExecutionInfo} reports when the job started and finished as the operator (or
  *       the driver container) recorded them, in every later state, on every node.
  *   <li>{@link NoSuchJobException} only when a fresh read confirms the SparkApplication is gone —
  *       never for a cache miss or an unreachable API server (those throw kubejobs' {@code
  *       ApiUnavailableException}, which Gravitino logs, keeping the job's status). A job cancelled
- *       through this executor is deleted, so it ends in one of two ways, both CANCELLED: the pull
- *       sees it being deleted with the cancel mark (CANCELLED), or sees it gone and Gravitino turns
- *       the {@code NoSuchJobException} of a job it recorded CANCELLING into CANCELLED.
+ *       through this executor is deleted. A pull that sees it being deleted with the cancel mark
+ *       reads CANCELLED; this executor reads a job it cancelled and then finds gone as CANCELLED
+ *       too (it remembers the last {@value #CANCELS_REMEMBERED} it cancelled), also while the
+ *       cancel is on its way, because Gravitino records the job CANCELLING only after {@link
+ *       #cancelJob} returns and would turn a {@code NoSuchJobException} read before that into
+ *       FAILED. Another node finding the job gone gets the {@code NoSuchJobException}, which
+ *       Gravitino turns into CANCELLED once the job is recorded CANCELLING — and into FAILED when
+ *       that node's pull read the job's record before: an application without a finalizer (the
+ *       Kubeflow operator's) is gone as soon as it is deleted, so a pull on another node in that
+ *       window cannot tell a cancel from any other deletion. The Apache operator's finalizer keeps
+ *       the deleted application, with its cancel mark, until the operator releases it.
  *   <li>{@link #cancelJob} of a job that has already ended changes nothing: it keeps its outcome.
  *   <li>An execution id this executor cannot track — of another cluster than {@code
  *       gravitino.jobExecutor.kubejobs.cluster}, or not a kubejobs id at all — is a {@link
@@ -124,6 +133,25 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   private volatile Duration sweepInterval;
   private final AtomicReference<Instant> nextSweep = new AtomicReference<>();
   private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
+
+  /** The most jobs cancelled through this executor that are remembered: {@value}. */
+  static final int CANCELS_REMEMBERED = 10_000;
+
+  /**
+   * The jobs this executor's {@link #cancelJob} deleted (or is deleting), the least recently
+   * cancelled going first: one of them found gone is CANCELLED, not a {@link NoSuchJobException}.
+   */
+  private final Set<String> cancelledHere =
+      Collections.newSetFromMap(
+          Collections.synchronizedMap(
+              new LinkedHashMap<>(16, 0.75f, false) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                  return size() > CANCELS_REMEMBERED;
+                }
+              }));
 
   /** The most jobs whose last logged diagnosis cause is remembered: {@value}. */
   static final int DIAGNOSES_REMEMBERED = 1024;
@@ -316,6 +344,12 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     try {
       info = jobs().statusReader().get(id);
     } catch (dev.kubejobs.core.NoSuchJobException e) {
+      if (cancelledHere.contains(jobId)) {
+        // Deleted by this executor's cancel: CANCELLED, whether or not Gravitino has recorded the
+        // job CANCELLING yet (it does so only after cancelJob returns; a pull in between would
+        // otherwise turn the NoSuchJobException into FAILED).
+        return JobExecutionInfo.builder().withStatus(JobHandle.Status.CANCELLED).build();
+      }
       throw new NoSuchJobException(e, "%s", e.getMessage());
     } finally {
       sweepEndedJobsIfDue();
@@ -374,11 +408,20 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   @Override
   public void cancelJob(String jobId) throws NoSuchJobException {
+    ExecutionId id = trackable(jobId);
+    // Remembered before the delete is sent: a pull that finds the job gone while the cancel is
+    // still on its way reports it CANCELLED too.
+    cancelledHere.add(jobId);
     CancelResult result;
     try {
-      result = jobs().canceller().cancel(trackable(jobId));
+      result = jobs().canceller().cancel(id);
     } catch (dev.kubejobs.core.NoSuchJobException e) {
+      cancelledHere.remove(jobId); // gone before this cancel: not its doing
       throw new NoSuchJobException(e, "%s", e.getMessage());
+    }
+    // ApiUnavailableException keeps the job remembered: the delete may have been applied.
+    if (result == CancelResult.ALREADY_FINISHED) {
+      cancelledHere.remove(jobId); // it keeps its own outcome
     }
     LOG.debug("Cancel of '{}': {}", jobId, result);
   }

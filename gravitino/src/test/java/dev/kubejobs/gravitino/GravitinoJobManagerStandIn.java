@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.gravitino.connector.job.JobContext;
 import org.apache.gravitino.connector.job.JobExecutionInfo;
 import org.apache.gravitino.connector.job.JobExecutor;
@@ -70,6 +71,9 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
           || status == JobHandle.Status.CANCELLED;
     }
   }
+
+  /** Per node, the lock its pulls take, which {@link #pausePulling} holds. */
+  private final Map<JobExecutor, ReentrantLock> pauses = new ConcurrentHashMap<>();
 
   private final String metalake;
   private final File stagingDir;
@@ -169,17 +173,31 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
   void startPulling(JobExecutor node, Duration interval) {
     ScheduledExecutorService puller = Executors.newSingleThreadScheduledExecutor();
     pullers.add(puller);
+    ReentrantLock paused = pauses.computeIfAbsent(node, n -> new ReentrantLock());
     puller.scheduleWithFixedDelay(
         () -> {
+          paused.lock();
           try {
             pull(node);
           } catch (RuntimeException e) {
             pullErrors.add(e.toString());
+          } finally {
+            paused.unlock();
           }
         },
         0,
         interval.toMillis(),
         TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Holds a node's pulls (started by {@link #startPulling}) until the returned handle is closed, on
+   * the thread that called this; a pull in flight finishes first.
+   */
+  AutoCloseable pausePulling(JobExecutor node) {
+    ReentrantLock paused = pauses.computeIfAbsent(node, n -> new ReentrantLock());
+    paused.lock();
+    return paused::unlock;
   }
 
   /** Returns what pulls failed with other than {@link NoSuchJobException}. */

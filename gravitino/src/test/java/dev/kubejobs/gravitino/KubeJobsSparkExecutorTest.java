@@ -23,6 +23,7 @@ import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.fixtures.DriverLogs;
 import dev.kubejobs.testkit.operator.DriverTrouble;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
@@ -36,6 +37,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.gravitino.connector.job.JobContext;
 import org.apache.gravitino.connector.job.JobExecutionInfo;
 import org.apache.gravitino.exceptions.NoSuchJobException;
@@ -165,11 +168,16 @@ class KubeJobsSparkExecutorTest {
 
     assertThat(before.status()).isEqualTo(JobHandle.Status.SUCCEEDED);
     assertThat(executor.getJobExecutionInfo(id)).isEqualTo(before);
+
+    // deleted later by someone else: it keeps the outcome read, never taken for a cancel
+    KUBE.api(operator.resourceType()).delete(NS, "kj-job-3");
+    operator.runToEnd(NS, "kj-job-3");
+    assertThat(executor.getJobExecutionInfo(id)).isEqualTo(before);
   }
 
   @ParameterizedTest
   @EnumSource(FakeSparkOperator.Flavor.class)
-  void aJobCancelledHereIsCancelledWhileDeletedThenNoSuchJobOnceGone(
+  void aJobCancelledHereReadsCancelledHereOnceGoneAndNoSuchJobOnAnotherNode(
       FakeSparkOperator.Flavor flavor) throws IOException {
     FakeSparkOperator operator = operator(flavor);
     executor = initialized(flavor, Map.of());
@@ -184,9 +192,47 @@ class KubeJobsSparkExecutorTest {
     }
     operator.stepUntilSettled();
 
-    // Gravitino ends a job it recorded CANCELLING as CANCELLED on this exception, on any node
-    assertThatThrownBy(() -> executor.getJobExecutionInfo(id))
-        .isInstanceOf(NoSuchJobException.class);
+    // gone: this executor cancelled it, another node's finds it gone (Gravitino ends a job it
+    // recorded CANCELLING as CANCELLED on that exception)
+    assertThat(executor.getJobStatus(id)).isEqualTo(JobHandle.Status.CANCELLED);
+    try (KubeJobsSparkExecutor otherNode = initialized(flavor, Map.of())) {
+      assertThatThrownBy(() -> otherNode.getJobExecutionInfo(id))
+          .isInstanceOf(NoSuchJobException.class);
+    }
+  }
+
+  /**
+   * Gravitino's {@code JobManager.cancelJob} records the job CANCELLING only after {@code
+   * cancelJob} returned, and its pull turns a {@code NoSuchJobException} of a job not recorded
+   * CANCELLING into FAILED (apache/gravitino {@code core/.../job/JobManager.java} at {@code
+   * f461aa31aa}). A pull of the same server while the cancel's delete has been applied but not
+   * answered — a Kubeflow application, without a finalizer, is gone at once — reads CANCELLED.
+   */
+  @Test
+  void aPullWhileThisExecutorsCancelIsOnItsWayRecordsCancelledNotFailed() throws Exception {
+    FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.KUBEFLOW);
+    executor = initialized(FakeSparkOperator.Flavor.KUBEFLOW, Map.of());
+    try (GravitinoJobManagerStandIn manager =
+        new GravitinoJobManagerStandIn("lake", dir.toFile())) {
+      manager.registerTemplate("spark-pi", Templates.sparkPi());
+      long job = manager.runJob(executor, "spark-pi");
+      operator.moveTo(NS, "kj-job-" + job, "RUNNING");
+      manager.pull(executor);
+      assertThat(manager.job(job).status()).isEqualTo(JobHandle.Status.STARTED);
+      Hold delete =
+          KUBE.server()
+              .hold(Hold.on("DELETE", ".*/sparkapplications/kj-job-" + job).afterApplying());
+
+      CompletableFuture<Void> cancel =
+          CompletableFuture.runAsync(() -> manager.cancel(executor, job));
+      delete.awaitArrived(); // applied: the application is gone, the cancel waits for its answer
+      manager.pull(executor);
+      delete.release();
+      cancel.get(30, TimeUnit.SECONDS);
+
+      assertThat(manager.job(job).status()).isEqualTo(JobHandle.Status.CANCELLED);
+      assertThat(manager.pullErrors()).isEmpty();
+    }
   }
 
   @Test
