@@ -142,31 +142,29 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    * cancelled going first: one of them found gone is CANCELLED, not a {@link NoSuchJobException}.
    */
   private final Set<String> cancelledHere =
-      Collections.newSetFromMap(
-          Collections.synchronizedMap(
-              new LinkedHashMap<>(16, 0.75f, false) {
-                private static final long serialVersionUID = 1L;
-
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                  return size() > CANCELS_REMEMBERED;
-                }
-              }));
+      Collections.newSetFromMap(bounded(CANCELS_REMEMBERED, false));
 
   /** The most jobs whose last logged diagnosis cause is remembered: {@value}. */
   static final int DIAGNOSES_REMEMBERED = 1024;
 
   /** The cause last logged per job, so each is logged once; the least recently used go first. */
-  private final Map<String, Cause> loggedCauses =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, true) {
-            private static final long serialVersionUID = 1L;
+  private final Map<String, Cause> loggedCauses = bounded(DIAGNOSES_REMEMBERED, true);
 
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Cause> eldest) {
-              return size() > DIAGNOSES_REMEMBERED;
-            }
-          });
+  /**
+   * A thread-safe map of at most {@code max} entries that drops its eldest first: the least
+   * recently used with {@code accessOrder}, else the least recently put.
+   */
+  private static <K, V> Map<K, V> bounded(int max, boolean accessOrder) {
+    return Collections.synchronizedMap(
+        new LinkedHashMap<>(16, 0.75f, accessOrder) {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+            return size() > max;
+          }
+        });
+  }
 
   /** Creates an executor that {@link #initialize} configures; what Gravitino calls. */
   public KubeJobsSparkExecutor() {
