@@ -1042,6 +1042,17 @@ class SparkStatusMapperTest {
             .isEqualTo("spark-role=driver,spark.operator/spark-app-name=" + name);
         assertThat(KIND.driverContainerName(app.snapshot())).isEqualTo("spark-kubernetes-driver");
       }
+
+      /** The operator uses {@code <name>-<attempt>} as is up to 46 characters, else hashes it. */
+      @Test
+      void anAppIdOfExactly46CharactersIsUsedAsIsOneMoreIsNot() {
+        String fits = "kj-" + "a".repeat(41); // kj-aaa...-0: 46 characters
+        String over = fits + "b"; // 47
+
+        assertThat(KIND.driverPodName(App.apache().name(fits).snapshot()))
+            .contains(fits + "-0-driver");
+        assertThat(KIND.driverPodName(App.apache().name(over).snapshot())).isEmpty();
+      }
     }
   }
 
