@@ -497,6 +497,25 @@ class SparkStatusMapperTest {
         assertThat(map(app).info().status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(map(app).info().operatorState()).isEqualTo("Succeeded");
       }
+
+      @Test
+      void aCurrentStateWithoutHistoryIsReadOnItsOwn() {
+        App running =
+            App.apache()
+                .status(
+                    "{\"currentState\":{\"currentStateSummary\":\"RunningHealthy\","
+                        + "\"lastTransitionTime\":\"2026-01-01T00:01:00Z\"}}");
+        App succeeded =
+            App.apache()
+                .status(
+                    "{\"currentState\":{\"currentStateSummary\":\"Succeeded\","
+                        + "\"lastTransitionTime\":\"2026-01-01T00:05:00Z\"}}");
+
+        assertThat(map(running).info().status()).isEqualTo(JobStatus.STARTED);
+        assertThat(map(running).info().startedAt()).contains(Instant.parse("2026-01-01T00:01:00Z"));
+        assertThat(map(succeeded).info().status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(map(succeeded).info().operatorState()).isEqualTo("Succeeded");
+      }
     }
 
     @Nested
