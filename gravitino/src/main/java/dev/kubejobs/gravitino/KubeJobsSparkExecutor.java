@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.gravitino;
 
+import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
@@ -416,8 +417,12 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     } catch (dev.kubejobs.core.NoSuchJobException e) {
       cancelledHere.remove(jobId); // gone before this cancel: not its doing
       throw new NoSuchJobException(e, "%s", e.getMessage());
+    } catch (RuntimeException e) {
+      if (!(e instanceof ApiUnavailableException u && u.mayHaveBeenApplied())) {
+        cancelledHere.remove(jobId); // refused, or nothing sent: the job was not deleted by it
+      }
+      throw e;
     }
-    // ApiUnavailableException keeps the job remembered: the delete may have been applied.
     if (result == CancelResult.ALREADY_FINISHED) {
       cancelledHere.remove(jobId); // it keeps its own outcome
     }

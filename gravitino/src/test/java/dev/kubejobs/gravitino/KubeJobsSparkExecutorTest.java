@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
@@ -199,6 +200,22 @@ class KubeJobsSparkExecutorTest {
       assertThatThrownBy(() -> otherNode.getJobExecutionInfo(id))
           .isInstanceOf(NoSuchJobException.class);
     }
+  }
+
+  @Test
+  void aCancelThatWasRefusedIsNotTakenForTheJobsEnd() throws IOException {
+    FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.KUBEFLOW);
+    executor = initialized(FakeSparkOperator.Flavor.KUBEFLOW, Map.of());
+    String id = executor.submitJob(context(5), Templates.sparkPi());
+    operator.moveTo(NS, "kj-job-5", "RUNNING");
+    KUBE.server().rbac().deny("patch", "*", "sparkapplications");
+
+    assertThatThrownBy(() -> executor.cancelJob(id)).isInstanceOf(JobRejectedException.class);
+    KUBE.server().rbac().reset();
+    KUBE.api(operator.resourceType()).delete(NS, "kj-job-5"); // deleted by someone else
+
+    assertThatThrownBy(() -> executor.getJobExecutionInfo(id))
+        .isInstanceOf(NoSuchJobException.class);
   }
 
   /**
