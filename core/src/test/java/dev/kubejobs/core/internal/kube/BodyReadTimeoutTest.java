@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.MediaType;
@@ -60,6 +61,10 @@ import org.junit.jupiter.api.Test;
  */
 class BodyReadTimeoutTest {
   private static final Duration TIMEOUT = Duration.ofMillis(400);
+
+  /** The pause between two parts of a slow body: a quarter of the request timeout. */
+  private static final Duration PACE = TIMEOUT.dividedBy(4);
+
   private static final String HEAD =
       "{\"apiVersion\":\"kubejobs.dev/v1\",\"kind\":\"TestJobList\","
           + "\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[";
@@ -104,30 +109,36 @@ class BodyReadTimeoutTest {
   @Test
   void aBodyThatKeepsArrivingIsReadWhateverItTakesInAll() throws Exception {
     int items = 12;
+    Semaphore taken = new Semaphore(0);
     server =
         new RawServer(
             (request, out) -> {
-              // One item each 100 ms: the body takes three request timeouts, no read waits one.
-              StringBuilder body = new StringBuilder(HEAD);
+              writeHeaders(out, "Transfer-Encoding: chunked");
               for (int i = 0; i < items; i++) {
-                body.append(i == 0 ? "" : ",").append(item("j" + i));
+                // Each item once the client has taken the one before (so no pause adds to the
+                // next), after a pause of a quarter of the request timeout: the time between two
+                // reads is what this test is about, so it passes by the clock, not on a condition.
+                if (i > 0 && !taken.tryAcquire(10, TimeUnit.SECONDS)) {
+                  throw new IllegalStateException("the client stopped reading");
+                }
+                Thread.sleep(PACE.toMillis());
+                String part = (i == 0 ? HEAD : ",") + item("j" + i) + (i == items - 1 ? "]}" : "");
+                writeChunk(out, part.getBytes(StandardCharsets.UTF_8));
               }
-              body.append("]}");
-              byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
-              writeHeaders(out, "Content-Length: " + bytes.length);
-              int step = bytes.length / items + 1;
-              for (int at = 0; at < bytes.length; at += step) {
-                out.write(bytes, at, Math.min(step, bytes.length - at));
-                out.flush();
-                Thread.sleep(100);
-              }
+              writeChunk(out, new byte[0]);
             });
     List<String> seen = new CopyOnWriteArrayList<>();
 
     long start = System.nanoTime();
-    list(gateway(), seen);
+    list(
+        gateway(),
+        name -> {
+          seen.add(name);
+          taken.release();
+        });
 
     assertThat(seen).hasSize(items);
+    // 12 pauses of a quarter of the timeout: three timeouts in all, no read waited one
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(TIMEOUT.multipliedBy(2));
   }
 
@@ -196,6 +207,11 @@ class BodyReadTimeoutTest {
   }
 
   private static void list(KubeGateway gateway, List<String> seen) {
+    list(gateway, seen::add);
+  }
+
+  /** Lists the test jobs of {@code etl}, telling {@code each} every name as its item is read. */
+  private static void list(KubeGateway gateway, java.util.function.Consumer<String> each) {
     gateway.listEach(
         null,
         TestJobKind.KIND,
@@ -205,12 +221,12 @@ class BodyReadTimeoutTest {
         new KubeGateway.ListSink() {
           @Override
           public void item(ResourceSnapshot object) {
-            seen.add(object.name());
+            each.accept(object.name());
           }
 
           @Override
           public void restart() {
-            seen.clear();
+            throw new AssertionError("a single-page list does not start again");
           }
         });
   }
@@ -221,6 +237,14 @@ class BodyReadTimeoutTest {
         + "\",\"namespace\":\"etl\",\"uid\":\"uid-"
         + name
         + "\",\"resourceVersion\":\"3\"}}";
+  }
+
+  /** Writes one chunk of a chunked body; an empty one ends the body. */
+  private static void writeChunk(OutputStream out, byte[] data) throws IOException {
+    out.write((Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+    out.write(data);
+    out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+    out.flush();
   }
 
   private static void writeHeaders(OutputStream out, String length) throws IOException {
