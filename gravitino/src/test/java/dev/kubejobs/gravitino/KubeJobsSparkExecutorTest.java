@@ -128,8 +128,7 @@ class KubeJobsSparkExecutorTest {
             Map.of(ExecutorSettings.STATUS_CACHE_PERIOD_MS, "600000"));
     String other = executor.submitJob(context(1), Templates.sparkPi());
     assertThat(executor.getJobStatus(other)).isEqualTo(JobHandle.Status.QUEUED); // LIST cached
-    String id = executor.submitJob(context(2), Templates.sparkPi());
-    operator.moveTo(NS, "kj-job-2", "RUNNING");
+    String id = startedJob(operator, 2);
 
     assertThat(executor.getJobStatus(id))
         .as("missing from the cached list")
@@ -182,8 +181,7 @@ class KubeJobsSparkExecutorTest {
       FakeSparkOperator.Flavor flavor) throws IOException {
     FakeSparkOperator operator = operator(flavor);
     executor = initialized(flavor, Map.of());
-    String id = executor.submitJob(context(4), Templates.sparkPi());
-    operator.moveTo(NS, "kj-job-4", running(flavor));
+    String id = startedJob(operator, 4);
 
     executor.cancelJob(id);
     if (flavor == FakeSparkOperator.Flavor.APACHE) {
@@ -206,8 +204,7 @@ class KubeJobsSparkExecutorTest {
   void aCancelThatWasRefusedIsNotTakenForTheJobsEnd() throws IOException {
     FakeSparkOperator operator = operator(FakeSparkOperator.Flavor.KUBEFLOW);
     executor = initialized(FakeSparkOperator.Flavor.KUBEFLOW, Map.of());
-    String id = executor.submitJob(context(5), Templates.sparkPi());
-    operator.moveTo(NS, "kj-job-5", "RUNNING");
+    String id = startedJob(operator, 5);
     KUBE.server().rbac().deny("patch", "*", "sparkapplications");
 
     assertThatThrownBy(() -> executor.cancelJob(id)).isInstanceOf(JobRejectedException.class);
@@ -548,6 +545,13 @@ class KubeJobsSparkExecutorTest {
 
   private FakeSparkOperator operator(FakeSparkOperator.Flavor flavor) {
     return FakeSparkOperator.builder(flavor, KUBE.server()).build();
+  }
+
+  /** Submits job {@code n} through the executor and has the operator start it. */
+  private String startedJob(FakeSparkOperator operator, long n) throws IOException {
+    String id = executor.submitJob(context(n), Templates.sparkPi());
+    operator.moveTo(NS, "kj-job-" + n, running(operator.flavor()));
+    return id;
   }
 
   private static String running(FakeSparkOperator.Flavor flavor) {
