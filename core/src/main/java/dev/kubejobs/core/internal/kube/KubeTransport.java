@@ -192,7 +192,7 @@ final class KubeTransport {
       response = call.execute();
       if (response.code() >= 200 && response.code() < 300) {
         if (!keepOpen) {
-          SocketReadTimeout.handOver(response);
+          response = BodyReadTimeout.handOver(call, response);
         }
         T value = reader.read(response);
         handedOver = keepOpen;

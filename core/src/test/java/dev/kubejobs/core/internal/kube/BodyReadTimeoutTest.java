@@ -39,25 +39,36 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockResponseBody;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import okhttp3.Call;
 import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.Buffer;
+import okio.BufferedSink;
 import okio.BufferedSource;
 import okio.ForwardingSource;
 import okio.Okio;
 import okio.Timeout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The read timeout of an answer's body over HTTP/1: each read is still bounded by the request
- * timeout (by the socket's own {@code SO_TIMEOUT} once {@link SocketReadTimeout} took Okio's
- * per-read watchdog off the body), a body that keeps arriving is not cut off however long it takes,
- * and the next request on the same connection reads its headers under the timeout again. A raw
- * socket plays the API server: the fake API server cannot stop in the middle of a body.
+ * The read timeout of an answer's body, over HTTP/1 and HTTP/2: each read is still bounded by the
+ * request timeout once {@link BodyReadTimeout} took Okio's per-read watchdog off the body (HTTP/1:
+ * the socket's own {@code SO_TIMEOUT}; HTTP/2: one alarm per body), a body that keeps arriving is
+ * not cut off however long it takes, and the connection is fit for the next request (HTTP/1: whose
+ * headers are read under the timeout again; HTTP/2: only the stalled stream was reset). A raw
+ * socket plays the HTTP/1 API server and OkHttp's MockWebServer the HTTP/2 (h2c) one: the fake API
+ * server cannot stop in the middle of a body.
  */
 class BodyReadTimeoutTest {
   private static final Duration TIMEOUT = Duration.ofMillis(400);
@@ -70,31 +81,112 @@ class BodyReadTimeoutTest {
           + "\"metadata\":{\"resourceVersion\":\"7\"},\"items\":[";
 
   private RawServer server;
+  private MockWebServer h2;
 
   @AfterEach
   void stop() throws IOException {
     if (server != null) {
       server.close();
     }
+    if (h2 != null) {
+      h2.close();
+    }
   }
 
-  @Test
-  void aBodyThatStopsHalfwayFailsAfterTheRequestTimeoutAsUnavailable() throws Exception {
+  /** The protocol an API server answers a list with, its body written part by part by a script. */
+  enum Http {
+    HTTP_1,
+    HTTP_2
+  }
+
+  /** Sends one part of a body at once (flushed). */
+  @FunctionalInterface
+  private interface Parts {
+    void send(String part) throws IOException;
+  }
+
+  /** Writes a list's body, part by part. */
+  @FunctionalInterface
+  private interface BodyScript {
+    void write(Parts parts) throws Exception;
+  }
+
+  /** Starts a server answering one list request over {@code http} with the script's body. */
+  private KubeGateway serving(Http http, BodyScript script) throws IOException {
+    if (http == Http.HTTP_1) {
+      server =
+          new RawServer(
+              (request, out) -> {
+                writeHeaders(out, "Transfer-Encoding: chunked");
+                script.write(part -> writeChunk(out, part.getBytes(StandardCharsets.UTF_8)));
+                writeChunk(out, new byte[0]);
+              });
+      return gateway();
+    }
+    h2 = new MockWebServer();
+    h2.setProtocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE));
+    h2.start();
+    h2.enqueue(
+        new MockResponse.Builder()
+            .code(200)
+            .addHeader("Content-Type", "application/json")
+            .body(streamed(script))
+            .build());
+    return h2Gateway();
+  }
+
+  private KubeGateway h2Gateway() {
+    ApiClient client = new ApiClient().setBasePath(h2.url("/").toString());
+    client.setHttpClient(
+        client
+            .getHttpClient()
+            .newBuilder()
+            .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
+            .build());
+    return KubeGateway.create(client, TIMEOUT, ResiliencePolicy.none());
+  }
+
+  private static MockResponseBody streamed(BodyScript script) {
+    return new MockResponseBody() {
+      @Override
+      public long getContentLength() {
+        return -1;
+      }
+
+      @Override
+      public void writeTo(BufferedSink sink) throws IOException {
+        try {
+          script.write(
+              part -> {
+                sink.writeUtf8(part);
+                sink.flush();
+              });
+        } catch (IOException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IOException(e);
+        }
+      }
+    };
+  }
+
+  @ParameterizedTest
+  @EnumSource(Http.class)
+  void aBodyThatStopsHalfwayFailsAfterTheRequestTimeoutAsUnavailable(Http http) throws Exception {
     CountDownLatch released = new CountDownLatch(1);
-    server =
-        new RawServer(
-            (request, out) -> {
+    KubeGateway gateway =
+        serving(
+            http,
+            parts -> {
               // Headers and the first item, then nothing: the connection stays open.
-              writeHeaders(out, "Content-Length: 100000");
-              out.write((HEAD + item("a") + ",").getBytes(StandardCharsets.UTF_8));
-              out.flush();
+              parts.send(HEAD + item("a") + ",");
               released.await(30, TimeUnit.SECONDS);
             });
     List<String> seen = new CopyOnWriteArrayList<>();
 
     long start = System.nanoTime();
     try {
-      assertThatThrownBy(() -> list(gateway(), seen))
+      assertThatThrownBy(() -> list(gateway, seen))
           .isInstanceOf(ApiUnavailableException.class)
           .satisfies(BodyReadTimeoutTest::timedOut);
     } finally {
@@ -106,14 +198,15 @@ class BodyReadTimeoutTest {
     assertThat(took).isGreaterThanOrEqualTo(TIMEOUT).isLessThan(Duration.ofSeconds(10));
   }
 
-  @Test
-  void aBodyThatKeepsArrivingIsReadWhateverItTakesInAll() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Http.class)
+  void aBodyThatKeepsArrivingIsReadWhateverItTakesInAll(Http http) throws Exception {
     int items = 12;
     Semaphore taken = new Semaphore(0);
-    server =
-        new RawServer(
-            (request, out) -> {
-              writeHeaders(out, "Transfer-Encoding: chunked");
+    KubeGateway gateway =
+        serving(
+            http,
+            parts -> {
               for (int i = 0; i < items; i++) {
                 // Each item once the client has taken the one before (so no pause adds to the
                 // next), after a pause of a quarter of the request timeout: the time between two
@@ -122,16 +215,14 @@ class BodyReadTimeoutTest {
                   throw new IllegalStateException("the client stopped reading");
                 }
                 Thread.sleep(PACE.toMillis());
-                String part = (i == 0 ? HEAD : ",") + item("j" + i) + (i == items - 1 ? "]}" : "");
-                writeChunk(out, part.getBytes(StandardCharsets.UTF_8));
+                parts.send((i == 0 ? HEAD : ",") + item("j" + i) + (i == items - 1 ? "]}" : ""));
               }
-              writeChunk(out, new byte[0]);
             });
     List<String> seen = new CopyOnWriteArrayList<>();
 
     long start = System.nanoTime();
     list(
-        gateway(),
+        gateway,
         name -> {
           seen.add(name);
           taken.release();
@@ -140,6 +231,39 @@ class BodyReadTimeoutTest {
     assertThat(seen).hasSize(items);
     // 12 pauses of a quarter of the timeout: three timeouts in all, no read waited one
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(TIMEOUT.multipliedBy(2));
+  }
+
+  @Test
+  void anHttp2BodyCutOffResetsItsStreamOnlyAndTheConnectionServesTheNextList() throws Exception {
+    CountDownLatch released = new CountDownLatch(1);
+    KubeGateway gateway =
+        serving(
+            Http.HTTP_2,
+            parts -> {
+              parts.send(HEAD + item("a") + ",");
+              released.await(30, TimeUnit.SECONDS);
+            });
+    h2.enqueue(
+        new MockResponse.Builder()
+            .code(200)
+            .addHeader("Content-Type", "application/json")
+            .body(HEAD + item("b") + "]}")
+            .build());
+    try {
+      assertThatThrownBy(() -> list(gateway, new CopyOnWriteArrayList<>()))
+          .isInstanceOf(ApiUnavailableException.class)
+          .satisfies(BodyReadTimeoutTest::timedOut);
+    } finally {
+      released.countDown();
+    }
+    List<String> seen = new CopyOnWriteArrayList<>();
+
+    list(gateway, seen);
+
+    assertThat(seen).containsExactly("b");
+    RecordedRequest first = h2.takeRequest(10, TimeUnit.SECONDS);
+    RecordedRequest second = h2.takeRequest(10, TimeUnit.SECONDS);
+    assertThat(second.getConnectionIndex()).isEqualTo(first.getConnectionIndex());
   }
 
   @Test
@@ -177,18 +301,22 @@ class BodyReadTimeoutTest {
   }
 
   @Test
-  void onlyAnHttp1BodyLeavesItsReadTimeoutToTheSocket() {
+  void httpOneAndTwoBodiesLoseOkiosPerReadTimeoutAndKeepTheirBytes() throws IOException {
+    Call call = new OkHttpClient().newCall(new Request.Builder().url("http://127.0.0.1/").build());
     for (Protocol protocol : Protocol.values()) {
       Timeout timeout = new Timeout().timeout(5, TimeUnit.SECONDS);
       Response response = answer(protocol, timeout);
 
-      SocketReadTimeout.handOver(response);
-
-      long expected =
-          protocol == Protocol.HTTP_1_1 || protocol == Protocol.HTTP_1_0
-              ? 0
-              : TimeUnit.SECONDS.toNanos(5);
-      assertThat(timeout.timeoutNanos()).as(protocol.toString()).isEqualTo(expected);
+      try (Response handedOver = BodyReadTimeout.handOver(call, response)) {
+        boolean http1 = protocol == Protocol.HTTP_1_1 || protocol == Protocol.HTTP_1_0;
+        boolean http2 = protocol == Protocol.HTTP_2 || protocol == Protocol.H2_PRIOR_KNOWLEDGE;
+        assertThat(timeout.timeoutNanos())
+            .as(protocol.toString())
+            .isEqualTo(http1 || http2 ? 0 : TimeUnit.SECONDS.toNanos(5));
+        // HTTP/2's body is watched by an alarm instead: the same bytes, through a new answer
+        assertThat(handedOver != response).as(protocol.toString()).isEqualTo(http2);
+        assertThat(handedOver.body().string()).isEqualTo("{}");
+      }
     }
   }
 
