@@ -204,7 +204,8 @@ final class WatchFilter implements Filter {
     try {
       LOG.debug("Watching {}?{}", path, query);
       WebSocket webSocket = WebSocket.of(request, response);
-      new Stream(outcome.watch(), response, dropAfter, webSocket).run(hub);
+      boolean http2 = request.getProtocol() != null && request.getProtocol().startsWith("HTTP/2");
+      new Stream(outcome.watch(), response, dropAfter, webSocket, http2).run(hub);
       if (webSocket != null) {
         webSocket.close();
       } else {
@@ -283,22 +284,28 @@ final class WatchFilter implements Filter {
     private final HttpServletResponse response;
     private final int dropAfter;
     private final WebSocket webSocket;
+    private final boolean http2;
     private OutputStream out;
     private int sent;
 
     /**
      * @param webSocket the upgrade to answer (the stream is then WebSocket frames), or null for a
      *     plain HTTP stream
+     * @param http2 whether the watch is a stream of an HTTP/2 connection, which it shares with the
+     *     client's other requests: it is then written through the servlet's stream (a DATA frame
+     *     per flushed event) and never reads or writes the connection itself
      */
     Stream(
         ApiHandler.WatchRequest watch,
         HttpServletResponse response,
         int dropAfter,
-        WebSocket webSocket) {
+        WebSocket webSocket,
+        boolean http2) {
       this.watch = watch;
       this.response = response;
       this.dropAfter = dropAfter;
       this.webSocket = webSocket;
+      this.http2 = http2;
     }
 
     void run(WatchHub hub) throws IOException, InterruptedException {
@@ -352,8 +359,14 @@ final class WatchFilter implements Filter {
         response.setContentType("application/json");
         response.setHeader("Cache-Control", "no-cache, private");
         response.flushBuffer();
-        Jetty11HttpUtils utils = new Jetty11HttpUtils();
-        out = new WholeChunks(utils.unwrapEndPoint(utils.unwrapResponse(response)));
+        if (http2) {
+          // HTTP/2 has no chunks: each flush is a DATA frame of this stream. The connection's
+          // bytes belong to every stream on it, so raw chunks written there would break them all.
+          out = response.getOutputStream();
+        } else {
+          Jetty11HttpUtils utils = new Jetty11HttpUtils();
+          out = new WholeChunks(utils.unwrapEndPoint(utils.unwrapResponse(response)));
+        }
       }
       if (dropped()) {
         return;
@@ -426,6 +439,13 @@ final class WatchFilter implements Filter {
         if (!endPoint.isOpen() || endPoint.isInputShutdown()) {
           return true;
         }
+        if (http2) {
+          // The connection carries other streams' frames: reading it would take them. The
+          // stream itself says whether the client reset it (RST_STREAM) or it ended.
+          return utils.unwrapResponse(response).getHttpChannel()
+                  instanceof wiremock.org.eclipse.jetty.http2.server.HttpChannelOverHTTP2 channel
+              && streamGone(channel.getHttpTransport().getStream());
+        }
         // Jetty buffers are in flush mode: an empty one has limit 0, and fill appends after it.
         ByteBuffer received = ByteBuffer.allocate(256).limit(0);
         int n = endPoint.fill(received);
@@ -438,6 +458,10 @@ final class WatchFilter implements Filter {
         LOG.debug("Watch connection check failed: {}", e.toString());
         return true;
       }
+    }
+
+    private static boolean streamGone(wiremock.org.eclipse.jetty.http2.IStream stream) {
+      return stream == null || stream.isReset() || stream.isClosed();
     }
 
     /**

@@ -46,9 +46,20 @@ final class RawWatch implements AutoCloseable {
 
   /** Starts a GET of {@code pathAndQuery} (which should carry {@code watch=true}). */
   static RawWatch open(FakeKubernetesApiServer server, String pathAndQuery) throws IOException {
+    return open(CLIENT, server, pathAndQuery);
+  }
+
+  /** Starts a GET of {@code pathAndQuery} with that client (HTTP/2, for example). */
+  static RawWatch open(OkHttpClient client, FakeKubernetesApiServer server, String pathAndQuery)
+      throws IOException {
     Request request = new Request.Builder().url(server.url() + pathAndQuery).build();
-    Call call = CLIENT.newCall(request);
+    Call call = client.newCall(request);
     return new RawWatch(call, call.execute());
+  }
+
+  /** The protocol the answer came in. */
+  okhttp3.Protocol protocol() {
+    return response.protocol();
   }
 
   int code() {

@@ -35,6 +35,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -89,6 +93,41 @@ class WatchTest {
 
       store().create(SPARK_APP, NS, Kube.appJson("b"));
       assertThat(name(watch.next())).isEqualTo("b");
+    }
+  }
+
+  /**
+   * Over HTTP/2 (cleartext, prior knowledge) every watch is a stream of one connection shared with
+   * the client's other requests, as client-go and OkHttp multiplex them: each event is a DATA frame
+   * of its own stream, and a LIST on the same connection is answered in between. (The HTTP/1 path
+   * writes whole chunks to the connection; over HTTP/2 those bytes broke every stream on it.) A
+   * watch the client stops is ended by the server at its next look at the stream.
+   */
+  @Test
+  void watchesOverHttp2ShareTheirConnectionWithEachOtherAndWithLists() throws IOException {
+    OkHttpClient h2 =
+        new OkHttpClient.Builder()
+            .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
+            .readTimeout(Duration.ofSeconds(10))
+            .build();
+    String from = "?watch=true&resourceVersion=" + current();
+    try (RawWatch first = RawWatch.open(h2, kube.server(), APPS + from);
+        RawWatch second = RawWatch.open(h2, kube.server(), APPS + from)) {
+      assertThat(first.protocol()).isEqualTo(Protocol.H2_PRIOR_KNOWLEDGE);
+
+      store().create(SPARK_APP, NS, Kube.appJson("a"));
+      store().create(SPARK_APP, NS, Kube.appJson("b"));
+
+      assertThat(name(first.next())).isEqualTo("a");
+      assertThat(name(second.next())).isEqualTo("a");
+      try (Response list =
+          h2.newCall(new Request.Builder().url(kube.server().url() + APPS).build()).execute()) {
+        assertThat(list.code()).isEqualTo(200);
+        assertThat(list.body().string()).contains("\"name\":\"a\"", "\"name\":\"b\"");
+      }
+      assertThat(name(first.next())).isEqualTo("b");
+      assertThat(name(second.next())).isEqualTo("b");
+      assertThat(h2.connectionPool().connectionCount()).isEqualTo(1);
     }
   }
 
