@@ -42,8 +42,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Issue 24: the no-status timeout's delete whose answer was lost, while another node cancels. The
- * timeout puts its end mark ({@code kubejobs.dev/ended}) with a merge patch locked to the copy's
+ * The no-status timeout's delete whose answer was lost, while another node cancels. The timeout
+ * puts its end mark ({@code kubejobs.dev/ended}) with a merge patch locked to the copy's
  * resourceVersion before it deletes; the mark, not the delete, decides who ended the job, and a
  * cancel mark excludes it (the later patch meets 409, as kube-apiserver's {@code Store.Update}
  * answers a stale {@code metadata.resourceVersion}). Race simulation seed 717 showed why the

@@ -29,8 +29,8 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 24: the snapshot no longer hands its private constructor to a public registration method;
- * the gateway reaches it through a private lookup inside core, and still adopts its trees uncopied.
+ * How a snapshot is made: nothing public takes or hands out its private constructor; the gateway
+ * reaches it through a private lookup inside core, and adopts the trees it parsed uncopied.
  */
 class SnapshotsHandOffTest {
   @Test
