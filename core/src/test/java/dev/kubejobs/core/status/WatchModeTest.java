@@ -35,11 +35,13 @@ import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceEvent;
 import dev.kubejobs.testkit.ResourceListener;
+import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import okhttp3.Protocol;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -131,6 +133,39 @@ class WatchModeTest {
         .atMost(Duration.ofSeconds(30))
         .until(() -> jobs.statusReader().get(ids.get(0)).status() == JobStatus.SUCCEEDED);
     assertThat(nonWatch(ALL)).isZero();
+  }
+
+  /**
+   * Over HTTP/2, as client-java's {@code ApiClient} speaks to a TLS API server (h2c here), every
+   * namespace's watch is a stream of the one connection that also carries the reads: the changes
+   * arrive through both watches and no namespace falls back to polling.
+   */
+  @Test
+  void overHttp2TheWatchesShareOneConnectionAndSeeChangesWithoutARequest() {
+    List<ExecutionId> ids = create(4, "RUNNING");
+    ApiClient client = server.newClient();
+    client.setHttpClient(
+        client
+            .getHttpClient()
+            .newBuilder()
+            .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
+            .build());
+    KubeJobs<TestJobSpec> jobs = node(StatusSource.watch(), KUBE.builder(client, "gravitino"));
+    assertThat(jobs.statusReader().getAllInfos(ids).values())
+        .allMatch(i -> i.status() == JobStatus.STARTED);
+    server.journal().clear();
+
+    Fixture.setStatus(server, "ns-0", "kj-job-0", "{\"state\":\"SUCCEEDED\"}");
+    Fixture.setStatus(server, "ns-1", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                jobs.statusReader().get(ids.get(0)).status() == JobStatus.SUCCEEDED
+                    && jobs.statusReader().get(ids.get(1)).status() == JobStatus.SUCCEEDED);
+
+    assertThat(nonWatch(ALL)).isZero();
+    assertThat(client.getHttpClient().connectionPool().connectionCount()).isEqualTo(1);
   }
 
   @Test
