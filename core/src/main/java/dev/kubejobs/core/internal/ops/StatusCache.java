@@ -193,30 +193,22 @@ final class StatusCache {
   }
 
   /**
-   * One namespace's copies as a read sees them: a list (kept for the cache period), or a watched
-   * view that is live.
+   * One namespace's copies as a read sees them: a list (kept for the cache period; empty when the
+   * caller may not list, so every job is read with a GET), or a watched view that is live (sent
+   * "after" every question: its tick is the largest).
    */
   static final class Listing {
     private final long tick;
     private final Instant at;
     private final Map<String, Entry> byName;
     private final Function<String, Entry> lookup;
-    private final boolean forbidden;
-    private final boolean live;
 
     private Listing(
-        long tick,
-        Instant at,
-        Map<String, Entry> byName,
-        Function<String, Entry> lookup,
-        boolean forbidden,
-        boolean live) {
+        long tick, Instant at, Map<String, Entry> byName, Function<String, Entry> lookup) {
       this.tick = tick;
       this.at = at;
       this.byName = byName;
       this.lookup = lookup;
-      this.forbidden = forbidden;
-      this.live = live;
     }
 
     /**
@@ -224,31 +216,28 @@ final class StatusCache {
      *
      * @param tick when the LIST was sent, on the operation's logical clock
      * @param at when the LIST was sent, by the instance's clock (for the cache period)
-     * @param byName the jobs that were listed
-     * @param forbidden true when the caller may not list: jobs are read one GET each
+     * @param byName the jobs that were listed (none when the caller may not list)
      */
-    static Listing listed(long tick, Instant at, Map<String, Entry> byName, boolean forbidden) {
-      return new Listing(tick, at, byName, byName::get, forbidden, false);
+    static Listing listed(long tick, Instant at, Map<String, Entry> byName) {
+      return new Listing(tick, at, byName, byName::get);
     }
 
-    /** A watched view that is in sync: its copies are fresh for any question. */
+    /**
+     * A watched view that is in sync: its copies are fresh for any question. Never kept in a cache
+     * slot (it has no cache period).
+     */
     static Listing live(Function<String, Entry> lookup) {
-      return new Listing(Long.MAX_VALUE, Instant.MAX, Map.of(), lookup, false, true);
+      return new Listing(Long.MAX_VALUE, Instant.MAX, Map.of(), lookup);
     }
 
     /** Whether the copies were read after a question asked at {@code asked} (or are live). */
     boolean freshFor(long asked) {
-      return live || tick > asked;
-    }
-
-    /** Whether the caller may not list: jobs are read one GET each. */
-    boolean forbidden() {
-      return forbidden;
+      return tick > asked;
     }
 
     /** The job of that name, or null when it is not held. */
     Entry entry(String name) {
-      return forbidden ? null : lookup.apply(name);
+      return lookup.apply(name);
     }
   }
 
@@ -464,7 +453,7 @@ final class StatusCache {
           resourceKind.plural(),
           namespace,
           byName.size());
-      return Listing.listed(tick, at, byName, false);
+      return Listing.listed(tick, at, byName);
     } catch (JobRejectedException e) {
       if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
         throw e;
@@ -478,7 +467,8 @@ final class StatusCache {
                   + namespace
                   + "; job statuses fall back to one GET per job. Grant it (see docs/rbac.yaml)"
                   + " to read many jobs with one LIST");
-      return Listing.listed(tick, at, new ConcurrentHashMap<>(), true);
+      // No copy at all: every job of the namespace is read with its own GET.
+      return Listing.listed(tick, at, new ConcurrentHashMap<>());
     }
   }
 
