@@ -136,6 +136,10 @@ class BodyReadTimeoutTest {
   }
 
   private KubeGateway h2Gateway() {
+    return KubeGateway.create(h2Client(), TIMEOUT, ResiliencePolicy.none());
+  }
+
+  private ApiClient h2Client() {
     ApiClient client = new ApiClient().setBasePath(h2.url("/").toString());
     client.setHttpClient(
         client
@@ -143,7 +147,7 @@ class BodyReadTimeoutTest {
             .newBuilder()
             .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
             .build());
-    return KubeGateway.create(client, TIMEOUT, ResiliencePolicy.none());
+    return client;
   }
 
   private static MockResponseBody streamed(BodyScript script) {
@@ -298,6 +302,39 @@ class BodyReadTimeoutTest {
 
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
     assertThat(connections.get()).isEqualTo(1); // both on one connection
+  }
+
+  @Test
+  void anHttp2BodyLeftHalfReadIsClosedSoItsConnectionIsFreeAgain() throws Exception {
+    h2 = new MockWebServer();
+    h2.setProtocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE));
+    h2.start();
+    StringBuilder body = new StringBuilder(HEAD);
+    for (int i = 0; i < 2_000; i++) {
+      body.append(i == 0 ? "" : ",").append(item("j" + i));
+    }
+    h2.enqueue(
+        new MockResponse.Builder()
+            .code(200)
+            .addHeader("Content-Type", "application/json")
+            .body(body.append("]}").toString())
+            .build());
+    ApiClient client = h2Client();
+    KubeGateway gateway = KubeGateway.create(client, TIMEOUT, ResiliencePolicy.none());
+
+    // the reader stops at the first item, most of the body unread
+    assertThatThrownBy(
+            () ->
+                list(
+                    gateway,
+                    name -> {
+                      throw new UnsupportedOperationException("enough");
+                    }))
+        .hasMessage("enough");
+
+    // the watched body closed the stream under it: the connection carries no call any more
+    assertThat(client.getHttpClient().connectionPool().connectionCount()).isEqualTo(1);
+    assertThat(client.getHttpClient().connectionPool().idleConnectionCount()).isEqualTo(1);
   }
 
   @Test
