@@ -27,6 +27,7 @@ import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.Http2Clients;
 import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
@@ -41,7 +42,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import okhttp3.Protocol;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -143,13 +143,7 @@ class WatchModeTest {
   @Test
   void overHttp2TheWatchesShareOneConnectionAndSeeChangesWithoutARequest() {
     List<ExecutionId> ids = create(4, "RUNNING");
-    ApiClient client = server.newClient();
-    client.setHttpClient(
-        client
-            .getHttpClient()
-            .newBuilder()
-            .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
-            .build());
+    ApiClient client = Http2Clients.overHttp2(server.newClient());
     KubeJobs<TestJobSpec> jobs = node(StatusSource.watch(), KUBE.builder(client, "gravitino"));
     assertThat(jobs.statusReader().getAllInfos(ids).values())
         .allMatch(i -> i.status() == JobStatus.STARTED);

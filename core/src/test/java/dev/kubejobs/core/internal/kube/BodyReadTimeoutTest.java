@@ -21,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.spi.ResourceSnapshot;
+import dev.kubejobs.core.testing.Http2Clients;
 import dev.kubejobs.core.testing.TestJobKind;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.ByteArrayOutputStream;
@@ -140,14 +141,7 @@ class BodyReadTimeoutTest {
   }
 
   private ApiClient h2Client() {
-    ApiClient client = new ApiClient().setBasePath(h2.url("/").toString());
-    client.setHttpClient(
-        client
-            .getHttpClient()
-            .newBuilder()
-            .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
-            .build());
-    return client;
+    return Http2Clients.overHttp2(new ApiClient().setBasePath(h2.url("/").toString()));
   }
 
   private static MockResponseBody streamed(BodyScript script) {
