@@ -18,6 +18,7 @@ package dev.kubejobs.core.internal.kube;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import okhttp3.Call;
 import okhttp3.Protocol;
 import okhttp3.Response;
@@ -101,6 +102,7 @@ final class BodyReadTimeout {
 
     private final Call call;
     private final long timeoutNanos;
+    private final LongSupplier nanoTime;
 
     /** When the read under way started waiting, {@link #NOT_READING} between reads. */
     private volatile long readingSince = NOT_READING;
@@ -110,8 +112,17 @@ final class BodyReadTimeout {
     private volatile Alarm alarm;
 
     Stall(Call call, long timeoutNanos) {
+      this(call, timeoutNanos, System::nanoTime);
+    }
+
+    /**
+     * @param nanoTime the clock the reads and the alarm's look go by ({@link System#nanoTime}); a
+     *     test gives its own
+     */
+    Stall(Call call, long timeoutNanos, LongSupplier nanoTime) {
       this.call = call;
       this.timeoutNanos = timeoutNanos;
+      this.nanoTime = nanoTime;
     }
 
     /** Watches the reads of {@code body} from now on; closing the result ends the watch. */
@@ -120,7 +131,7 @@ final class BodyReadTimeout {
       return new ForwardingSource(body) {
         @Override
         public long read(Buffer sink, long byteCount) throws IOException {
-          readingSince = System.nanoTime();
+          readingSince = nanoTime.getAsLong();
           try {
             return super.read(sink, byteCount);
           } catch (IOException e) {
@@ -166,20 +177,33 @@ final class BodyReadTimeout {
       }
     }
 
+    /**
+     * The alarm's look at the reads: cuts the body off when the read under way has waited a
+     * timeout.
+     *
+     * @return in how many nanoseconds to look again, 0 when the body was cut off or has ended
+     */
+    long look() {
+      if (ended) {
+        return 0;
+      }
+      long since = readingSince;
+      long waited = since == NOT_READING ? 0 : nanoTime.getAsLong() - since;
+      if (waited >= timeoutNanos) {
+        cutOff = true;
+        call.cancel();
+        return 0;
+      }
+      return timeoutNanos - waited;
+    }
+
     /** Due when a read would have waited a timeout, at the earliest. */
     private final class Alarm extends AsyncTimeout {
       @Override
       protected void timedOut() {
-        if (ended) {
-          return;
-        }
-        long since = readingSince;
-        long waited = since == NOT_READING ? 0 : System.nanoTime() - since;
-        if (waited >= timeoutNanos) {
-          cutOff = true;
-          call.cancel();
-        } else {
-          arm(timeoutNanos - waited);
+        long again = look();
+        if (again > 0) {
+          arm(again);
         }
       }
     }

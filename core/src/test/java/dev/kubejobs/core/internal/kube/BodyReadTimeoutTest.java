@@ -34,12 +34,14 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockResponseBody;
 import mockwebserver3.MockWebServer;
@@ -56,6 +58,7 @@ import okio.BufferedSink;
 import okio.BufferedSource;
 import okio.ForwardingSource;
 import okio.Okio;
+import okio.Source;
 import okio.Timeout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -196,19 +199,24 @@ class BodyReadTimeoutTest {
     assertThat(took).isGreaterThanOrEqualTo(TIMEOUT).isLessThan(Duration.ofSeconds(10));
   }
 
-  @ParameterizedTest
-  @EnumSource(Http.class)
-  void aBodyThatKeepsArrivingIsReadWhateverItTakesInAll(Http http) throws Exception {
+  /**
+   * Over HTTP/1 the bound is the kernel's: a socket's {@code SO_TIMEOUT} runs on the wall clock, so
+   * this test paces the body by it. HTTP/2's alarm goes by a clock a test can give, and {@link
+   * #theHttp2AlarmCutsABodyOffOnlyWhenOneReadHasWaitedTheWholeTimeout} checks it without waiting.
+   */
+  @Test
+  void anHttp1BodyThatKeepsArrivingIsReadWhateverItTakesInAll() throws Exception {
     int items = 12;
     Semaphore taken = new Semaphore(0);
     KubeGateway gateway =
         serving(
-            http,
+            Http.HTTP_1,
             parts -> {
               for (int i = 0; i < items; i++) {
                 // Each item once the client has taken the one before (so no pause adds to the
                 // next), after a pause of a quarter of the request timeout: the time between two
-                // reads is what this test is about, so it passes by the clock, not on a condition.
+                // reads is what this test is about, and the socket's timeout goes by the wall
+                // clock, so it passes by that clock, not on a condition.
                 if (i > 0 && !taken.tryAcquire(10, TimeUnit.SECONDS)) {
                   throw new IllegalStateException("the client stopped reading");
                 }
@@ -229,6 +237,61 @@ class BodyReadTimeoutTest {
     assertThat(seen).hasSize(items);
     // 12 pauses of a quarter of the timeout: three timeouts in all, no read waited one
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(TIMEOUT.multipliedBy(2));
+  }
+
+  @Test
+  void theHttp2AlarmCutsABodyOffOnlyWhenOneReadHasWaitedTheWholeTimeout() throws IOException {
+    long second = TimeUnit.SECONDS.toNanos(1);
+    long timeout = 30 * second;
+    AtomicLong now = new AtomicLong(1_000 * second);
+    Call call = new OkHttpClient().newCall(new Request.Builder().url("http://127.0.0.1/").build());
+    BodyReadTimeout.Stall stall = new BodyReadTimeout.Stall(call, timeout, now::get);
+    // Each read of the body waits as long as the script says (the clock moves), and the alarm
+    // looks while it waits; a read that finds its call cancelled fails as a reset stream does.
+    long[] waits = {29 * second, 29 * second, 30 * second};
+    List<Long> looks = new ArrayList<>();
+    Source body =
+        new Source() {
+          private int reads;
+
+          @Override
+          public long read(Buffer sink, long byteCount) throws IOException {
+            now.addAndGet(waits[reads++]);
+            looks.add(stall.look());
+            if (call.isCanceled()) {
+              throw new IOException("stream was reset: CANCEL");
+            }
+            sink.writeByte('x');
+            return 1;
+          }
+
+          @Override
+          public Timeout timeout() {
+            return Timeout.NONE;
+          }
+
+          @Override
+          public void close() {}
+        };
+    Source watched = stall.watch(body);
+    Buffer sink = new Buffer();
+
+    watched.read(sink, 1);
+    now.addAndGet(40 * second); // the reader's own time between two reads does not count
+    long betweenReads = stall.look();
+    watched.read(sink, 1);
+    assertThat(call.isCanceled()).isFalse();
+    assertThatThrownBy(() -> watched.read(sink, 1))
+        .isInstanceOf(SocketTimeoutException.class)
+        .hasMessage("no byte of the answer's body for 30000 ms")
+        .hasCauseInstanceOf(IOException.class);
+    watched.close();
+
+    assertThat(looks).containsExactly(second, second, 0L); // look again in 1 s, 1 s; cut off
+    assertThat(betweenReads).isEqualTo(timeout);
+    assertThat(call.isCanceled()).isTrue();
+    assertThat(sink.readUtf8()).isEqualTo("xx");
+    assertThat(stall.look()).as("after the body was closed").isZero();
   }
 
   @Test
