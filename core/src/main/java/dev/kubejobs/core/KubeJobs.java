@@ -225,7 +225,7 @@ public final class KubeJobs<S> implements AutoCloseable {
    * @return a thread-safe, stateless sweeper over this instance's gateway and clock
    */
   public OrphanSweeper sweeper() {
-    return new DefaultOrphanSweeper(context);
+    return new DefaultOrphanSweeper(context, statusReader.pipeline());
   }
 
   /**

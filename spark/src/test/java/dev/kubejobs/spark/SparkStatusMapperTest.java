@@ -21,7 +21,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobStatus;
-import dev.kubejobs.core.internal.ops.StatusPipeline;
 import dev.kubejobs.core.spi.CancelMark;
 import dev.kubejobs.core.spi.DriverPod;
 import dev.kubejobs.core.spi.FollowUp;
@@ -982,20 +981,17 @@ class SparkStatusMapperTest {
       }
 
       @Test
-      void resolveLooksThePodUpAsTheReaderDoesAndReportsTheFailure() {
-        // What a user's own test gets from the public protocol, without kubejobs' reader.
+      void theSecondMappingWithThePodKnownGoneReportsTheFailure() {
+        // The protocol of JobStatusMapper, as a user's own test drives it without kubejobs' reader:
+        // map the copy alone; when it asks for the driver pod, map it once more with the pod.
         ResourceSnapshot app = App.apache().states(failed).snapshot();
-        MappingDecision info =
-            StatusPipeline.complete(
-                    MAPPER,
-                    app,
-                    MAPPER.map(app, DriverPod.notLookedUp(), NOW),
-                    a -> DriverPod.absent(),
-                    NOW)
-                .decision();
+        MappingDecision alone = MAPPER.map(app, DriverPod.notLookedUp(), NOW);
+        MappingDecision withPod = MAPPER.map(app, DriverPod.absent(), NOW);
 
-        assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
-        assertThat(map(App.apache().states(failed)).info().status()).isEqualTo(JobStatus.STARTED);
+        assertThat(alone.needsDriverPod()).isTrue();
+        assertThat(alone.info().status()).isEqualTo(JobStatus.STARTED);
+        assertThat(withPod.needsDriverPod()).isFalse();
+        assertThat(withPod.info().status()).isEqualTo(JobStatus.FAILED);
       }
 
       @Test

@@ -18,7 +18,6 @@ package dev.kubejobs.spark.e2e;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.internal.ops.StatusPipeline;
 import dev.kubejobs.core.spi.DriverPod;
 import dev.kubejobs.core.spi.FollowUp;
 import dev.kubejobs.core.spi.JobKind;
@@ -93,15 +92,16 @@ final class Cluster implements AutoCloseable {
   }
 
   /**
-   * Maps the job's status with core's own step ({@link StatusPipeline#complete}): pod not looked
-   * up, then looked up if the mapper asks.
+   * Maps the job's status as {@code JobStatusMapper}'s protocol asks: the pod not looked up, then
+   * looked up and mapped once more if the mapper asks for it.
    */
   MappingDecision observe(String name) {
     ResourceSnapshot app = ResourceSnapshot.of(app(name).orElseThrow());
     MappingDecision alone = kind.statusMapper().map(app, DriverPod.notLookedUp(), clock.instant());
-    return StatusPipeline.complete(
-            kind.statusMapper(), app, alone, this::lookUpDriver, clock.instant())
-        .decision();
+    if (!alone.needsDriverPod()) {
+      return alone;
+    }
+    return kind.statusMapper().map(app, lookUpDriver(app), clock.instant());
   }
 
   DriverPod lookUpDriver(ResourceSnapshot app) {

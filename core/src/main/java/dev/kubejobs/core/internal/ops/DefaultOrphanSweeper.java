@@ -16,16 +16,13 @@
 package dev.kubejobs.core.internal.ops;
 
 import dev.kubejobs.core.ApiUnavailableException;
+import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.DeleteResult;
 import dev.kubejobs.core.resilience.ApiCallFailure;
-import dev.kubejobs.core.spi.DriverPod;
-import dev.kubejobs.core.spi.JobKind;
-import dev.kubejobs.core.spi.KubernetesNames;
 import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.spi.ResourceSnapshot;
@@ -36,7 +33,6 @@ import dev.kubejobs.core.sweep.SweepRequest;
 import dev.kubejobs.core.sweep.SweepUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,14 +49,17 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
   private static final Logger LOG = LoggerFactory.getLogger(DefaultOrphanSweeper.class);
 
   private final KubeJobsContext<?> context;
+  private final StatusPipeline pipeline;
 
   /**
    * Creates the sweeper of an instance.
    *
    * @param context the instance's settings and gateway
+   * @param pipeline the instance's status pipeline, which decides whether a job ended
    */
-  public DefaultOrphanSweeper(KubeJobsContext<?> context) {
+  public DefaultOrphanSweeper(KubeJobsContext<?> context, StatusPipeline pipeline) {
     this.context = Objects.requireNonNull(context, "context");
+    this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
   }
 
   @Override
@@ -162,7 +161,7 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
     if (retention.isPresent()) {
       JobExecutionInfo info;
       try {
-        info = endedStatus(resource);
+        info = endedStatus(kind, resource);
       } catch (ApiUnavailableException e) {
         if (!answeredWithServerError(e)) {
           throw e;
@@ -269,58 +268,18 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
   }
 
   /**
-   * Decides a job's status as the status reader does: the kind's mapper without the driver pod,
-   * then with it when the mapper asks. Returns null unless the job has ended for good (a terminal
-   * status and no follow-up still to carry out).
+   * Decides a job's status as the status reader does, through its {@link StatusPipeline}: the
+   * kind's mapper without the driver pod, then with it when the mapper asks (the same locator, the
+   * same end mark), but no follow-up carried out. Returns null unless the job has ended for good (a
+   * terminal status and no follow-up still to carry out).
    */
-  private JobExecutionInfo endedStatus(ResourceSnapshot resource) {
-    JobKind<?> jobKind = context.jobKind();
-    Instant now = context.clock().instant();
-    MappingDecision alone = jobKind.statusMapper().map(resource, DriverPod.notLookedUp(), now);
-    if (alone == null) {
-      throw new IllegalStateException("the status mapper returned null");
-    }
-    MappingDecision decision =
-        StatusPipeline.complete(
-                jobKind.statusMapper(), resource, alone, a -> lookUpDriver(jobKind, a), now)
-            .decision();
+  private JobExecutionInfo endedStatus(ResourceKind kind, ResourceSnapshot resource) {
+    ExecutionId id = ExecutionId.of(context.cluster(), kind, resource.namespace(), resource.name());
+    MappingDecision decision = pipeline.mapWithDriverPod(id, resource);
     if (!(decision instanceof MappingDecision.Report) || !decision.info().status().isTerminal()) {
       return null;
     }
     return decision.info();
-  }
-
-  /** The driver pod as the resource names it, or the newest its selector finds. */
-  private DriverPod lookUpDriver(JobKind<?> jobKind, ResourceSnapshot app) {
-    Optional<String> name = jobKind.driverPodName(app).filter(n -> !n.isEmpty());
-    if (name.isPresent() && !KubernetesNames.isDns1123Subdomain(name.get())) {
-      return DriverPod.unavailable("the resource names an invalid driver pod");
-    }
-    try {
-      if (name.isPresent()) {
-        return context
-            .gateway()
-            .getPod(null, app.namespace(), name.get())
-            .map(DriverPod::found)
-            .orElse(DriverPod.absent());
-      }
-      return context
-          .gateway()
-          .listPods(null, app.namespace(), jobKind.driverPodSelector(app))
-          .stream()
-          .max(
-              Comparator.comparing(
-                      (ResourceSnapshot p) -> p.creationTimestamp().orElse(Instant.EPOCH))
-                  .thenComparing(ResourceSnapshot::name))
-          .map(DriverPod::found)
-          .orElse(DriverPod.absent());
-    } catch (JobRejectedException e) {
-      if (e.reason() != JobRejectedException.Reason.FORBIDDEN) {
-        throw e;
-      }
-      // As the status reader: without pod access, decide from the resource alone.
-      return DriverPod.unavailable("missing permission to read pods in " + app.namespace());
-    }
   }
 
   private SweepEntry statusFailed(

@@ -312,6 +312,11 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     }
   }
 
+  /** The status pipeline, for other deciders of a job's status (the orphan sweep). */
+  public StatusPipeline pipeline() {
+    return pipeline;
+  }
+
   /** The cache (for tests in this package). */
   StatusCache cache() {
     return cache;

@@ -26,13 +26,10 @@ import dev.kubejobs.core.internal.ops.DriverPodLocator.Located;
 import dev.kubejobs.core.spi.DriverPod;
 import dev.kubejobs.core.spi.FollowUp;
 import dev.kubejobs.core.spi.JobKind;
-import dev.kubejobs.core.spi.JobStatusMapper;
 import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.spi.ResourceSnapshot;
-import java.time.Instant;
 import java.util.Optional;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -183,26 +180,10 @@ public final class StatusPipeline {
       ExecutionId id, ResourceSnapshot app, MappingDecision alone, Located pod, Purpose purpose) {
     ResourceSnapshot copy = app;
     MappingDecision decision = alone;
-    DriverPod driver = DriverPod.notLookedUp();
     for (int round = 1; ; round++) {
-      if (decision instanceof MappingDecision.NeedDriverPod) {
-        Located known = pod;
-        ResourceSnapshot looked = copy;
-        Completed completed;
-        try {
-          completed =
-              complete(
-                  (a, p, now) -> map(id, a, p),
-                  copy,
-                  decision,
-                  a -> known != null ? known.orElseThrow() : locator.locate(id, looked),
-                  ctx.clock().instant());
-        } catch (MapperContractException e) {
-          throw mapperFailed(id, e);
-        }
-        decision = completed.decision();
-        driver = completed.pod();
-      }
+      Completed completed = withDriverPod(id, copy, decision, pod);
+      decision = completed.decision();
+      DriverPod driver = completed.pod();
       warn(id, decision, driver);
       JobExecutionInfo info = decision.info();
       String changedBefore = null;
@@ -247,7 +228,6 @@ public final class StatusPipeline {
       LOG.debug("Job '{}' changed before {} (round {}); deciding again", id, changedBefore, round);
       copy = fresh(id);
       decision = mapAlone(id, copy);
-      driver = DriverPod.notLookedUp();
       pod = null;
     }
   }
@@ -280,53 +260,44 @@ public final class StatusPipeline {
   record Decided(JobExecutionInfo info, ResourceSnapshot app, DriverPod pod) {}
 
   /**
+   * Steps 1 and 2 alone, for a decision made outside a status read (the orphan sweep's "has this
+   * job ended?"): maps the copy, and once more with its driver pod when the mapper asks for it. No
+   * follow-up is carried out, no warning logged, nothing remembered.
+   *
+   * @throws dev.kubejobs.core.KubeJobsException when the pod lookup or the mapper failed
+   */
+  MappingDecision mapWithDriverPod(ExecutionId id, ResourceSnapshot app) {
+    return withDriverPod(id, app, mapAlone(id, app), null).decision();
+  }
+
+  /**
    * A mapping made with the driver pod when the first one asked for it.
    *
    * @param decision the mapper's final decision
    * @param pod the driver pod it was made with ({@link DriverPod#notLookedUp()} when not asked)
    */
-  public record Completed(MappingDecision decision, DriverPod pod) {}
-
-  /** A mapper broke its contract: it returned null, or asked again for the pod it was given. */
-  public static final class MapperContractException extends IllegalStateException {
-    private static final long serialVersionUID = 1L;
-
-    MapperContractException(String message) {
-      super(message);
-    }
-  }
+  private record Completed(MappingDecision decision, DriverPod pod) {}
 
   /**
-   * Step 2 of the pipeline, without I/O of its own: when {@code alone} asks for the driver pod,
-   * looks it up with {@code pods} and maps once more (so the mapper runs at most twice per copy);
-   * otherwise keeps {@code alone}. Also for callers that decide outside a status read (the orphan
-   * sweep), which must not carry out follow-ups.
+   * Step 2: when {@code alone} asks for the driver pod, takes the pod the caller looked up with
+   * other jobs' ({@code known}) or looks it up with the {@link DriverPodLocator}, and maps once
+   * more; otherwise keeps {@code alone}. So the pod is looked up only when asked for, and the
+   * mapper runs at most twice per copy.
    *
-   * @param mapper the job kind's mapper
-   * @param app the copy
-   * @param alone the copy's mapping with {@link DriverPod#notLookedUp()}
-   * @param pods looks up the copy's driver pod; its failures propagate as they are
-   * @param now the time to map at
-   * @return the final decision and the pod it was made with
-   * @throws MapperContractException if the mapper returns null or asks again for the pod
+   * @throws JobStatusUnknownException if the mapper fails, or asks again for the pod it was given
    */
-  public static Completed complete(
-      JobStatusMapper mapper,
-      ResourceSnapshot app,
-      MappingDecision alone,
-      Function<ResourceSnapshot, DriverPod> pods,
-      Instant now) {
+  private Completed withDriverPod(
+      ExecutionId id, ResourceSnapshot app, MappingDecision alone, Located known) {
     if (!(alone instanceof MappingDecision.NeedDriverPod)) {
       return new Completed(alone, DriverPod.notLookedUp());
     }
-    DriverPod pod = pods.apply(app);
-    MappingDecision decision = mapper.map(app, pod, now);
-    if (decision == null) {
-      throw new MapperContractException("the mapper returned null");
-    }
+    DriverPod pod = known != null ? known.orElseThrow() : locator.locate(id, app);
+    MappingDecision decision = map(id, app, pod);
     if (decision instanceof MappingDecision.NeedDriverPod) {
-      throw new MapperContractException(
-          "the mapper asked again for the driver pod it was given (" + pod.lookup() + ")");
+      throw mapperFailed(
+          id,
+          new IllegalStateException(
+              "the mapper asked again for the driver pod it was given (" + pod.lookup() + ")"));
     }
     return new Completed(decision, pod);
   }

@@ -1,0 +1,131 @@
+/*
+ * Copyright 2026 The kubejobs Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.kubejobs.core.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kubejobs.core.JobExecutionInfo;
+import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.JobStatusUnknownException;
+import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.spi.JobStatusMapper;
+import dev.kubejobs.core.spi.MappingDecision;
+import dev.kubejobs.core.testing.Fixture;
+import dev.kubejobs.core.testing.KubeJobsHarness;
+import dev.kubejobs.core.testing.TestJobKindVariant;
+import dev.kubejobs.core.testing.TestJobSpec;
+import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The status pipeline's step "map the copy alone, then with the driver pod if the mapper asks",
+ * seen from a status read: the pod is looked up only when the mapper asks for it, once, and the
+ * mapper runs at most twice per copy, whether the copy came from the namespace's list or from the
+ * job's own GET. A mapper that asks again for the pod it was given breaks its contract: the job's
+ * state is unknown, not failed.
+ */
+class MapperRunsAtMostTwiceTest {
+  private static final String PODS = "/api/v1/namespaces/etl/pods.*";
+
+  @RegisterExtension
+  static final KubeJobsHarness<TestJobSpec> KUBE =
+      KubeJobsHarness.testJobs().submit("job-1", TestJobSpec.in("etl")).clearJournal().build();
+
+  private final FakeKubernetesApiServer server = KUBE.server();
+  private final AtomicInteger mapped = new AtomicInteger();
+
+  /** FAILED once the driver pod is known gone; asks for it before. */
+  private final JobStatusMapper failedWhenThePodIsGone =
+      (app, pod, now) -> {
+        mapped.incrementAndGet();
+        return switch (pod.lookup()) {
+          case NOT_LOOKED_UP ->
+              new MappingDecision.NeedDriverPod(
+                  JobExecutionInfo.builder(JobStatus.STARTED).build(), List.of());
+          case ABSENT -> MappingDecision.report(JobExecutionInfo.builder(JobStatus.FAILED).build());
+          default -> MappingDecision.report(JobExecutionInfo.builder(JobStatus.STARTED).build());
+        };
+      };
+
+  private KubeJobs<TestJobSpec> jobs(JobStatusMapper mapper, Duration cachePeriod) {
+    return KUBE.track(
+        Fixture.builder(server, KUBE.clock(), "gravitino-a", TestJobKindVariant.withMapper(mapper))
+            .statusCacheTtl(cachePeriod)
+            .build());
+  }
+
+  @Test
+  void aMappingThatAsksForThePodGetsItOnceFromAListedCopyAndAnswersWithIt() {
+    KubeJobs<TestJobSpec> jobs = jobs(failedWhenThePodIsGone, Duration.ofSeconds(5));
+
+    JobExecutionInfo info = jobs.statusReader().get(KUBE.id());
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(server.journal().count("GET", PODS)).isEqualTo(1);
+    // Once as the list page was parsed, once with the pod; the copy is read again before it ends
+    // the job only when the list was sent before the question, and this one was sent after.
+    assertThat(mapped).hasValue(2);
+  }
+
+  @Test
+  void aMappingThatAsksForThePodGetsItOnceFromTheJobsOwnGetAndAnswersWithIt() {
+    KubeJobs<TestJobSpec> jobs = jobs(failedWhenThePodIsGone, Duration.ZERO);
+
+    JobExecutionInfo info = jobs.statusReader().get(KUBE.id());
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(server.journal().count("GET", PODS)).isEqualTo(1);
+    assertThat(mapped).hasValue(2);
+  }
+
+  @Test
+  void aMappingThatDoesNotAskForThePodNeverLooksItUpNorMapsAgain() {
+    JobStatusMapper queued =
+        (app, pod, now) -> {
+          mapped.incrementAndGet();
+          return MappingDecision.report(JobExecutionInfo.builder(JobStatus.QUEUED).build());
+        };
+    KubeJobs<TestJobSpec> jobs = jobs(queued, Duration.ZERO);
+
+    JobExecutionInfo info = jobs.statusReader().get(KUBE.id());
+
+    assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(server.journal().count("GET", PODS)).isZero();
+    assertThat(mapped).hasValue(1);
+  }
+
+  @Test
+  void aMapperThatAsksAgainForThePodItWasGivenLeavesTheJobUnknownNotFailed() {
+    JobStatusMapper greedy =
+        (app, pod, now) -> {
+          mapped.incrementAndGet();
+          return new MappingDecision.NeedDriverPod(
+              JobExecutionInfo.builder(JobStatus.STARTED).build(), List.of());
+        };
+    KubeJobs<TestJobSpec> jobs = jobs(greedy, Duration.ZERO);
+
+    assertThatThrownBy(() -> jobs.statusReader().get(KUBE.id()))
+        .isInstanceOf(JobStatusUnknownException.class)
+        .hasMessageContaining("asked again for the driver pod it was given (ABSENT)");
+    assertThat(server.journal().count("GET", PODS)).isEqualTo(1);
+    assertThat(mapped).hasValue(2);
+  }
+}
