@@ -181,15 +181,6 @@ final class StatusCache {
     ResourceSnapshot keptCopy() {
       return app;
     }
-
-    /** The copy, while the mapping needs it (a driver pod to look up, a follow-up to carry out). */
-    ResourceSnapshot app() {
-      ResourceSnapshot kept = app;
-      if (kept == null) {
-        throw new IllegalStateException("the copy was dropped: its mapping needs nothing more");
-      }
-      return kept;
-    }
   }
 
   /**
@@ -235,9 +226,48 @@ final class StatusCache {
       return tick > asked;
     }
 
-    /** The job of that name, or null when it is not held. */
-    Entry entry(String name) {
-      return lookup.apply(name);
+    /**
+     * The copy of a job as this listing holds it, mapped alone (the memo made as it arrived, or
+     * made now), and whether it is fresh for the question asked at {@code asked}; null when the job
+     * is not held.
+     */
+    Copy copy(ExecutionId id, long asked, StatusPipeline pipeline) {
+      Entry entry = lookup.apply(id.name());
+      if (entry == null) {
+        return null;
+      }
+      MappingDecision alone = entry.alone(id, pipeline);
+      return new Copy(entry.uid(), entry.keptCopy(), alone, freshFor(asked));
+    }
+  }
+
+  /**
+   * One job's copy as a read decides on it: from a listing (the cache's or a watch's) or from the
+   * job's own GET.
+   *
+   * @param uid the copy's uid
+   * @param app the copy; null once a listing dropped it (its mapping alone is a plain report that
+   *     needs nothing more of it)
+   * @param alone the copy's mapping without the driver pod
+   * @param fresh whether the copy was read after the question was asked
+   */
+  record Copy(String uid, ResourceSnapshot app, MappingDecision alone, boolean fresh) {
+    /** A copy just read with a GET: fresh. */
+    static Copy read(ExecutionId id, ResourceSnapshot app, StatusPipeline pipeline) {
+      return new Copy(app.uid(), app, pipeline.mapAlone(id, app), true);
+    }
+
+    /** The copy, which the mapping still needs (a driver pod to look up, a follow-up). */
+    ResourceSnapshot held() {
+      if (app == null) {
+        throw new IllegalStateException("the copy was dropped: its mapping needs nothing more");
+      }
+      return app;
+    }
+
+    /** Whether the mapping alone would end the job, or is not final yet. */
+    boolean mayEnd() {
+      return alone.info().status().isTerminal() || !(alone instanceof MappingDecision.Report);
     }
   }
 

@@ -324,38 +324,17 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
 
   // ------------------------------------------------------------------ one namespace
 
-  /** One job on its way: the copy it is decided on (or the cache entry holding it) and its map. */
+  /** One job on its way: where its answer goes, what this reader saw of it, its copy. */
   private static final class Candidate {
     final ExecutionId id;
     final int index;
     final ReportedStatuses.Seen seen;
-    StatusCache.Entry entry;
-    ResourceSnapshot app;
-    MappingDecision alone;
-    boolean fresh;
+    StatusCache.Copy copy;
 
     Candidate(ExecutionId id, int index, ReportedStatuses.Seen seen) {
       this.id = id;
       this.index = index;
       this.seen = seen;
-    }
-
-    /** The copy; only while its mapping needs it (a cache drops the copy of a plain report). */
-    ResourceSnapshot app() {
-      return app != null ? app : entry.app();
-    }
-
-    String uid() {
-      return app != null ? app.uid() : entry.uid();
-    }
-
-    /** The copy when still held (a cache drops the copy of most plain reports), else null. */
-    ResourceSnapshot copyIfKept() {
-      return app != null ? app : entry.keptCopy();
-    }
-
-    boolean mayEnd() {
-      return alone.info().status().isTerminal() || !(alone instanceof MappingDecision.Report);
     }
   }
 
@@ -405,18 +384,15 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       ExecutionId id = ids.get(i);
       Candidate c = new Candidate(id, i, seen[i]);
       try {
-        StatusCache.Entry entry = listing == null ? null : listing.entry(id.name());
-        if (entry == null || (seen[i] != null && seen[i].goneWithoutUid())) {
-          // Reported gone with no uid known: a listed copy may be older than that read (a watch
-          // lagging behind the GET that found it gone), so only a GET may bring the job back.
+        // Reported gone with no uid known: a listed copy may be older than that read (a watch
+        // lagging behind the GET that found it gone), so only a GET may bring the job back.
+        boolean goneBefore = seen[i] != null && seen[i].goneWithoutUid();
+        c.copy = listing == null || goneBefore ? null : listing.copy(id, asked, pipeline);
+        if (c.copy == null) {
           readDirectly(c);
-        } else {
-          c.entry = entry;
-          c.alone = entry.alone(id, pipeline);
-          c.fresh = listing.freshFor(asked);
         }
         candidates.add(c);
-        if (!c.fresh && c.mayEnd()) {
+        if (!c.copy.fresh() && c.copy.mayEnd()) {
           stale.add(c);
         }
       } catch (KubeJobsException e) {
@@ -455,14 +431,9 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       if (again != null) {
         for (Candidate c : stale) {
           try {
-            StatusCache.Entry entry = again.entry(c.id.name());
-            if (entry == null) {
+            c.copy = again.copy(c.id, asked, pipeline);
+            if (c.copy == null) {
               readDirectly(c);
-            } else {
-              c.entry = entry;
-              c.app = null;
-              c.alone = entry.alone(c.id, pipeline);
-              c.fresh = true;
             }
           } catch (KubeJobsException e) {
             out[c.index] = fail(c.id, e);
@@ -474,8 +445,8 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     // 3. The driver pods wanted, with one pod LIST where the kind allows.
     Map<ExecutionId, ResourceSnapshot> wanting = new LinkedHashMap<>();
     for (Candidate c : candidates) {
-      if (c.alone instanceof MappingDecision.NeedDriverPod) {
-        wanting.put(c.id, c.app());
+      if (c.copy.alone() instanceof MappingDecision.NeedDriverPod) {
+        wanting.put(c.id, c.copy.held());
       }
     }
     Map<ExecutionId, Located> pods = pipeline.locator().locateAll(ns, wanting);
@@ -484,16 +455,17 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     DiagnosisStep.NamespaceEvents events = diagnosis.eventsOf(ns);
     for (Candidate c : candidates) {
       try {
-        ResourceSnapshot app = c.alone instanceof MappingDecision.Report ? null : c.app();
+        StatusCache.Copy copy = c.copy;
+        ResourceSnapshot app = copy.alone() instanceof MappingDecision.Report ? null : copy.held();
         StatusPipeline.Decided decided =
-            pipeline.decide(c.id, app, c.alone, pods.get(c.id), Purpose.READ);
+            pipeline.decide(c.id, app, copy.alone(), pods.get(c.id), Purpose.READ);
         JobExecutionInfo info = decided.info();
         Instant now = ctx.clock().instant();
-        ResourceSnapshot copy = decided.app() != null ? decided.app() : c.copyIfKept();
-        if (diagnosis.wanted(info, copy, now) && copy != null) {
-          info = diagnosis.diagnose(c.id, info, copy, decided.pod(), events, now);
+        ResourceSnapshot decidedOn = decided.app() != null ? decided.app() : copy.app();
+        if (diagnosis.wanted(info, decidedOn, now) && decidedOn != null) {
+          info = diagnosis.diagnose(c.id, info, decidedOn, decided.pod(), events, now);
         }
-        out[c.index] = JobStatusResult.of(floor(c.id, info, c.uid(), c.seen));
+        out[c.index] = JobStatusResult.of(floor(c.id, info, copy.uid(), c.seen));
       } catch (KubeJobsException e) {
         out[c.index] = fail(c.id, e);
       }
@@ -503,10 +475,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
 
   /** Reads a job with a GET: the copy is fresh. */
   private void readDirectly(Candidate c) {
-    c.entry = null;
-    c.app = pipeline.fresh(c.id);
-    c.alone = pipeline.mapAlone(c.id, c.app);
-    c.fresh = true;
+    c.copy = StatusCache.Copy.read(c.id, pipeline.fresh(c.id), pipeline);
   }
 
   /**
