@@ -34,6 +34,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The status pipeline's step "map the copy alone, then with the driver pod if the mapper asks",
@@ -72,22 +74,15 @@ class MapperRunsAtMostTwiceTest {
             .build());
   }
 
-  @Test
-  void aMappingThatAsksForThePodGetsItOnceFromAListedCopyAndAnswersWithIt() {
-    KubeJobs<TestJobSpec> jobs = jobs(failedWhenThePodIsGone, Duration.ofSeconds(5));
-
-    JobExecutionInfo info = jobs.statusReader().get(KUBE.id());
-
-    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(server.journal().count("GET", PODS)).isEqualTo(1);
-    // Once as the list page was parsed, once with the pod; the copy is read again before it ends
-    // the job only when the list was sent before the question, and this one was sent after.
-    assertThat(mapped).hasValue(2);
-  }
-
-  @Test
-  void aMappingThatAsksForThePodGetsItOnceFromTheJobsOwnGetAndAnswersWithIt() {
-    KubeJobs<TestJobSpec> jobs = jobs(failedWhenThePodIsGone, Duration.ZERO);
+  /**
+   * With a cache period the copy comes from the namespace's list and is mapped alone as the page is
+   * parsed (that list was sent after the question, so the copy is not read again before it ends the
+   * job); without one it comes from the job's own GET.
+   */
+  @ParameterizedTest(name = "cache period {0}")
+  @ValueSource(strings = {"PT5S", "PT0S"})
+  void aMappingThatAsksForThePodGetsItOnceAndAnswersWithIt(Duration cachePeriod) {
+    KubeJobs<TestJobSpec> jobs = jobs(failedWhenThePodIsGone, cachePeriod);
 
     JobExecutionInfo info = jobs.statusReader().get(KUBE.id());
 
