@@ -442,17 +442,12 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         }
       }
     }
-    // 3. The driver pods wanted, with one pod LIST where the kind allows.
-    Map<ExecutionId, ResourceSnapshot> wanting = new LinkedHashMap<>();
-    for (Candidate c : candidates) {
-      if (c.copy.alone() instanceof MappingDecision.NeedDriverPod) {
-        wanting.put(c.id, c.copy.held());
-      }
-    }
-    Map<ExecutionId, Located> pods = pipeline.locator().locateAll(ns, wanting);
+    // 3. The driver pods wanted by several jobs, with one pod LIST where the kind allows (a lone
+    // job's pod is looked up by the pipeline in step 4).
+    Map<ExecutionId, Located> pods = candidates.size() < 2 ? Map.of() : driverPods(ns, candidates);
     // 4. Decide (the one pipeline: driver pod, follow-up), diagnose a job stuck or just failed
     // (its namespace's events listed once, at the first such job), hold against the floor.
-    DiagnosisStep.NamespaceEvents events = diagnosis.eventsOf(ns);
+    DiagnosisStep.NamespaceEvents events = null;
     for (Candidate c : candidates) {
       try {
         StatusCache.Copy copy = c.copy;
@@ -463,6 +458,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         Instant now = ctx.clock().instant();
         ResourceSnapshot decidedOn = decided.app() != null ? decided.app() : copy.app();
         if (diagnosis.wanted(info, decidedOn, now) && decidedOn != null) {
+          events = events != null ? events : diagnosis.eventsOf(ns);
           info = diagnosis.diagnose(c.id, info, decidedOn, decided.pod(), events, now);
         }
         out[c.index] = JobStatusResult.of(floor(c.id, info, copy.uid(), c.seen));
@@ -471,6 +467,17 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       }
     }
     return out;
+  }
+
+  /** The driver pods of the candidates whose mapping asks for one, looked up together. */
+  private Map<ExecutionId, Located> driverPods(String ns, List<Candidate> candidates) {
+    Map<ExecutionId, ResourceSnapshot> wanting = new LinkedHashMap<>();
+    for (Candidate c : candidates) {
+      if (c.copy.alone() instanceof MappingDecision.NeedDriverPod) {
+        wanting.put(c.id, c.copy.held());
+      }
+    }
+    return pipeline.locator().locateAll(ns, wanting);
   }
 
   /** Reads a job with a GET: the copy is fresh. */

@@ -62,19 +62,18 @@ import org.slf4j.LoggerFactory;
  * (0b3c16f^): 29 hops over 13 classes, 40 calls in all, the mapper run three times, three callbacks
  * into the status reader (the cache's {@code listed} consumer, {@code JobStatusMapper.resolve}'s
  * lookup function and the resolver's recording function wrapping it) besides the gateway's list
- * sink, and two flags set on the public {@code JobExecutionInfo} to be stripped later. Now: 29 hops
- * over 17 classes, 46 calls, the mapper run twice, no callback into the reader, no flag: {@code
+ * sink, and two flags set on the public {@code JobExecutionInfo} to be stripped later. Now: 26 hops
+ * over 17 classes, 43 calls, the mapper run twice, no callback into the reader, no flag: {@code
  * StatusOperation.get} -> {@code KubeJobsContext.check}, {@code StatusCache.ask}; {@code
  * ReportedStatuses.seen}; {@code StatusCache.listing} -> {@code KubeGateway.listEach} -> the list
  * sink's {@code wants} ({@code JsonTree.Obj.text}) and {@code item} -> {@code Entry.mapAhead} ->
  * {@link #mapAlone} -> {@code JobStatusMapper.map}, {@code EndMark.of}; {@code Listing.copy} ->
- * {@code Entry.alone}; {@code Copy.held}; {@code DriverPodLocator.locateAll}; {@code
- * DiagnosisStep.eventsOf}; {@code Copy.held}; {@link #decide} -> {@code DriverPodLocator.locate} ->
+ * {@code Entry.alone}; {@code Copy.held}; {@link #decide} -> {@code DriverPodLocator.locate} ->
  * {@code JobKind.driverPodName}, {@code KubernetesNames.isDns1123Subdomain}, {@code
  * KubeGateway.getPod}; {@code JobStatusMapper.map}, {@code EndMark.of}; {@code
  * DiagnosisStep.wanted} -> {@code JobStatusMapper.executorsWaiting}; {@code
- * ReportedStatuses.raise}; {@code StatusCache.evictExpired}. Five of them serve what came after the
- * count: the end mark (2) and the diagnosis (3). The gateway's two calls back ({@code wants},
+ * ReportedStatuses.raise}; {@code StatusCache.evictExpired}. Four of them serve what came after the
+ * count: the end mark (2) and the diagnosis (2). The gateway's two calls back ({@code wants},
  * {@code item}) are the streaming parse handing each listed copy to the cache as it is read, before
  * and now.
  *
