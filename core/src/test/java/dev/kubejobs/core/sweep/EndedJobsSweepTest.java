@@ -33,6 +33,7 @@ import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.testing.FakeAppKind;
 import dev.kubejobs.core.testing.FakeApps;
 import dev.kubejobs.core.testing.KubeJobsHarness;
+import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
 import dev.kubejobs.testkit.ResourceType;
@@ -96,6 +97,8 @@ class EndedJobsSweepTest {
         switch (state) {
           case "RUNNING":
             return MappingDecision.report(JobExecutionInfo.builder(JobStatus.STARTED).build());
+          case "BROKEN":
+            throw new IllegalStateException("cannot read state BROKEN");
           case "COMPLETED":
             return MappingDecision.report(
                 JobExecutionInfo.builder(JobStatus.SUCCEEDED).finishedAt(ended).build());
@@ -241,6 +244,39 @@ class EndedJobsSweepTest {
     assertThat(report.deleted()).isEmpty();
     assertThat(exists("kj-failed-old")).isTrue();
     assertThat(report.keptKnown()).isEqualTo(1);
+  }
+
+  @Test
+  void knownJobsWhoseMapperFailsAreKeptEachWithItsReasonAndWarnedOfOnce() {
+    create("kj-broken-1", "done-old", "prod", "BROKEN", null);
+    create("kj-broken-2", "done-young", "prod", "BROKEN", null);
+    create("kj-broken-3", "running", "prod", "BROKEN", null);
+    CLOCK.set(T0.plus(Duration.ofDays(3)));
+
+    SweepReport report;
+    List<String> warnings;
+    try (LogCapture logs = LogCapture.start()) {
+      report = KUBE.jobs().sweeper().sweep(request().build());
+      warnings = logs.warnings();
+    }
+
+    assertThat(report.failed())
+        .extracting(SweepEntry::name)
+        .containsExactlyInAnyOrder("kj-broken-1", "kj-broken-2", "kj-broken-3");
+    assertThat(report.failed())
+        .allSatisfy(
+            e ->
+                assertThat(e.detail())
+                    .contains("its status could not be decided, kept")
+                    .contains("cannot read state BROKEN")
+                    .contains(e.name()));
+    assertThat(report.deleted()).isEmpty();
+    assertThat(exists("kj-broken-1") && exists("kj-broken-2") && exists("kj-broken-3")).isTrue();
+    // The reasons name their jobs; the log says it once for the three.
+    assertThat(warnings)
+        .filteredOn(l -> l.contains("Sweep could not decide whether a job ended"))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("cannot read state BROKEN");
   }
 
   @Test

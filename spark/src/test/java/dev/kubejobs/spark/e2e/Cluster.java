@@ -101,7 +101,11 @@ final class Cluster implements AutoCloseable {
     if (!alone.needsDriverPod()) {
       return alone;
     }
-    return kind.statusMapper().map(app, lookUpDriver(app), clock.instant());
+    MappingDecision withPod = kind.statusMapper().map(app, lookUpDriver(app), clock.instant());
+    if (withPod == null || withPod.needsDriverPod()) {
+      throw new AssertionError("the mapper broke its protocol on " + name + ": " + withPod);
+    }
+    return withPod;
   }
 
   DriverPod lookUpDriver(ResourceSnapshot app) {

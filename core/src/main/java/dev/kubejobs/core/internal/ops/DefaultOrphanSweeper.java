@@ -172,7 +172,9 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
           return;
         }
       } catch (RuntimeException e) {
-        // A mapper bug or a forbidden pod lookup: never delete on a guess.
+        // A mapper bug, or a pod lookup refused other than for a missing permission (without the
+        // permission the job is decided from its resource alone, as a status read decides it):
+        // never delete on a guess.
         info = null;
         if (known) {
           report.add(statusFailed(resource, jobId, created, e));
@@ -285,7 +287,12 @@ public final class DefaultOrphanSweeper implements OrphanSweeper {
   private SweepEntry statusFailed(
       ResourceSnapshot resource, String jobId, Instant created, RuntimeException e) {
     String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
-    context.warnings().warn(LOG, "Sweep could not decide whether a job ended: " + why);
+    // Once per kind of failure, not per job: the status pipeline's exceptions name their job.
+    String kindOfFailure =
+        "sweep: " + e.getClass().getName() + (e.getCause() == null ? "" : ": " + e.getCause());
+    context
+        .warnings()
+        .warn(LOG, kindOfFailure, "Sweep could not decide whether a job ended: " + why);
     return entry(
         resource,
         jobId,

@@ -236,8 +236,13 @@ final class StatusCache {
       if (entry == null) {
         return null;
       }
+      // The copy is read before the mapping: a listing drops it only after it kept a plain report
+      // as the mapping, so a copy read as dropped comes with a mapping that needs none. (Read
+      // after, a mapping not kept, QUEUED or CANCELLING, could lose a copy it still needs to
+      // another reader's mapping kept meanwhile.)
+      ResourceSnapshot app = entry.keptCopy();
       MappingDecision alone = entry.alone(id, pipeline);
-      return new Copy(entry.uid(), entry.keptCopy(), alone, freshFor(asked));
+      return new Copy(entry.uid(), app, alone, freshFor(asked));
     }
   }
 

@@ -56,26 +56,26 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Hops of a cold-cache polling {@code get} of a job whose mapper asks for its driver pod,
  * counted by one rule for every version: a hop is an executed call from one class (nested classes
- * and records count as classes) into another; calls within a class, constructors, accessors that
- * only return a field, value objects and the JDK are not hops; a call into the gateway is one hop,
- * and each call from the gateway back into the caller's code is one more. Before this pipeline
- * (0b3c16f^): 29 hops over 13 classes, 40 calls in all, the mapper run three times, three callbacks
- * into the status reader (the cache's {@code listed} consumer, {@code JobStatusMapper.resolve}'s
- * lookup function and the resolver's recording function wrapping it) besides the gateway's list
- * sink, and two flags set on the public {@code JobExecutionInfo} to be stripped later. Now: 26 hops
- * over 17 classes, 43 calls, the mapper run twice, no callback into the reader, no flag: {@code
- * StatusOperation.get} -> {@code KubeJobsContext.check}, {@code StatusCache.ask}; {@code
- * ReportedStatuses.seen}; {@code StatusCache.listing} -> {@code KubeGateway.listEach} -> the list
- * sink's {@code wants} ({@code JsonTree.Obj.text}) and {@code item} -> {@code Entry.mapAhead} ->
- * {@link #mapAlone} -> {@code JobStatusMapper.map}, {@code EndMark.of}; {@code Listing.copy} ->
- * {@code Entry.alone}; {@code Copy.held}; {@link #decide} -> {@code DriverPodLocator.locate} ->
- * {@code JobKind.driverPodName}, {@code KubernetesNames.isDns1123Subdomain}, {@code
- * KubeGateway.getPod}; {@code JobStatusMapper.map}, {@code EndMark.of}; {@code
- * DiagnosisStep.wanted} -> {@code JobStatusMapper.executorsWaiting}; {@code
- * ReportedStatuses.raise}; {@code StatusCache.evictExpired}. Four of them serve what came after the
- * count: the end mark (2) and the diagnosis (2). The gateway's two calls back ({@code wants},
- * {@code item}) are the streaming parse handing each listed copy to the cache as it is read, before
- * and now.
+ * and records count as classes) into another; calls within a class, constructors and static
+ * factories, accessors that only return a field, value objects and the JDK are not hops; a call
+ * into the gateway is one hop, and each call from the gateway back into the caller's code is one
+ * more. Before this pipeline (0b3c16f^): 29 hops over 13 classes, 40 calls in all, the mapper run
+ * three times, three callbacks into the status reader (the cache's {@code listed} consumer, {@code
+ * JobStatusMapper.resolve}'s lookup function and the resolver's recording function wrapping it)
+ * besides the gateway's list sink, and two flags set on the public {@code JobExecutionInfo} to be
+ * stripped later. Now: 26 hops over 17 classes, 43 calls, the mapper run twice, no callback into
+ * the reader, no flag: {@code StatusOperation.get} -> {@code KubeJobsContext.check}, {@code
+ * StatusCache.ask}; {@code ReportedStatuses.seen}; {@code StatusCache.listing} -> {@code
+ * KubeGateway.listEach} -> the list sink's {@code wants} ({@code JsonTree.Obj.text}) and {@code
+ * item} -> {@code Entry.mapAhead} -> {@link #mapAlone} -> {@code JobStatusMapper.map}, {@code
+ * EndMark.of}; {@code Listing.copy} -> {@code Entry.alone}; {@code Copy.held}; {@link #decide} ->
+ * {@code DriverPodLocator.locate} -> {@code JobKind.driverPodName}, {@code
+ * KubernetesNames.isDns1123Subdomain}, {@code KubeGateway.getPod}; {@code JobStatusMapper.map},
+ * {@code EndMark.of}; {@code DiagnosisStep.wanted} -> {@code JobStatusMapper.executorsWaiting};
+ * {@code ReportedStatuses.raise}; {@code StatusCache.evictExpired}. Four of them serve what came
+ * after the count: the end mark (2) and the diagnosis (2). The gateway's two calls back ({@code
+ * wants}, {@code item}) are the streaming parse handing each listed copy to the cache as it is
+ * read, before and now.
  *
  * <p>Not a published API; thread safe.
  */
@@ -269,7 +269,7 @@ public final class StatusPipeline {
   /**
    * Steps 1 and 2 alone, for a decision made outside a status read (the orphan sweep's "has this
    * job ended?"): maps the copy, and once more with its driver pod when the mapper asks for it. No
-   * follow-up is carried out, no warning logged, nothing remembered.
+   * follow-up is carried out, none of the mapping's warnings logged, nothing remembered.
    *
    * @throws dev.kubejobs.core.KubeJobsException when the pod lookup or the mapper failed
    */
