@@ -72,7 +72,7 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
     }
   }
 
-  /** Per node, the lock its pulls take, which {@link #pausePulling} holds. */
+  /** Per node, the lock its pulls take, which {@link #whilePullsPaused} holds. */
   private final Map<JobExecutor, ReentrantLock> pauses = new ConcurrentHashMap<>();
 
   private final String metalake;
@@ -191,13 +191,17 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
   }
 
   /**
-   * Holds a node's pulls (started by {@link #startPulling}) until the returned handle is closed, on
-   * the thread that called this; a pull in flight finishes first.
+   * Runs {@code action} while a node's pulls (started by {@link #startPulling}) are held; a pull in
+   * flight finishes first.
    */
-  AutoCloseable pausePulling(JobExecutor node) {
+  void whilePullsPaused(JobExecutor node, Runnable action) {
     ReentrantLock paused = pauses.computeIfAbsent(node, n -> new ReentrantLock());
     paused.lock();
-    return paused::unlock;
+    try {
+      action.run();
+    } finally {
+      paused.unlock();
+    }
   }
 
   /** Returns what pulls failed with other than {@link NoSuchJobException}. */

@@ -87,9 +87,7 @@ class GravitinoTwoNodesTest {
       // pull of node A in between would find it gone without knowing why and record FAILED — a
       // window of Gravitino's order no executor can close from another node (docs/gravitino.md).
       // Node B's own pulls go on: its executor reads the job it cancelled, gone, as CANCELLED.
-      try (AutoCloseable paused = manager.pausePulling(nodeA)) {
-        manager.cancel(nodeB, fromA);
-      }
+      manager.whilePullsPaused(nodeA, () -> manager.cancel(nodeB, fromA));
       assertThat(manager.job(fromA).status())
           .isIn(JobHandle.Status.CANCELLING, JobHandle.Status.CANCELLED);
       operator.runToEnd(NS, nameB);
