@@ -34,6 +34,7 @@ import dev.kubejobs.core.testing.FakeAppKind;
 import dev.kubejobs.core.testing.FakeApps;
 import dev.kubejobs.core.testing.KubeJobsHarness;
 import dev.kubejobs.core.testing.LogCapture;
+import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
 import dev.kubejobs.testkit.ResourceType;
@@ -277,6 +278,55 @@ class EndedJobsSweepTest {
         .filteredOn(l -> l.contains("Sweep could not decide whether a job ended"))
         .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
         .contains("cannot read state BROKEN");
+  }
+
+  @Test
+  void
+      aDriverPodLookupTheServerFailsKeepsAKnownJobWithTheReasonAndLeavesAnUnknownOneToTheOrphanRule() {
+    // given: two jobs whose resources say FAILED long ago (the mapper asks for the driver pod),
+    // one known and one unknown, and a server that answers every pod read with 500
+    create("kj-failed-old", "failed-old", "prod", "FAILED", T0);
+    create("kj-stranger", "stranger", "prod", "FAILED", T0);
+    CLOCK.set(T0.plus(Duration.ofDays(3)));
+    KUBE.server()
+        .faults()
+        .add(
+            Fault.on("GET", "/api/v1/namespaces/etl/pods.*")
+                .forever()
+                .status(500, "InternalError", "etcd is sad"));
+
+    SweepReport report = KUBE.jobs().sweeper().sweep(request().build());
+
+    // then: the known job is kept, its entry naming the server's answer; the unknown one is old
+    // enough to be an orphan whatever its status
+    assertThat(report.failed())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.name()).isEqualTo("kj-failed-old");
+              assertThat(e.cause()).isEqualTo(SweepEntry.Cause.ENDED_PAST_RETENTION);
+              assertThat(e.detail())
+                  .contains("its status could not be decided, kept")
+                  .contains("etcd is sad");
+            });
+    assertThat(report.deleted())
+        .extracting(SweepEntry::name, SweepEntry::cause)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("kj-stranger", SweepEntry.Cause.ORPHAN));
+    assertThat(exists("kj-failed-old")).isTrue();
+  }
+
+  @Test
+  void aDriverPodLookupThatCannotReachTheServerStopsTheSweepWithWhatItDid() {
+    create("kj-failed-old", "failed-old", "prod", "FAILED", T0);
+    CLOCK.set(T0.plus(Duration.ofDays(3)));
+    KUBE.server()
+        .faults()
+        .add(Fault.on("GET", "/api/v1/namespaces/etl/pods.*").forever().connectionReset());
+
+    assertThatThrownBy(() -> KUBE.jobs().sweeper().sweep(request().build()))
+        .isInstanceOf(SweepUnavailableException.class);
+    assertThat(exists("kj-failed-old")).isTrue();
   }
 
   @Test
