@@ -257,11 +257,6 @@ final class StatusCache {
    * @param fresh whether the copy was read after the question was asked
    */
   record Copy(String uid, ResourceSnapshot app, MappingDecision alone, boolean fresh) {
-    /** A copy just read with a GET: fresh. */
-    static Copy read(ExecutionId id, ResourceSnapshot app, StatusPipeline pipeline) {
-      return new Copy(app.uid(), app, pipeline.mapAlone(id, app), true);
-    }
-
     /** The copy, which the mapping still needs (a driver pod to look up, a follow-up). */
     ResourceSnapshot held() {
       if (app == null) {

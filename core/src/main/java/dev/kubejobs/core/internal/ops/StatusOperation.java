@@ -482,7 +482,8 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
 
   /** Reads a job with a GET: the copy is fresh. */
   private void readDirectly(Candidate c) {
-    c.copy = StatusCache.Copy.read(c.id, pipeline.fresh(c.id), pipeline);
+    ResourceSnapshot app = pipeline.fresh(c.id);
+    c.copy = new StatusCache.Copy(app.uid(), app, pipeline.mapAlone(c.id, app), true);
   }
 
   /**
