@@ -25,6 +25,7 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.testing.FakeAppKind;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.KubeJobsHarness;
+import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.RecordedRequest;
@@ -34,6 +35,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class DriverLogReaderTest {
   @RegisterExtension static final KubeJobsHarness<String> KUBE = KubeJobsHarness.fakeApps().build();
@@ -78,6 +81,33 @@ class DriverLogReaderTest {
     assertThat(log.pod()).contains("driver-1");
     assertThat(log.container()).contains("driver");
     assertThat(onlyLogRequest().queryParameter("container")).isEqualTo("driver");
+  }
+
+  @Test
+  void readsThePodsOnlyContainerWhenAPodTemplateRenamedTheDriverContainer() {
+    app(null);
+    pod("driver-1", "spark-main");
+    KUBE.store().setPodLog(NS, "driver-1", "spark-main", "renamed, still the driver\n");
+
+    DriverLog log = KUBE.jobs().driverLogs().tail(ID, 10, 10_000);
+
+    assertThat(log.lines()).containsExactly("renamed, still the driver");
+    assertThat(log.container()).contains("spark-main");
+    assertThat(onlyLogRequest().queryParameter("container")).isEqualTo("spark-main");
+  }
+
+  @Test
+  void asksForTheDriverContainerByItsNameWhenSeveralContainersHaveOtherNames() {
+    app(null);
+    pod("driver-1", "spark-main", "log-shipper");
+
+    DriverLog log = KUBE.jobs().driverLogs().tail(ID, 10, 10_000);
+
+    // Which of two unknown containers is the driver cannot be told: the kind's name is asked for,
+    // and the server's refusal leaves the log empty.
+    assertThat(log.isEmpty()).isTrue();
+    assertThat(onlyLogRequest().queryParameter("container"))
+        .isEqualTo(FakeAppKind.DRIVER_CONTAINER);
   }
 
   @Test
@@ -188,6 +218,43 @@ class DriverLogReaderTest {
 
     assertThat(log.isEmpty()).isTrue();
     assertThat(log).isSameAs(DriverLog.empty());
+  }
+
+  /**
+   * The answers the kubelet gives (through the API server) for a log that cannot be read yet or any
+   * more are expected: an empty log, no warning. Any other refusal is warned of.
+   */
+  @ParameterizedTest(name = "{0} {1} warned: {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "404|pods \"driver-1\" not found|false",
+        "400|container \"driver\" in pod \"driver-1\" is waiting to start: ContainerCreating|false",
+        "400|container \"driver\" in pod \"driver-1\" is waiting to start: image can't be pulled"
+            + "|false",
+        "400|the pod is ContainerCreating|false",
+        "400|container \"driver\" in pod \"driver-1\" is waiting to start: PodInitializing|false",
+        "400|PodInitializing|false",
+        "400|container foo is not valid for pod driver-1|true",
+      })
+  void aLogThatCannotBeReadGivesAnEmptyLogWarnedOfOnlyWhenUnexpected(
+      int code, String message, boolean warned) {
+    app(null);
+    pod("driver-1", "driver");
+    KUBE.server()
+        .faults()
+        .add(
+            Fault.on("GET", LOG_PATH)
+                .status(code, code == 404 ? "NotFound" : "BadRequest", message));
+
+    try (LogCapture logs = LogCapture.start()) {
+      DriverLog log = KUBE.jobs().driverLogs().tail(ID, 10, 1000);
+
+      assertThat(log.isEmpty()).isTrue();
+      assertThat(logs.warnings())
+          .filteredOn(w -> w.contains("Could not read the driver log"))
+          .hasSize(warned ? 1 : 0);
+    }
   }
 
   @Test

@@ -21,7 +21,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class LogTailTest {
@@ -173,6 +179,136 @@ class LogTailTest {
       int n = (int) Math.min(len, left);
       java.util.Arrays.fill(b, off, off + n, value);
       left -= n;
+      return n;
+    }
+  }
+
+  /**
+   * However a stream arrives in pieces, the tail keeps what one look at the whole stream would:
+   * 2,000 seeded streams (short and long lines, multi-byte characters, {@code \r\n}, a last line
+   * with or without its end) read in pieces of random sizes under random caps, against {@link
+   * #expected}; the most bytes held stays under three times the byte cap and is at least what was
+   * kept.
+   */
+  @Test
+  void keepsWhatTheWholeStreamWouldKeepHoweverItArrivesInPieces() throws IOException {
+    for (long seed = 1; seed <= 2000; seed++) {
+      Random random = new Random(seed);
+      int maxLines = 1 + random.nextInt(12);
+      int maxBytes = 1 + random.nextInt(random.nextBoolean() ? 24 : 400);
+      byte[] log = randomLog(random, maxBytes);
+      int largestPiece = 1 + random.nextInt(3 * maxBytes + 16);
+
+      LogTail.Result r =
+          new LogTail(maxLines, maxBytes).read(new InPieces(log, random, largestPiece));
+      Expected want = expected(log, maxLines, maxBytes);
+
+      String seen = "seed " + seed + ": " + maxLines + " lines, " + maxBytes + " bytes";
+      assertThat(r.lines()).as(seen).isEqualTo(want.lines());
+      assertThat(r.truncated()).as(seen).isEqualTo(want.truncated());
+      assertThat(r.highWaterBytes())
+          .as(seen)
+          .isLessThan(3L * maxBytes)
+          .isGreaterThanOrEqualTo(want.keptBytes());
+    }
+  }
+
+  /** What the tail keeps of a whole stream, by the rules of {@link LogTail}'s class Javadoc. */
+  private record Expected(List<String> lines, boolean truncated, long keptBytes) {}
+
+  private static Expected expected(byte[] log, int maxLines, int maxBytes) {
+    int lineCap = maxBytes - 1;
+    List<byte[]> all = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i < log.length; i++) {
+      if (log[i] == '\n') {
+        all.add(Arrays.copyOfRange(log, start, i));
+        start = i + 1;
+      }
+    }
+    if (start < log.length) {
+      all.add(Arrays.copyOfRange(log, start, log.length));
+    }
+    Deque<byte[]> kept = new ArrayDeque<>();
+    Deque<Boolean> cut = new ArrayDeque<>();
+    long keptBytes = 0;
+    boolean truncated = false;
+    for (byte[] line : all) {
+      boolean isCut = line.length > lineCap;
+      byte[] content = isCut ? Arrays.copyOfRange(line, line.length - lineCap, line.length) : line;
+      if (content.length > 0 && content[content.length - 1] == '\r') {
+        content = Arrays.copyOf(content, content.length - 1);
+      }
+      truncated |= isCut;
+      kept.addLast(content);
+      cut.addLast(isCut);
+      keptBytes += content.length + 1L;
+      while (kept.size() > 1 && (kept.size() > maxLines || keptBytes > maxBytes)) {
+        keptBytes -= kept.removeFirst().length + 1L;
+        cut.removeFirst();
+        truncated = true;
+      }
+    }
+    List<String> lines = new ArrayList<>();
+    Iterator<Boolean> cuts = cut.iterator();
+    for (byte[] content : kept) {
+      int from = 0;
+      if (cuts.next()) {
+        while (from < content.length && (content[from] & 0xC0) == 0x80) {
+          from++;
+        }
+      }
+      lines.add(new String(content, from, content.length - from, StandardCharsets.UTF_8));
+    }
+    return new Expected(lines, truncated, keptBytes);
+  }
+
+  /** Lines of random length, some far longer than the byte cap, of ASCII and multi-byte text. */
+  private static byte[] randomLog(Random random, int maxBytes) {
+    String[] pieces = {"a", "b", "é", "€", "𝄞", "\r", " "};
+    StringBuilder log = new StringBuilder();
+    int lines = random.nextInt(30);
+    for (int i = 0; i < lines; i++) {
+      int length = random.nextInt(4) == 0 ? random.nextInt(5 * maxBytes + 2) : random.nextInt(8);
+      for (int j = 0; j < length; j++) {
+        log.append(pieces[random.nextInt(pieces.length)]);
+      }
+      if (random.nextInt(5) == 0) {
+        log.append('\r');
+      }
+      if (i < lines - 1 || random.nextBoolean()) {
+        log.append('\n');
+      }
+    }
+    return log.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A stream that hands out its bytes in pieces of random sizes. */
+  private static final class InPieces extends InputStream {
+    private final byte[] bytes;
+    private final Random random;
+    private final int largest;
+    private int pos;
+
+    InPieces(byte[] bytes, Random random, int largest) {
+      this.bytes = bytes;
+      this.random = random;
+      this.largest = largest;
+    }
+
+    @Override
+    public int read() {
+      return pos < bytes.length ? bytes[pos++] & 0xFF : -1;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (pos == bytes.length) {
+        return -1;
+      }
+      int n = Math.min(Math.min(len, bytes.length - pos), 1 + random.nextInt(largest));
+      System.arraycopy(bytes, pos, b, off, n);
+      pos += n;
       return n;
     }
   }
