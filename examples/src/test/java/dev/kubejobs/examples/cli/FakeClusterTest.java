@@ -102,17 +102,19 @@ class FakeClusterTest {
             + ": the kubectl check of fake-cluster is skipped");
     Path kubeconfig = dir.resolve("fake.yaml");
     try (FakeCluster cluster = FakeCluster.start(0, Duration.ofHours(1), kubeconfig)) {
-      assertThat(cli("--kubeconfig", kubeconfig.toString(), "submit", "job-1").exit()).isZero();
+      // The cluster wrote its kubeconfig where it was asked to; kubectl and the CLI read it.
+      Path config = cluster.kubeconfig();
+      assertThat(config).isEqualTo(kubeconfig);
+      assertThat(cli("--kubeconfig", config.toString(), "submit", "job-1").exit()).isZero();
       assertThat(
-              cli("--kubeconfig", kubeconfig.toString(), "--operator", "kubeflow", "submit", "j-2")
+              cli("--kubeconfig", config.toString(), "--operator", "kubeflow", "submit", "j-2")
                   .exit())
           .isZero();
 
-      Result apache =
-          kubectl(kubeconfig, "get", "sparkapplications.spark.apache.org", "-o", "name");
+      Result apache = kubectl(config, "get", "sparkapplications.spark.apache.org", "-o", "name");
       Result kubeflow =
-          kubectl(kubeconfig, "get", "sparkapplications.sparkoperator.k8s.io", "-o", "name");
-      Result either = kubectl(kubeconfig, "get", "sparkapplications", "-o", "name");
+          kubectl(config, "get", "sparkapplications.sparkoperator.k8s.io", "-o", "name");
+      Result either = kubectl(config, "get", "sparkapplications", "-o", "name");
 
       assertThat(apache.exit()).as(apache.err()).isZero();
       assertThat(apache.out().strip()).isEqualTo("sparkapplication.spark.apache.org/kj-job-1");
