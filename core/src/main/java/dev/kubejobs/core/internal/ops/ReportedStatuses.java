@@ -177,16 +177,6 @@ final class ReportedStatuses {
         : Optional.empty();
   }
 
-  /**
-   * Whether the job was reported gone without a uid to tell its resource by (the reader had not
-   * reported it before): a copy of it from a list or a watch may then be older than the read that
-   * found it gone, and only a fresh read tells a late copy from a new resource.
-   */
-  synchronized boolean goneWithoutUid(ExecutionId id) {
-    Seen s = seen.get(id);
-    return s != null && s.gone && s.uid == null;
-  }
-
   /** Whether a status was reported for the job and it has neither ended nor gone. */
   synchronized boolean follows(ExecutionId id) {
     Seen s = seen.get(id);
@@ -241,7 +231,11 @@ final class ReportedStatuses {
       boolean gone,
       JobExecutionInfo ended) {
 
-    /** Whether the job was reported gone without a uid (see {@link #goneWithoutUid}). */
+    /**
+     * Whether the job was reported gone without a uid to tell its resource by (the reader had not
+     * reported it before): a copy of it from a list or a watch may then be older than the read that
+     * found it gone, and only a fresh read tells a late copy from a new resource.
+     */
     boolean goneWithoutUid() {
       return gone && uid == null;
     }

@@ -122,11 +122,6 @@ final class StatusCache {
       return uid;
     }
 
-    /** The resourceVersion of the copy. */
-    String resourceVersion() {
-      return resourceVersion;
-    }
-
     /**
      * The mapping of the copy without its driver pod, made once and shared by concurrent callers;
      * afterwards the copy itself is dropped unless a driver pod or a follow-up still needs it. A
@@ -374,16 +369,6 @@ final class StatusCache {
   /** The namespaces whose lists are kept (for tests). */
   Set<String> cachedNamespaces() {
     return Set.copyOf(slots.keySet());
-  }
-
-  /** The number of jobs kept over all namespaces (for tests and the benchmark). */
-  int cachedJobs() {
-    int n = 0;
-    for (Slot slot : slots.values()) {
-      Listing listing = slot.listing;
-      n += listing == null ? 0 : listing.byName.size();
-    }
-    return n;
   }
 
   /**

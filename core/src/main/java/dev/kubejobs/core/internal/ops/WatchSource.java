@@ -179,15 +179,6 @@ final class WatchSource implements AutoCloseable {
     }
   }
 
-  /** The number of jobs held over all namespaces (for tests and the benchmark). */
-  int heldJobs() {
-    int n = 0;
-    for (Watched w : watches.values()) {
-      n += w.entries.size();
-    }
-    return n;
-  }
-
   /**
    * The jobs whose resource changed since they were last taken, when recorded (else empty): the
    * reader takes them from here; the watch never calls into it.
