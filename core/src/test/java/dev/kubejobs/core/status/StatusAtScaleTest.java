@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonArray;
+import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
@@ -28,17 +29,21 @@ import dev.kubejobs.core.spi.JobStatusMapper;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.KubeJobsHarness;
+import dev.kubejobs.core.testing.LogCapture;
 import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobKindVariant;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -46,10 +51,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A poll of many jobs costs LISTs, not a GET per job, whatever ended; the driver pods of a
@@ -286,6 +296,111 @@ class StatusAtScaleTest {
         .allSatisfy(r -> assertThat(r.orElseThrow().status()).isEqualTo(JobStatus.FAILED));
     assertThat(server.journal().count("GET", POD_LISTS)).isEqualTo(1);
     assertThat(server.journal().count("GET", POD_GETS)).isZero();
+  }
+
+  @Test
+  void driverPodsTheResourcesNameAreMatchedByNameInTheOnePodListNotByTheirLabels() {
+    List<ExecutionId> ids = create(3, 1, null);
+    // Job 0 names a pod that failed; a newer pod with its labels runs (the label rule's choice).
+    driverPod("kj-job-0-named", "kj-job-0", "Failed");
+    CLOCK.advance(Duration.ofSeconds(1));
+    driverPod("kj-job-0-newer", "kj-job-0", "Running");
+    driverPod("kj-job-1-named", "kj-job-1", "Failed");
+    // Job 2 names a pod that is gone; a pod with its labels runs.
+    driverPod("kj-job-2-other", "kj-job-2", "Running");
+    for (ExecutionId id : ids) {
+      Fixture.setStatus(
+          server,
+          id.namespace(),
+          id.name(),
+          "{\"state\":\"FAILED\",\"driverPod\":\"" + id.name() + "-named\"}");
+    }
+    server.journal().clear();
+
+    Map<ExecutionId, JobExecutionInfo> all = jobs.statusReader().getAllInfos(ids);
+
+    assertThat(all.values()).hasSize(3).allMatch(i -> i.status() == JobStatus.FAILED);
+    assertThat(server.journal().count("GET", POD_LISTS)).isEqualTo(1);
+    assertThat(server.journal().count("GET", POD_GETS)).isZero();
+    // A running pod taken for a driver would have been deleted as a failed job's live driver.
+    assertThat(server.journal().count("DELETE", POD_GETS)).isZero();
+  }
+
+  @Test
+  void aPodListThatMayNotBeSentLeavesEachJobDecidedWithoutItsPodAndWarnsOnce() {
+    List<ExecutionId> ids = create(3, 1, "FAILED");
+    for (ExecutionId id : ids) {
+      driverPod(id.name() + "-driver", id.name(), "Running");
+    }
+    server.rbac().deny("list", "", "pods");
+    server.journal().clear();
+
+    try (LogCapture logs = LogCapture.start()) {
+      Map<ExecutionId, JobExecutionInfo> all = jobs.statusReader().getAllInfos(ids);
+
+      assertThat(all.values()).hasSize(3).allMatch(i -> i.status() == JobStatus.FAILED);
+      assertThat(logs.warnings())
+          .filteredOn(w -> w.contains("missing permission: list pods in namespace ns-0"))
+          .hasSize(1);
+    }
+    assertThat(server.journal().count("GET", POD_LISTS)).isEqualTo(1);
+    assertThat(server.journal().count("GET", POD_GETS)).isZero();
+    assertThat(server.journal().count("DELETE", POD_GETS)).isZero();
+  }
+
+  @Test
+  void aPodListThatFailsFailsTheReadsOfTheJobsThatNeededItWithoutAGetPerJob() {
+    List<ExecutionId> ids = create(2, 1, "FAILED");
+    server
+        .faults()
+        .add(
+            Fault.on("GET", "/api/v1/namespaces/ns-0/pods")
+                .forever()
+                .status(500, "InternalError", "etcd"));
+    server.journal().clear();
+
+    Map<ExecutionId, JobStatusResult> all = jobs.statusReader().getAll(ids);
+
+    assertThat(all.values())
+        .hasSize(2)
+        .allSatisfy(r -> assertThat(r.error()).get().isInstanceOf(ApiUnavailableException.class));
+    assertThat(server.journal().count("GET", POD_GETS)).isZero();
+  }
+
+  static Stream<Arguments> kindsThatCannotSelectSeveralDriverPods() {
+    Function<Collection<ResourceSnapshot>, Optional<String>> none = apps -> Optional.empty();
+    Function<Collection<ResourceSnapshot>, Optional<String>> failing =
+        apps -> {
+          throw new IllegalStateException("a bug of the job kind");
+        };
+    return Stream.of(Arguments.of("none", none), Arguments.of("failing", failing));
+  }
+
+  @ParameterizedTest(name = "selector of several: {0}")
+  @MethodSource("kindsThatCannotSelectSeveralDriverPods")
+  void aKindThatCannotSelectSeveralDriverPodsHasEachLookedUpAlone(
+      String what, Function<Collection<ResourceSnapshot>, Optional<String>> selector) {
+    List<ExecutionId> ids = create(3, 1, "FAILED");
+    for (ExecutionId id : ids) {
+      driverPod(id.name() + "-driver", id.name(), "Failed");
+    }
+    KubeJobs<TestJobSpec> alone =
+        KUBE.track(builder(TestJobKindVariant.withDriverPodsSelector(selector)).build());
+    server.journal().clear();
+
+    Map<ExecutionId, JobExecutionInfo> all = alone.statusReader().getAllInfos(ids);
+
+    assertThat(all.values()).hasSize(3).allMatch(i -> i.status() == JobStatus.FAILED);
+    assertThat(server.journal().requests("GET", POD_LISTS))
+        .extracting(r -> r.queryParameter("labelSelector"))
+        .containsExactlyInAnyOrder(
+            "test-role=driver,test-app=kj-job-0",
+            "test-role=driver,test-app=kj-job-1",
+            "test-role=driver,test-app=kj-job-2");
+  }
+
+  private void driverPod(String name, String app, String phase) {
+    server.store().create(ResourceType.POD, "ns-0", Fixture.driverPod(name, app, phase));
   }
 
   @Test

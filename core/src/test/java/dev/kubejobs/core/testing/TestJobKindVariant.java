@@ -42,6 +42,22 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
   private final JobStatusMapper mapper;
   private final Function<ResourceSnapshot, Optional<String>> driverPodName;
   private final Set<String> statusFields;
+  private final Function<Collection<ResourceSnapshot>, Optional<String>> driverPodsSelector;
+
+  private TestJobKindVariant(
+      ResourceKind kind,
+      BiFunction<TestJobSpec, JobIdentity, JsonObject> manifest,
+      JobStatusMapper mapper,
+      Function<ResourceSnapshot, Optional<String>> driverPodName,
+      Set<String> statusFields,
+      Function<Collection<ResourceSnapshot>, Optional<String>> driverPodsSelector) {
+    this.kind = kind;
+    this.manifest = manifest;
+    this.mapper = mapper;
+    this.driverPodName = driverPodName;
+    this.statusFields = statusFields;
+    this.driverPodsSelector = driverPodsSelector;
+  }
 
   private TestJobKindVariant(
       ResourceKind kind,
@@ -49,11 +65,7 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
       JobStatusMapper mapper,
       Function<ResourceSnapshot, Optional<String>> driverPodName,
       Set<String> statusFields) {
-    this.kind = kind;
-    this.manifest = manifest;
-    this.mapper = mapper;
-    this.driverPodName = driverPodName;
-    this.statusFields = statusFields;
+    this(kind, manifest, mapper, driverPodName, statusFields, TEST_KIND::driverPodsSelector);
   }
 
   private TestJobKindVariant(
@@ -81,6 +93,21 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
           return m;
         },
         TEST_KIND.statusMapper());
+  }
+
+  /**
+   * The test kind whose selector of several jobs' driver pods is {@code driverPodsSelector} (empty:
+   * the kind cannot select several at once).
+   */
+  public static TestJobKindVariant withDriverPodsSelector(
+      Function<Collection<ResourceSnapshot>, Optional<String>> driverPodsSelector) {
+    return new TestJobKindVariant(
+        TestJobKind.KIND,
+        TEST_KIND::manifest,
+        TEST_KIND.statusMapper(),
+        TEST_KIND::driverPodName,
+        Set.of(),
+        driverPodsSelector);
   }
 
   /** The test kind whose manifests {@code manifest} builds. */
@@ -165,7 +192,7 @@ public final class TestJobKindVariant implements JobKind<TestJobSpec> {
 
   @Override
   public Optional<String> driverPodsSelector(Collection<ResourceSnapshot> applications) {
-    return TEST_KIND.driverPodsSelector(applications);
+    return driverPodsSelector.apply(applications);
   }
 
   @Override
