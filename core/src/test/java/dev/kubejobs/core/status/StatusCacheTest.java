@@ -119,6 +119,40 @@ class StatusCacheTest {
     assertThat(server.journal().count("GET", GETS)).isEqualTo(3);
   }
 
+  /**
+   * A list paged across the server's compaction starts again (410 {@code Expired} on its second
+   * page); the jobs of the expired first page are dropped with it, so a job deleted meanwhile is
+   * not served from that page: it is confirmed gone with one GET.
+   */
+  @Test
+  void aListThatStartsAgainDropsWhatItsExpiredPagesHeld() throws Exception {
+    List<ExecutionId> ids = new ArrayList<>();
+    for (int i = 0; i < 700; i++) {
+      String name = String.format("kj-job-%03d", i);
+      server
+          .store()
+          .create(TestJobKind.TYPE, "etl", Fixture.testJob(name, "gravitino-a", name, "RUNNING"));
+      ids.add(ExecutionId.of("test", TestJobKind.KIND, "etl", name));
+    }
+    ExecutionId deleted = ids.get(0); // on the first page (names are listed in order)
+    Hold secondPage = server.hold(Hold.on("GET", ETL_LIST).skip(1));
+    CompletableFuture<Map<ExecutionId, JobStatusResult>> read =
+        CompletableFuture.supplyAsync(() -> jobs.statusReader().getAll(ids));
+    secondPage.awaitArrived();
+    server.store().delete(TestJobKind.TYPE, "etl", deleted.name());
+    server.compact();
+    secondPage.release();
+
+    Map<ExecutionId, JobStatusResult> all = read.get(30, TimeUnit.SECONDS);
+
+    assertThat(secondPage.awaitAnswered()).isEqualTo(410);
+    assertThat(all.get(deleted).error()).get().isInstanceOf(NoSuchJobException.class);
+    assertThat(ids.subList(1, 700))
+        .allSatisfy(
+            id -> assertThat(all.get(id).orElseThrow().status()).isEqualTo(JobStatus.STARTED));
+    assertThat(server.journal().count("GET", GETS)).isEqualTo(1);
+  }
+
   @Test
   void aForbiddenListFallsBackToGets() {
     ExecutionId id = jobs.submitter().submit("job-1", TestJobSpec.in("etl"));
