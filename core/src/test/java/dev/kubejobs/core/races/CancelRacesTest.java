@@ -25,6 +25,7 @@ import dev.kubejobs.core.JobConflictException;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.spi.CancelMark;
 import dev.kubejobs.core.testing.ClientHooks;
@@ -114,6 +115,37 @@ class CancelRacesTest {
         .doesNotContainKey(JobIdentity.ANNOTATION_CANCEL_REQUESTED);
     assertThat(nodeA.statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
     assertThat(nodeB().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aMarkWithdrawalThatFindsTheJobDeletedLeavesItGoneNotEnded() {
+    // The driver ended while the job carried a cancel mark; before the read withdraws the mark, the
+    // cancel's delete removes the resource. The withdrawal meets 404: the cancel won, the job is
+    // gone (the scheduler that cancelled it records it cancelled), never reported SUCCEEDED.
+    Fixture.driverDecides(server, "etl", "kj-job-1", "Succeeded");
+    Fixture.annotate(
+        server,
+        "etl",
+        "kj-job-1",
+        JobIdentity.ANNOTATION_CANCEL_REQUESTED,
+        new CancelMark(T0, "0123456789abcdef-1", "1", "").toString());
+    KubeJobs<TestJobSpec> reader =
+        Fixture.scripted(
+                server,
+                new ClientHooks()
+                    .before(
+                        "PATCH",
+                        OBJECT,
+                        () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1")),
+                CLOCK,
+                "gravitino")
+            .statusCacheTtl(Duration.ZERO)
+            .build();
+    server.journal().clear();
+
+    assertThatThrownBy(() -> reader.statusReader().get(KUBE.id()))
+        .isInstanceOf(NoSuchJobException.class);
+    assertThat(server.journal().count("PATCH", OBJECT)).isEqualTo(1);
   }
 
   @Test

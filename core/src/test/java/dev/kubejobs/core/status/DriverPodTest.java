@@ -193,6 +193,27 @@ class DriverPodTest {
   }
 
   @Test
+  void credentialsRefusedForThePodDeleteKeepTheJobUnfinishedAndSaySo() {
+    // 401 is not a missing permission that may stay (403): the credentials may be renewed, so the
+    // job waits for its driver pod's delete, and its message names the refusal, not a permission.
+    server
+        .faults()
+        .add(Fault.on("DELETE", PODS).forever().status(401, "Unauthorized", "token expired"));
+
+    try (LogCapture logs = LogCapture.start()) {
+      JobExecutionInfo info = jobs.statusReader().get(id);
+
+      assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+      assertThat(info.message())
+          .contains(
+              "waiting to delete the driver pod that still runs before reporting FAILED (the API"
+                  + " server refused the ApiClient's credentials (401) to delete pods in namespace etl)");
+      assertThat(logs.warnings()).anyMatch(w -> w.contains("stays STARTED until"));
+    }
+    assertThat(server.store().get(ResourceType.POD, "etl", DRIVER)).isPresent();
+  }
+
+  @Test
   void aDriverPodThatChangedBeforeItsDeleteIsLookedUpAgainAndDeleted() {
     server.faults().add(Fault.on("DELETE", PODS).status(409, "Conflict", "the pod was modified"));
 
