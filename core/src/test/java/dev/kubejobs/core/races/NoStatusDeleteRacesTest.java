@@ -37,6 +37,7 @@ import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.MutableClock;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -166,6 +167,51 @@ class NoStatusDeleteRacesTest {
     server.faults().clear();
     assertThat(racingB.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
     assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
+  }
+
+  @Test
+  void anEndMarkOutlivesAStatusTheOperatorWroteAfterItEvenWhileItsDeleteIsRefused() {
+    // A's end mark lands, its delete does not; then the operator writes SUCCEEDED after all, and
+    // deletes are refused for a while. The mark came first: the job is reported waiting (STARTED)
+    // for its delete, never SUCCEEDED, then FAILED once the delete goes through.
+    server.faults().add(Fault.on("DELETE", OBJECT).forClient("node-a").times(9).connectionReset());
+    assertThatThrownBy(() -> nodeA.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class);
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+    server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+
+    JobExecutionInfo waiting = nodeB.statusReader().get(id);
+
+    assertThat(waiting.status()).isEqualTo(JobStatus.STARTED);
+    assertThat(waiting.finishedAt()).isEmpty();
+    assertThat(waiting.message()).contains("before reporting FAILED");
+
+    server.rbac().reset();
+    JobExecutionInfo ended = nodeB.statusReader().get(id);
+
+    assertThat(ended.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(ended.message()).contains("no status from the operator");
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+  }
+
+  @Test
+  void anEndMarkedResourceAlreadyBeingDeletedIsReportedAsItsMarkDecidedWithoutAnotherDelete() {
+    server.faults().add(Fault.on("DELETE", OBJECT).forClient("node-a").times(9).connectionReset());
+    assertThatThrownBy(() -> nodeA.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class);
+    Instant marked = CLOCK.instant();
+    // Later, someone else's delete is held by a finalizer: the resource is being deleted.
+    CLOCK.advance(Duration.ofMinutes(1));
+    Fixture.holdWithFinalizer(server, "etl", "kj-job-1");
+    server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1");
+    server.journal().clear();
+
+    JobExecutionInfo info = nodeB.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.message()).contains("no status from the operator");
+    assertThat(info.finishedAt()).as("the mark's time").contains(marked);
+    assertThat(server.journal().count("DELETE", OBJECT)).isZero();
   }
 
   /** The timeout has not come yet: nothing is marked or deleted. */
