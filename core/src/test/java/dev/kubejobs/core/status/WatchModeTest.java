@@ -33,6 +33,7 @@ import dev.kubejobs.core.testing.TestJobKind;
 import dev.kubejobs.core.testing.TestJobSpec;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceEvent;
 import dev.kubejobs.testkit.ResourceListener;
@@ -303,6 +304,40 @@ class WatchModeTest {
     } catch (NoSuchJobException expected) {
       return true;
     }
+  }
+
+  /**
+   * A job deleted while its namespace's watch was away, in a gap the server compacted (the watch
+   * cannot resume and lists again): the list no longer has it, and the view drops it by the name
+   * the view kept of it. Read from the view once it is in sync again, the job is gone, never the
+   * copy from before the gap.
+   */
+  @Test
+  void aJobDeletedWhileItsWatchWasAwayIsGoneOnceTheWatchHasListedAgain() {
+    List<ExecutionId> ids = create(3, "RUNNING"); // kj-job-0 and kj-job-2 in ns-0
+    String ns0 = "/apis/kubejobs.dev/v1/namespaces/ns-0/testjobs";
+    server.faults().add(Fault.on("WATCH", ns0).times(1).dropWatchAfter(1));
+    server.faults().add(Fault.on("WATCH", ns0).times(1).status(410, "Expired", "too old"));
+    Hold relist = server.hold(Hold.on("GET", ns0).skip(1)); // the first LIST passes
+    KubeJobs<TestJobSpec> jobs = watching();
+    assertThat(jobs.statusReader().getAllInfos(ids)).hasSize(3);
+
+    Fixture.touch(server, "ns-0", "kj-job-2"); // the one event, then the watch is dropped
+    relist.awaitArrived(); // it could not resume (410), so it lists again: held here
+    server.store().delete(TestJobKind.TYPE, "ns-0", "kj-job-0");
+    relist.release();
+
+    // In sync again (a read of the other job of ns-0 costs no request).
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              server.journal().clear();
+              jobs.statusReader().get(ids.get(2));
+              return nonWatch(ALL) == 0;
+            });
+    assertThatThrownBy(() -> jobs.statusReader().get(ids.get(0)))
+        .isInstanceOf(NoSuchJobException.class);
   }
 
   @Test
