@@ -117,11 +117,12 @@ class CancelRacesTest {
     assertThat(nodeB().statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
   }
 
-  @Test
-  void aMarkWithdrawalThatFindsTheJobDeletedLeavesItGoneNotEnded() {
-    // The driver ended while the job carried a cancel mark; before the read withdraws the mark, the
-    // cancel's delete removes the resource. The withdrawal meets 404: the cancel won, the job is
-    // gone (the scheduler that cancelled it records it cancelled), never reported SUCCEEDED.
+  /**
+   * Marks the job for cancel, lets its driver pod succeed, and returns a reader without a cache
+   * that runs {@code beforeWithdrawal} just before its PATCH of the job (the mark's withdrawal);
+   * the journal is emptied.
+   */
+  private KubeJobs<TestJobSpec> readerOfAMarkedJobWhoseDriverSucceeded(Runnable beforeWithdrawal) {
     Fixture.driverDecides(server, "etl", "kj-job-1", "Succeeded");
     Fixture.annotate(
         server,
@@ -132,16 +133,23 @@ class CancelRacesTest {
     KubeJobs<TestJobSpec> reader =
         Fixture.scripted(
                 server,
-                new ClientHooks()
-                    .before(
-                        "PATCH",
-                        OBJECT,
-                        () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1")),
+                new ClientHooks().before("PATCH", OBJECT, beforeWithdrawal),
                 CLOCK,
                 "gravitino")
             .statusCacheTtl(Duration.ZERO)
             .build();
     server.journal().clear();
+    return reader;
+  }
+
+  @Test
+  void aMarkWithdrawalThatFindsTheJobDeletedLeavesItGoneNotEnded() {
+    // The driver ended while the job carried a cancel mark; before the read withdraws the mark, the
+    // cancel's delete removes the resource. The withdrawal meets 404: the cancel won, the job is
+    // gone (the scheduler that cancelled it records it cancelled), never reported SUCCEEDED.
+    KubeJobs<TestJobSpec> reader =
+        readerOfAMarkedJobWhoseDriverSucceeded(
+            () -> server.store().delete(TestJobKind.TYPE, "etl", "kj-job-1"));
 
     assertThatThrownBy(() -> reader.statusReader().get(KUBE.id()))
         .isInstanceOf(NoSuchJobException.class);
@@ -154,23 +162,8 @@ class CancelRacesTest {
     // copy. Here the job changed since that copy (a label; in the race, the cancel's delete), so
     // the withdrawal meets 409 and the read decides again on a fresh copy: one more GET, one more
     // withdrawal, and the job is reported as the driver ended it.
-    Fixture.driverDecides(server, "etl", "kj-job-1", "Succeeded");
-    Fixture.annotate(
-        server,
-        "etl",
-        "kj-job-1",
-        JobIdentity.ANNOTATION_CANCEL_REQUESTED,
-        new CancelMark(T0, "0123456789abcdef-1", "1", "").toString());
     KubeJobs<TestJobSpec> reader =
-        Fixture.scripted(
-                server,
-                new ClientHooks()
-                    .before("PATCH", OBJECT, () -> Fixture.touch(server, "etl", "kj-job-1")),
-                CLOCK,
-                "gravitino")
-            .statusCacheTtl(Duration.ZERO)
-            .build();
-    server.journal().clear();
+        readerOfAMarkedJobWhoseDriverSucceeded(() -> Fixture.touch(server, "etl", "kj-job-1"));
 
     assertThat(reader.statusReader().get(KUBE.id()).status()).isEqualTo(JobStatus.SUCCEEDED);
 
