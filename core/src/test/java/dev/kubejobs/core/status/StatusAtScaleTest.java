@@ -736,6 +736,28 @@ class StatusAtScaleTest {
         .isInstanceOf(NoSuchJobException.class);
   }
 
+  /**
+   * The reader tells resources apart by uid: after it reported a job gone, a resource created again
+   * under its name (a resubmit of the same job id) is read as the new job, not as the gone one.
+   */
+  @Test
+  void aResourceCreatedAgainUnderTheNameOfAGoneJobIsReadAsANewResource() {
+    ExecutionId id = create(1, 1, "RUNNING").get(0);
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.STARTED);
+    server.store().delete(TestJobKind.TYPE, "ns-0", id.name());
+    CLOCK.advance(Duration.ofSeconds(6));
+    assertThatThrownBy(() -> jobs.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+
+    server
+        .store()
+        .create(TestJobKind.TYPE, "ns-0", Fixture.testJob(id.name(), "gravitino-a", "job-0", null));
+    CLOCK.advance(Duration.ofSeconds(6));
+
+    assertThat(jobs.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(jobs.statusReader().getAllInfos(List.of(id)).get(id).status())
+        .isEqualTo(JobStatus.QUEUED);
+  }
+
   private static long statusThreads() {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().startsWith("kubejobs-status-") && t.isAlive())
