@@ -119,8 +119,8 @@ class CancelRacesTest {
 
   /**
    * Marks the job for cancel, lets its driver pod succeed, and returns a reader without a cache
-   * that runs {@code beforeWithdrawal} just before its PATCH of the job (the mark's withdrawal);
-   * the journal is emptied.
+   * that runs {@code beforeWithdrawal} just before its first PATCH of the job (the mark's
+   * withdrawal); the journal is emptied.
    */
   private KubeJobs<TestJobSpec> readerOfAMarkedJobWhoseDriverSucceeded(Runnable beforeWithdrawal) {
     Fixture.driverDecides(server, "etl", "kj-job-1", "Succeeded");

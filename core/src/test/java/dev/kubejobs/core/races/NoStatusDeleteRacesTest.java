@@ -211,6 +211,7 @@ class NoStatusDeleteRacesTest {
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(info.message()).contains("no status from the operator");
     assertThat(info.finishedAt()).as("the mark's time").contains(marked);
+    assertThat(nodeA.statusReader().get(id)).as("the node that wrote the mark").isEqualTo(info);
     assertThat(server.journal().count("DELETE", OBJECT)).isZero();
   }
 

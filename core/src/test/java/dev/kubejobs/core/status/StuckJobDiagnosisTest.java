@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
@@ -109,7 +110,7 @@ class StuckJobDiagnosisTest {
   }
 
   @Test
-  void executorsWaitingAreExplainedOnlyOnceTheyWaitedTheThresholdAndCostNoRequestBefore() {
+  void executorsWaitingAreExplainedOnlyOnceTheJobWaitedTheThresholdAndCostNoRequestBefore() {
     KubeJobs<TestJobSpec> jobs = instance(mapper(() -> true, List::of));
     ExecutionId id = runningJob("kj-job-1");
     executor("kj-job-1-exec-1", Map.of("spark-app-name", "kj-job-1"), null);
@@ -186,6 +187,9 @@ class StuckJobDiagnosisTest {
 
     assertThat(info.status()).isEqualTo(JobStatus.STARTED);
     assertThat(info.diagnosis()).as("no executor pod was read: none is pending").isEmpty();
+    assertThat(server.journal().count("GET", PODS))
+        .as("the executor pod LIST was sent")
+        .isPositive();
   }
 
   @ParameterizedTest(name = "cache period {0}")
@@ -273,6 +277,9 @@ class StuckJobDiagnosisTest {
     JobExecutionInfo info = jobs.statusReader().get(id);
 
     assertThat(info.status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(server.journal().count("GET", PODS + "/kj-job-1-driver"))
+        .as("the driver pod was looked up for the diagnosis")
+        .isPositive();
   }
 
   static Stream<Arguments> eventsThatCannotBeRead() {
@@ -415,7 +422,7 @@ class StuckJobDiagnosisTest {
   private ExecutionId job(String name, String statusJson) {
     JsonObject job = Fixture.testJob(name, "gravitino-a", name, null);
     if (statusJson != null) {
-      job.add("status", com.google.gson.JsonParser.parseString(statusJson));
+      job.add("status", JsonParser.parseString(statusJson));
     }
     server.store().create(TestJobKind.TYPE, NS, job);
     return ExecutionId.of(Fixture.CLUSTER, TestJobKind.KIND, NS, name);

@@ -318,12 +318,13 @@ class WatchModeTest {
     String ns0 = "/apis/kubejobs.dev/v1/namespaces/ns-0/testjobs";
     server.faults().add(Fault.on("WATCH", ns0).times(1).dropWatchAfter(1));
     server.faults().add(Fault.on("WATCH", ns0).times(1).status(410, "Expired", "too old"));
-    Hold relist = server.hold(Hold.on("GET", ns0).skip(1)); // the first LIST passes
     KubeJobs<TestJobSpec> jobs = watching();
     assertThat(jobs.statusReader().getAllInfos(ids)).hasSize(3);
+    Hold relist = server.hold(Hold.on("GET", ns0));
 
     Fixture.touch(server, "ns-0", "kj-job-2"); // the one event, then the watch is dropped
-    relist.awaitArrived(); // it could not resume (410), so it lists again: held here
+    // It could not resume (410), so it lists again: held here.
+    assertThat(relist.awaitArrived(Duration.ofSeconds(30)).queryParameter("watch")).isNull();
     server.store().delete(TestJobKind.TYPE, "ns-0", "kj-job-0");
     relist.release();
 

@@ -31,8 +31,9 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The {@link TestJobKind} with its resource kind, manifest or status mapper replaced, for tests of
- * what core does with what a job kind returns; everything else is the test kind's. Immutable.
+ * The {@link TestJobKind} with its resource kind, manifest, status mapper, status fields, driver
+ * pod name or selector of several driver pods replaced, for tests of what core does with what a job
+ * kind returns; everything else is the test kind's. Immutable.
  */
 public final class TestJobKindVariant implements JobKind<TestJobSpec> {
   private static final TestJobKind TEST_KIND = new TestJobKind();
