@@ -347,7 +347,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
         // Deleted by this executor's cancel: CANCELLED, whether or not Gravitino has recorded the
         // job CANCELLING yet (it does so only after cancelJob returns; a pull in between would
         // otherwise turn the NoSuchJobException into FAILED).
-        return JobExecutionInfo.builder().withStatus(JobHandle.Status.CANCELLED).build();
+        return JobExecutionInfo.of(JobHandle.Status.CANCELLED);
       }
       throw new NoSuchJobException(e, "%s", e.getMessage());
     } finally {
@@ -359,12 +359,31 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
         status == JobStatus.SUCCEEDED
             || status == JobStatus.FAILED
             || status == JobStatus.CANCELLED;
-    Instant startedAt = info.startedAt().orElse(null);
-    return JobExecutionInfo.builder()
-        .withStatus(GravitinoMapping.toGravitino(status))
-        .withStartedAt(startedAt)
-        .withFinishedAt(ended ? info.finishedAt().orElse(null) : null)
-        .build();
+    return snapshot(
+        GravitinoMapping.toGravitino(status),
+        info.startedAt().orElse(null),
+        ended ? info.finishedAt().orElse(null) : null);
+  }
+
+  /**
+   * Returns Gravitino's snapshot of a job: its status, with the start time once known and the
+   * finish time of a finished job. Uses only members Gravitino's {@code JobExecutionInfo} has
+   * ({@code of}, {@code started}, {@code finished}, and its builder for a job being cancelled after
+   * it started).
+   */
+  private static JobExecutionInfo snapshot(
+      JobHandle.Status status, Instant startedAt, Instant finishedAt) {
+    JobExecutionInfo queued = JobExecutionInfo.of(status);
+    if (startedAt == null) {
+      return finishedAt == null ? queued : queued.finished(status, finishedAt);
+    }
+    JobExecutionInfo started = queued.started(startedAt);
+    if (finishedAt != null) {
+      return started.finished(status, finishedAt);
+    }
+    return status == JobHandle.Status.STARTED
+        ? started
+        : started.toBuilder().withStatus(status).build();
   }
 
   /**

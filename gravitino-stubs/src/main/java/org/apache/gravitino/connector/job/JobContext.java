@@ -16,14 +16,13 @@
 package org.apache.gravitino.connector.job;
 
 import java.io.File;
-import java.util.Objects;
 
 /**
  * Stand-in for Gravitino's {@code org.apache.gravitino.connector.job.JobContext}: the context of a
  * job run that Gravitino passes to {@link JobExecutor#submitJob(JobContext,
  * org.apache.gravitino.job.JobTemplate)} with the runtime template. Same constructor and accessors;
  * see the {@linkplain org.apache.gravitino.connector.job package} for the commit it mirrors.
- * Immutable.
+ * Immutable; like the original, it does not override {@code equals} nor {@code hashCode}.
  */
 public final class JobContext {
   private final long jobId;
@@ -75,19 +74,6 @@ public final class JobContext {
    */
   public File stagingDir() {
     return stagingDir;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof JobContext c
-        && c.jobId == jobId
-        && c.metalake.equals(metalake)
-        && c.stagingDir.equals(stagingDir);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(jobId, metalake, stagingDir);
   }
 
   @Override

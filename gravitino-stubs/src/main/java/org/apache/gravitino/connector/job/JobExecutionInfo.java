@@ -16,28 +16,47 @@
 package org.apache.gravitino.connector.job;
 
 import java.time.Instant;
-import java.util.Objects;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NonNull;
+import lombok.ToString;
+import lombok.experimental.Accessors;
 import org.apache.gravitino.job.JobHandle;
 
 /**
  * Stand-in for Gravitino's {@code org.apache.gravitino.connector.job.JobExecutionInfo}: a snapshot
  * of a job's execution as a {@link JobExecutor} reports it — the status, and when the job actually
  * started and finished. The times belong to the job, not to a status: once a job has started, every
- * later snapshot, the terminal one included, carries its start time. Same factory, builder ({@code
- * withStatus}, {@code withStartedAt}, {@code withFinishedAt}) and accessors as the original (which
- * Lombok generates); see the {@linkplain org.apache.gravitino.connector.job package} for the commit
- * it mirrors. Immutable.
+ * later snapshot, the terminal one included, carries its start time.
+ *
+ * <p>Like the original, a Lombok class with the same annotations ({@code @Getter}, fluent
+ * {@code @Accessors}, {@code @EqualsAndHashCode}, {@code @ToString}, a private all-arguments
+ * constructor and {@code @Builder(setterPrefix = "with", toBuilder = true)}), compiled with the
+ * Lombok version Gravitino's build uses, so Lombok generates the same members: the builder class
+ * {@code JobExecutionInfo.JobExecutionInfoBuilder} with {@code withStatus}, {@code withStartedAt},
+ * {@code withFinishedAt} and {@code build}; the accessors {@code status()}, {@code startedAt()},
+ * {@code finishedAt()}. kubejobs-gravitino's {@code SpiShapeTest} compares every public member with
+ * the real classes' {@code javap} output. See the {@linkplain org.apache.gravitino.connector.job
+ * package} for the commit it mirrors. Immutable.
  */
+@Getter
+@Accessors(fluent = true)
+@EqualsAndHashCode
+@ToString
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
+@Builder(setterPrefix = "with", toBuilder = true)
 public final class JobExecutionInfo {
-  private final JobHandle.Status status;
-  private final Instant startedAt;
-  private final Instant finishedAt;
+  /** The job's status, never null. */
+  @NonNull private final JobHandle.Status status;
 
-  private JobExecutionInfo(Builder b) {
-    this.status = Objects.requireNonNull(b.status, "status");
-    this.startedAt = b.startedAt;
-    this.finishedAt = b.finishedAt;
-  }
+  /** When the job actually started executing; null when it has not or the executor cannot tell. */
+  private final Instant startedAt;
+
+  /** When the job actually finished; null when it has not or the executor cannot tell. */
+  private final Instant finishedAt;
 
   /**
    * Returns a snapshot carrying only a status, no times.
@@ -47,24 +66,6 @@ public final class JobExecutionInfo {
    */
   public static JobExecutionInfo of(JobHandle.Status status) {
     return builder().withStatus(status).build();
-  }
-
-  /**
-   * Returns a new builder.
-   *
-   * @return the builder
-   */
-  public static Builder builder() {
-    return new Builder();
-  }
-
-  /**
-   * Returns a builder holding this snapshot's values.
-   *
-   * @return the builder
-   */
-  public Builder toBuilder() {
-    return builder().withStatus(status).withStartedAt(startedAt).withFinishedAt(finishedAt);
   }
 
   /**
@@ -101,108 +102,5 @@ public final class JobExecutionInfo {
       throw new IllegalArgumentException("The finished time must not be null");
     }
     return toBuilder().withStatus(terminalStatus).withFinishedAt(finishedAt).build();
-  }
-
-  /**
-   * Returns the job's status.
-   *
-   * @return the status, never null
-   */
-  public JobHandle.Status status() {
-    return status;
-  }
-
-  /**
-   * Returns when the job actually started executing.
-   *
-   * @return the time, or null when it has not started or the executor does not know
-   */
-  public Instant startedAt() {
-    return startedAt;
-  }
-
-  /**
-   * Returns when the job actually finished.
-   *
-   * @return the time, or null when it has not finished or the executor does not know
-   */
-  public Instant finishedAt() {
-    return finishedAt;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof JobExecutionInfo i
-        && i.status == status
-        && Objects.equals(i.startedAt, startedAt)
-        && Objects.equals(i.finishedAt, finishedAt);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(status, startedAt, finishedAt);
-  }
-
-  @Override
-  public String toString() {
-    return "JobExecutionInfo(status="
-        + status
-        + ", startedAt="
-        + startedAt
-        + ", finishedAt="
-        + finishedAt
-        + ")";
-  }
-
-  /** Builds a {@link JobExecutionInfo}; not thread safe. */
-  public static final class Builder {
-    private JobHandle.Status status;
-    private Instant startedAt;
-    private Instant finishedAt;
-
-    private Builder() {}
-
-    /**
-     * Sets the status.
-     *
-     * @param status the status, required
-     * @return this builder
-     */
-    public Builder withStatus(JobHandle.Status status) {
-      this.status = status;
-      return this;
-    }
-
-    /**
-     * Sets when the job started.
-     *
-     * @param startedAt the time, or null
-     * @return this builder
-     */
-    public Builder withStartedAt(Instant startedAt) {
-      this.startedAt = startedAt;
-      return this;
-    }
-
-    /**
-     * Sets when the job finished.
-     *
-     * @param finishedAt the time, or null
-     * @return this builder
-     */
-    public Builder withFinishedAt(Instant finishedAt) {
-      this.finishedAt = finishedAt;
-      return this;
-    }
-
-    /**
-     * Builds the snapshot.
-     *
-     * @return the snapshot
-     * @throws NullPointerException if no status was set
-     */
-    public JobExecutionInfo build() {
-      return new JobExecutionInfo(this);
-    }
   }
 }

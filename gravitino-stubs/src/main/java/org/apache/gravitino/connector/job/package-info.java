@@ -41,5 +41,9 @@
  * JobTemplate}, {@code JobHandle.Status}, {@code NoSuchJobException}) are the real ones.
  *
  * <p>These stand-ins hold no behaviour beyond the SPI's documented defaults and argument checks.
+ * {@code JobExecutionInfo} is compiled as Gravitino compiles it, with Lombok and the same
+ * annotations, so that its builder class and members are the ones the server has; kubejobs-gravitino's
+ * {@code SpiShapeTest} checks every public member of the compiled stand-ins against the real
+ * classes' {@code javap -public -s} output.
  */
 package org.apache.gravitino.connector.job;
