@@ -82,6 +82,7 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
   private final AtomicLong ids = new AtomicLong(1000);
   private final List<ScheduledExecutorService> pullers = new CopyOnWriteArrayList<>();
   private final List<String> pullErrors = new CopyOnWriteArrayList<>();
+  private final List<Throwable> endedPulls = new CopyOnWriteArrayList<>();
 
   GravitinoJobManagerStandIn(String metalake, File stagingDir) {
     this.metalake = metalake;
@@ -169,7 +170,12 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
                     null));
   }
 
-  /** Starts pulling on a node every {@code interval} on its own thread, until {@link #close()}. */
+  /**
+   * Starts pulling on a node every {@code interval} on its own thread, until {@link #close()}. Like
+   * Gravitino's scheduled pull, the thread survives any {@link Exception} (recorded in {@link
+   * #pullErrors}) but not an {@link Error}: that ends the node's pulls for good, and is recorded in
+   * {@link #endedPulls}, which a test asserts empty.
+   */
   void startPulling(JobExecutor node, Duration interval) {
     ScheduledExecutorService puller = Executors.newSingleThreadScheduledExecutor();
     pullers.add(puller);
@@ -179,8 +185,11 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
           paused.lock();
           try {
             pull(node);
-          } catch (RuntimeException e) {
+          } catch (Exception e) {
             pullErrors.add(e.toString());
+          } catch (Error e) {
+            endedPulls.add(e);
+            throw e; // the scheduled pull ends, as Gravitino's does
           } finally {
             paused.unlock();
           }
@@ -188,6 +197,14 @@ final class GravitinoJobManagerStandIn implements AutoCloseable {
         0,
         interval.toMillis(),
         TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Returns the errors that ended a pull thread: in Gravitino, each leaves every active job of its
+   * node in its last status forever, silently.
+   */
+  List<Throwable> endedPulls() {
+    return List.copyOf(endedPulls);
   }
 
   /**

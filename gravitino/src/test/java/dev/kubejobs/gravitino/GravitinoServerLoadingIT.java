@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.gravitino.connector.job.JobExecutor;
 import org.apache.gravitino.job.JobHandle;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,15 +48,18 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code gradle/libs.versions.toml} at main commit f461aa31aa758e9b8f2743795a34fc31f8456a68), by
  * the class name of {@code gravitino.conf}, with {@link GravitinoServerStandIn} (a port of the
  * server's {@code JobExecutorFactory}), and runs jobs through {@link GravitinoJobManagerStandIn} (a
- * port of its {@code JobManager}) on two nodes, each with its own class loader, against the fake
- * cluster with each Spark operator. Runs after {@code package}: {@code ./mvnw -B -ntp -pl gravitino
- * -am verify}.
+ * port of its {@code JobManager}) on two nodes, each with its own class loader and its own pull
+ * thread, against the fake cluster with each Spark operator. The server's SPI classes are checked
+ * at the real binary shape first, and a pull thread ended by an {@link Error} (which ends
+ * Gravitino's pull for good) fails the test at once. Runs after {@code package}: {@code ./mvnw -B
+ * -ntp -pl gravitino -am verify}.
  */
 class GravitinoServerLoadingIT {
   static final String NS = "gravitino-jobs";
   static final String CLASS = "dev.kubejobs.gravitino.KubeJobsSparkExecutor";
   static final Path SHADED = Path.of(System.getProperty("kubejobs.shadedJar"));
   static final Path SERVER_LIBS = Path.of(System.getProperty("kubejobs.serverLibs"));
+  static final Duration PULL_INTERVAL = Duration.ofMillis(50);
 
   @RegisterExtension
   static final FakeKubernetesExtension KUBE = FakeKubernetesExtension.builder().build();
@@ -89,7 +93,11 @@ class GravitinoServerLoadingIT {
                     .getPath())
             .endsWith("jackson-databind-2.15.2.jar");
 
-        // given: three jobs, two submitted on node A, one on node B, all running
+        // and the server's SPI classes, which the executor links to, are at the real shape
+        assertServerSpiAtTheRealShape(serverA);
+
+        // given: three jobs, two submitted on node A, one on node B, all running, and each node
+        // pulling on its own thread as Gravitino's job manager does
         manager.registerTemplate("spark-pi", Templates.sparkPi());
         long done = manager.runJob(a, "spark-pi");
         long cancelled = manager.runJob(a, "spark-pi");
@@ -97,12 +105,11 @@ class GravitinoServerLoadingIT {
         for (long id : List.of(done, cancelled, gone)) {
           operator.moveTo(NS, "kj-job-" + id, running(flavor));
         }
-        await()
-            .atMost(Duration.ofSeconds(20))
+        manager.startPulling(a, PULL_INTERVAL);
+        manager.startPulling(nodeB, PULL_INTERVAL);
+        awaitPulls(manager)
             .untilAsserted(
                 () -> {
-                  manager.pull(a);
-                  manager.pull(nodeB);
                   for (long id : List.of(done, cancelled, gone)) {
                     assertThat(manager.job(id).status()).isEqualTo(JobHandle.Status.STARTED);
                   }
@@ -110,8 +117,10 @@ class GravitinoServerLoadingIT {
 
         // when: node B reads a running job's output within the caps
         List<String> out = nodeB.getJobStdout(manager.job(done).executionId(), 2, 200);
-        // and cancels a job node A submitted; one job runs to its end; one is deleted outside
-        manager.cancel(nodeB, cancelled);
+        // and cancels a job node A submitted (node A's pull held meanwhile: the Kubeflow
+        // operator's application is gone at once, see the executor's contract); one job runs to
+        // its end; one is deleted outside
+        manager.whilePullsPaused(a, () -> manager.cancel(nodeB, cancelled));
         operator.runToEnd(NS, "kj-job-" + cancelled);
         operator.runToEnd(NS, "kj-job-" + done);
         KUBE.api(operator.resourceType()).delete(NS, "kj-job-" + gone);
@@ -121,12 +130,9 @@ class GravitinoServerLoadingIT {
         assertThat(out).isNotEmpty().hasSizeLessThanOrEqualTo(2);
         assertThat(String.join("\n", out).getBytes(StandardCharsets.UTF_8).length)
             .isLessThanOrEqualTo(200);
-        await()
-            .atMost(Duration.ofSeconds(20))
+        awaitPulls(manager)
             .untilAsserted(
                 () -> {
-                  manager.pull(a);
-                  manager.pull(nodeB);
                   assertThat(manager.job(done).status()).isEqualTo(JobHandle.Status.SUCCEEDED);
                   assertThat(manager.job(cancelled).status()).isEqualTo(JobHandle.Status.CANCELLED);
                   assertThat(manager.job(gone).status()).isEqualTo(JobHandle.Status.FAILED);
@@ -136,6 +142,7 @@ class GravitinoServerLoadingIT {
             .as("a finished job's output, its driver pod kept (a day by default on Apache)")
             .contains(DriverLogs.PI_LINE);
         assertThat(manager.pullErrors()).isEmpty();
+        assertThat(manager.endedPulls()).isEmpty();
       }
       // and close released it: a later call says so
       JobExecutor closed = nodeA;
@@ -205,6 +212,40 @@ class GravitinoServerLoadingIT {
           .hasMessageContaining("gravitino.jobExecutor.kubejobs.operator")
           .hasMessageContaining("yarn");
     }
+  }
+
+  /**
+   * Awaits a condition of the job records while the nodes pull; fails at once when a pull thread
+   * ended on an {@link Error} (in Gravitino, every job of that node would stay as it is forever).
+   */
+  static ConditionFactory awaitPulls(GravitinoJobManagerStandIn manager) {
+    return await()
+        .atMost(Duration.ofSeconds(20))
+        .failFast(
+            "a pull thread ended on an Error, as Gravitino's would: " + manager.endedPulls(),
+            () -> !manager.endedPulls().isEmpty());
+  }
+
+  /**
+   * Asserts that the SPI classes the server's loader resolves are the stand-ins compiled at the
+   * real binary shape: every public member equals {@code
+   * ../shared/gravitino/job-spi-main.javap.txt} (when that file is present), and Lombok's builder
+   * class is there under its real name.
+   */
+  static void assertServerSpiAtTheRealShape(ClassLoader server) throws ClassNotFoundException {
+    Class<?> builder = Class.forName(SpiShape.CLASSES.get(3), false, server);
+    Path spi = SpiShape.location(builder);
+    for (String name : SpiShape.CLASSES) {
+      assertThat(SpiShape.location(Class.forName(name, false, server))).isEqualTo(spi);
+    }
+    Path reference = SpiShape.reference();
+    if (reference == null) {
+      System.out.println(SpiShape.skipLine());
+      return;
+    }
+    assertThat(SpiShape.differences(SpiShape.javap(spi), SpiShape.read(reference)))
+        .as("the server's SPI classes in %s against %s", spi, reference)
+        .isEmpty();
   }
 
   private Map<String, String> serverConf(FakeSparkOperator.Flavor flavor, String cachePeriodMs)

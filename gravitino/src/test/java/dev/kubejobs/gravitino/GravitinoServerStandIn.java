@@ -45,7 +45,10 @@ import org.apache.gravitino.job.JobTemplate;
  *       versions, put first so that any library the shaded jar failed to relocate resolves to the
  *       server's version) and the jar under test, whose parent offers only the JDK and the {@code
  *       org.apache.gravitino} classes (gravitino-api and the SPI stand-ins of the test class path,
- *       playing gravitino-core).
+ *       playing gravitino-core). Those stand-ins are compiled at the real binary shape (Lombok, the
+ *       same annotations): {@code GravitinoServerLoadingIT} checks the classes this loader resolves
+ *       against Gravitino's {@code javap} output before it runs a job, so an executor that links to
+ *       a member the real server lacks fails there as in a server.
  *   <li>{@link #createExecutor}: {@code JobExecutorFactory.create} ({@code
  *       core/src/main/java/org/apache/gravitino/job/JobExecutorFactory.java}, commit
  *       281e750dcbc9bde001d888b4ebba73ef25eb1259): the executor named by {@code
