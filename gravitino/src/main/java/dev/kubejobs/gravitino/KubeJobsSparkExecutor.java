@@ -47,6 +47,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.OkHttpClient;
 import org.apache.gravitino.connector.job.JobContext;
@@ -100,6 +101,13 @@ import org.slf4j.LoggerFactory;
  *       window cannot tell a cancel from any other deletion. The Apache operator's finalizer keeps
  *       the deleted application, with its cancel mark, until the operator releases it.
  *   <li>{@link #cancelJob} of a job that has already ended changes nothing: it keeps its outcome.
+ *   <li>No {@link Error} leaves {@link #getJobExecutionInfo}, {@link #getJobStatus}, {@link
+ *       #cancelJob}, {@link #getJobStdout} or {@link #getJobStderr}: Gravitino's status pull
+ *       survives exceptions only, and an error would end it for good, silently. A {@link
+ *       LinkageError} (a server whose SPI classes do not match this jar) becomes an {@link
+ *       IllegalStateException} naming the Gravitino versions this jar needs, logged at ERROR once;
+ *       any other error an {@link IllegalStateException} naming the method and the job. The two
+ *       output methods return an empty list instead.
  *   <li>An execution id this executor cannot track — of another cluster than {@code
  *       gravitino.jobExecutor.kubejobs.cluster}, or not a kubejobs id at all — is a {@link
  *       NoSuchJobException} naming the cluster or the id, as Gravitino's own Kubernetes executor
@@ -134,6 +142,19 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
   private volatile Duration sweepInterval;
   private final AtomicReference<Instant> nextSweep = new AtomicReference<>();
   private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
+
+  /**
+   * The sentence naming the Gravitino versions this jar runs in, in the messages of a server that
+   * lacks its SPI: {@value}.
+   */
+  static final String NEEDS_GRAVITINO =
+      "This kubejobs-gravitino jar needs a Gravitino server of the main line after 1.3.0 (the"
+          + " unreleased 2.0 line), whose job executor SPI has"
+          + " org.apache.gravitino.connector.job.JobContext and JobExecutionInfo; Gravitino 1.3.0"
+          + " and earlier cannot run it";
+
+  /** Whether a server whose classes do not match this jar has been logged. */
+  private final AtomicBoolean mismatchLogged = new AtomicBoolean();
 
   /** The most jobs cancelled through this executor that are remembered: {@value}. */
   static final int CANCELS_REMEMBERED = 10_000;
@@ -337,6 +358,14 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   @Override
   public JobExecutionInfo getJobExecutionInfo(String jobId) throws NoSuchJobException {
+    try {
+      return executionInfo(jobId);
+    } catch (Error e) {
+      throw notAnError("getJobExecutionInfo", jobId, e);
+    }
+  }
+
+  private JobExecutionInfo executionInfo(String jobId) throws NoSuchJobException {
     dev.kubejobs.core.JobExecutionInfo info;
     ExecutionId id = trackable(jobId);
     namespaces.add(id.namespace());
@@ -408,7 +437,11 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   @Override
   public JobHandle.Status getJobStatus(String jobId) throws NoSuchJobException {
-    return getJobExecutionInfo(jobId).status();
+    try {
+      return executionInfo(jobId).status();
+    } catch (Error e) {
+      throw notAnError("getJobStatus", jobId, e);
+    }
   }
 
   /**
@@ -426,6 +459,14 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   @Override
   public void cancelJob(String jobId) throws NoSuchJobException {
+    try {
+      cancel(jobId);
+    } catch (Error e) {
+      throw notAnError("cancelJob", jobId, e);
+    }
+  }
+
+  private void cancel(String jobId) throws NoSuchJobException {
     ExecutionId id = trackable(jobId);
     // Remembered before the delete is sent: a pull that finds the job gone while the cancel is
     // still on its way reports it CANCELLED too.
@@ -490,6 +531,16 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   @Override
   public List<String> getJobStdout(String jobId, int maxLines, int maxBytes) {
+    try {
+      return stdout(jobId, maxLines, maxBytes);
+    } catch (Error e) {
+      LOG.debug(
+          "No driver log for '{}': {}", jobId, notAnError("getJobStdout", jobId, e).toString());
+      return List.of();
+    }
+  }
+
+  private List<String> stdout(String jobId, int maxLines, int maxBytes) {
     if (maxLines <= 0 || maxBytes <= 0) {
       return List.of();
     }
@@ -626,6 +677,16 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   @Override
   public List<String> getJobStderr(String jobId, int maxLines, int maxBytes) {
+    try {
+      return stderr(jobId, maxLines, maxBytes);
+    } catch (Error e) {
+      LOG.debug(
+          "No diagnosis for '{}': {}", jobId, notAnError("getJobStderr", jobId, e).toString());
+      return List.of();
+    }
+  }
+
+  private List<String> stderr(String jobId, int maxLines, int maxBytes) {
     if (maxLines <= 0 || maxBytes <= 0) {
       return List.of();
     }
@@ -671,6 +732,38 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   ApiClient ownedClient() {
     return ownedClient;
+  }
+
+  /**
+   * Turns an {@link Error} out of an SPI method into the {@link RuntimeException} to throw instead:
+   * Gravitino's status pull survives exceptions only, and an {@code Error} would end it for good,
+   * silently, leaving every active job in its last status. A {@link LinkageError} means the
+   * server's classes are not the ones this jar was built against: the returned exception says which
+   * Gravitino versions it needs, logged at ERROR the first time only. Any other error is wrapped
+   * and logged at ERROR each time.
+   */
+  RuntimeException notAnError(String method, String jobId, Error e) {
+    if (e instanceof LinkageError) {
+      IllegalStateException mismatch =
+          new IllegalStateException(
+              "The kubejobs job executor cannot run in this Gravitino server: "
+                  + method
+                  + " failed with "
+                  + e
+                  + ". "
+                  + NEEDS_GRAVITINO
+                  + "; this server's classes do not match it.",
+              e);
+      if (mismatchLogged.compareAndSet(false, true)) {
+        LOG.error("{}", mismatch.getMessage(), e);
+      }
+      return mismatch;
+    }
+    IllegalStateException failed =
+        new IllegalStateException(
+            "The kubejobs job executor failed in " + method + " of job '" + jobId + "': " + e, e);
+    LOG.error("{}", failed.getMessage(), e);
+    return failed;
   }
 
   /**
