@@ -133,6 +133,9 @@ final class WatchFilter implements Filter, AutoCloseable {
   /** The watches streaming now. Confined to the pump thread. */
   private final Set<Stream> streams = new LinkedHashSet<>();
 
+  /** What a hang-up check reads into; one for all, as they all run on the pump thread. */
+  private final ByteBuffer checkBuffer = ByteBuffer.allocateDirect(256);
+
   /** Whether a pass over every stream is queued for a change of the hub. */
   private final AtomicBoolean passQueued = new AtomicBoolean();
 
@@ -591,7 +594,7 @@ final class WatchFilter implements Filter, AutoCloseable {
       }
       List<byte[]> events = new ArrayList<>();
       Then then = send(events);
-      if (events.isEmpty() && (webSocket == null || webSocket.accepted())) {
+      if (events.isEmpty() && (webSocket == null || webSocket.idle())) {
         if (then != Then.MORE) {
           after(then);
         }
@@ -738,7 +741,12 @@ final class WatchFilter implements Filter, AutoCloseable {
           return;
         }
       }
-      pump();
+      // Changes come by the hub's pass; a tick pumps only for what is due by time or a pong.
+      if (now - nextBookmark >= 0
+          || now - deadline >= 0
+          || (webSocket != null && !webSocket.idle())) {
+        pump();
+      }
       scheduleTick();
     }
 
@@ -873,11 +881,12 @@ final class WatchFilter implements Filter, AutoCloseable {
               && streamGone(channel.getHttpTransport().getStream());
         }
         // Jetty buffers are in flush mode: an empty one has limit 0, and fill appends after it.
-        ByteBuffer received = ByteBuffer.allocate(256).limit(0);
+        ByteBuffer received = checkBuffer.clear().limit(0);
         int n = endPoint.fill(received);
         if (n > 0 && webSocket != null) {
-          // A WebSocket client sends nothing but control frames: a Close (opcode 8) ends it.
-          return (received.get(0) & 0x0F) == 0x8;
+          // A WebSocket client sends nothing but control frames: a Close ends it, a Ping gets a
+          // Pong with the next write (the tick that checked pumps next).
+          return webSocket.read(received);
         }
         return n < 0;
       } catch (IOException | RuntimeException e) {

@@ -29,9 +29,9 @@ import wiremock.jakarta.servlet.http.HttpServletRequest;
  * serveWatchHandler} → {@code websocket.Handler(server.HandleWS)}, commit 24a394e5): {@code 101
  * Switching Protocols} (RFC 6455 handshake, the one offered subprotocol echoed as {@code
  * golang.org/x/net/websocket} does), then one text frame per event (the JSON serializer encodes as
- * text, so {@code UseTextFraming}), and a Close frame when the watch ends. This class makes the
- * bytes; the watch's stream writes them to the connection's Jetty endpoint directly, past the
- * servlet response, which stays unused. Confined to the watch pump's thread.
+ * text, so {@code UseTextFraming}), a Pong for each Ping, and a Close frame when the watch ends.
+ * This class makes the bytes; the watch's stream writes them to the connection's Jetty endpoint
+ * directly, past the servlet response, which stays unused. Confined to the watch pump's thread.
  */
 final class WebSocket {
 
@@ -40,6 +40,9 @@ final class WebSocket {
   private final String key;
   private final String protocol;
   private boolean accepted;
+
+  /** Pong frames owed to the client's pings, sent before the next events. */
+  private final List<byte[]> pongs = new java.util.ArrayList<>();
 
   private WebSocket(String key, String protocol) {
     this.key = key;
@@ -59,9 +62,44 @@ final class WebSocket {
     return new WebSocket(key, protocol);
   }
 
-  /** Whether the upgrade's answer is out (in an earlier {@link #frames}). */
-  boolean accepted() {
-    return accepted;
+  /** Whether the upgrade's answer is out and no pong is owed: nothing to send but events. */
+  boolean idle() {
+    return accepted && pongs.isEmpty();
+  }
+
+  /**
+   * Reads what the client sent (it sends control frames only): answers each Ping with a Pong on the
+   * next write, as {@code golang.org/x/net/websocket} does, so that a client that pings (OkHttp
+   * fails a WebSocket whose ping gets no pong) keeps its watch; returns whether a Close came. Only
+   * whole frames with a short payload (at most 125 bytes, as RFC 6455 section 5.5 bounds control
+   * frames) are read.
+   */
+  boolean read(ByteBuffer received) {
+    while (received.remaining() >= 2) {
+      int opcode = received.get() & 0x0F;
+      int second = received.get() & 0xFF;
+      int len = second & 0x7F;
+      boolean masked = (second & 0x80) != 0;
+      if (len > 125 || received.remaining() < (masked ? 4 : 0) + len) {
+        return opcode == 0x8;
+      }
+      byte[] mask = new byte[4];
+      if (masked) {
+        received.get(mask);
+      }
+      byte[] payload = new byte[len];
+      received.get(payload);
+      for (int i = 0; i < len; i++) {
+        payload[i] ^= mask[i % 4];
+      }
+      if (opcode == 0x8) {
+        return true;
+      }
+      if (opcode == 0x9) {
+        pongs.add(frame(0xA, payload, 0, len));
+      }
+    }
+    return false;
   }
 
   /**
@@ -69,17 +107,19 @@ final class WebSocket {
    * first time.
    */
   ByteBuffer[] frames(List<byte[]> events) {
-    int offset = accepted ? 0 : 1;
-    ByteBuffer[] out = new ByteBuffer[events.size() + offset];
+    List<ByteBuffer> out = new java.util.ArrayList<>();
     if (!accepted) {
-      out[0] = ByteBuffer.wrap(head());
+      out.add(ByteBuffer.wrap(head()));
       accepted = true;
     }
-    for (int i = 0; i < events.size(); i++) {
-      byte[] e = events.get(i);
-      out[i + offset] = ByteBuffer.wrap(frame(0x1, e, 0, e.length));
+    for (byte[] pong : pongs) {
+      out.add(ByteBuffer.wrap(pong));
     }
-    return out;
+    pongs.clear();
+    for (byte[] e : events) {
+      out.add(ByteBuffer.wrap(frame(0x1, e, 0, e.length)));
+    }
+    return out.toArray(new ByteBuffer[0]);
   }
 
   /** A Close frame: 1000, normal closure. */
