@@ -503,6 +503,19 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
   }
 
   /**
+   * How many of the server's worker threads are busy now, Jetty's acceptor and selector threads
+   * included; for tests that show open watches hold none.
+   */
+  int busyWorkerThreads() {
+    return watches.busyWorkerThreads();
+  }
+
+  /** The size of the server's worker pool ({@link Builder#threads(int)}). */
+  int workerThreads() {
+    return watches.workerThreads();
+  }
+
+  /**
    * Returns how many connections are open now: accepted by the server and not yet closed by either
    * side. The server closes a connection that stayed idle for the {@linkplain
    * Builder#idleTimeout(Duration) idle timeout}, while a client's pool may still hold it; a test
@@ -651,6 +664,7 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
       wireMock.stop();
       LOG.debug("Fake Kubernetes API server at port {} stopped", port);
     }
+    watches.close();
   }
 
   private static void requirePositive(Duration d, String setting) {
@@ -713,7 +727,9 @@ public final class FakeKubernetesApiServer implements AutoCloseable {
 
     /**
      * Sets the number of HTTP worker threads (default 24), which bounds how many requests are
-     * served at once, delayed ones included.
+     * served at once, delayed ones included. Jetty's acceptor and selector threads come from the
+     * same pool. An open watch holds none of them: every watch is written by one more thread of the
+     * server's own, so a thousand open watches leave the workers to the other requests.
      *
      * @param threads the number of threads, at least 8
      * @return this builder

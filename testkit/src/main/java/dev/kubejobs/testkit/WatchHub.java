@@ -81,8 +81,25 @@ final class WatchHub {
 
   private int open;
 
+  /** Told of every change here; each must return at once (it runs under the store's lock). */
+  private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   WatchHub(Clock clock) {
     this.clock = clock;
+  }
+
+  /**
+   * Registers a listener told (on the changing thread, under this hub's monitor and possibly the
+   * store's lock, so it must only hand the news on) whenever watches may have something new to do.
+   */
+  void onChange(Runnable listener) {
+    listeners.add(listener);
+  }
+
+  private void changed() {
+    for (Runnable l : listeners) {
+      l.run();
+    }
   }
 
   synchronized void append(Change change) {
@@ -90,7 +107,7 @@ final class WatchHub {
     while (changes.size() > CAPACITY) {
       floor = changes.removeFirst().rv();
     }
-    notifyAll();
+    changed();
   }
 
   /**
@@ -100,6 +117,7 @@ final class WatchHub {
   synchronized void compact(long currentRv) {
     changes.clear();
     floor = Math.max(floor, currentRv);
+    changed();
   }
 
   synchronized void window(Duration window) {
@@ -167,13 +185,13 @@ final class WatchHub {
    */
   synchronized void deliverUpTo(long rv) {
     deliverable = rv;
-    notifyAll();
+    changed();
   }
 
   /** Asks every open watch that allows bookmarks to send one now. */
   synchronized void bookmark() {
     bookmarks++;
-    notifyAll();
+    changed();
   }
 
   synchronized long bookmarks() {
@@ -183,30 +201,11 @@ final class WatchHub {
   /** Ends every open watch: each one finishes its stream as when the server shuts down. */
   synchronized void closeAll() {
     closings++;
-    notifyAll();
+    changed();
   }
 
   synchronized long closings() {
     return closings;
-  }
-
-  /**
-   * Waits until a change after {@code rv} arrives or is forgotten, a bookmark or a closing is asked
-   * for, or {@code maxMillis} pass.
-   */
-  synchronized void await(long rv, long seenBookmarks, long seenClosings, long maxMillis)
-      throws InterruptedException {
-    long end = System.nanoTime() + maxMillis * 1_000_000L;
-    while ((changes.isEmpty() || Math.min(changes.peekLast().rv(), deliverable) <= rv)
-        && rv >= floor
-        && bookmarks == seenBookmarks
-        && closings == seenClosings) {
-      long left = (end - System.nanoTime()) / 1_000_000L;
-      if (left <= 0) {
-        return;
-      }
-      wait(left);
-    }
   }
 
   synchronized void opened() {

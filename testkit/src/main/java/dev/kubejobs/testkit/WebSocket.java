@@ -15,21 +15,13 @@
  */
 package dev.kubejobs.testkit;
 
-import com.github.tomakehurst.wiremock.jetty11.Jetty11HttpUtils;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.List;
 import wiremock.jakarta.servlet.http.HttpServletRequest;
-import wiremock.jakarta.servlet.http.HttpServletResponse;
-import wiremock.org.eclipse.jetty.io.EndPoint;
-import wiremock.org.eclipse.jetty.util.FutureCallback;
 
 /**
  * A watch served over WebSocket, as kube-apiserver's {@code WatchServer} serves a watch request
@@ -37,42 +29,105 @@ import wiremock.org.eclipse.jetty.util.FutureCallback;
  * serveWatchHandler} → {@code websocket.Handler(server.HandleWS)}, commit 24a394e5): {@code 101
  * Switching Protocols} (RFC 6455 handshake, the one offered subprotocol echoed as {@code
  * golang.org/x/net/websocket} does), then one text frame per event (the JSON serializer encodes as
- * text, so {@code UseTextFraming}), and a Close frame when the watch ends. The frames are written
- * to the connection's Jetty endpoint directly, past the servlet response, which stays unused.
- * Confined to the request's thread.
+ * text, so {@code UseTextFraming}), a Pong for each Ping, and a Close frame when the watch ends.
+ * This class makes the bytes; the watch's stream writes them to the connection's Jetty endpoint
+ * directly, past the servlet response, which stays unused. Confined to the watch pump's thread.
  */
 final class WebSocket {
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WebSocket.class);
   private static final String ACCEPT_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-  private static final long WRITE_TIMEOUT_SECONDS = 10;
 
-  private final EndPoint endPoint;
   private final String key;
   private final String protocol;
+  private boolean accepted;
 
-  private WebSocket(EndPoint endPoint, String key, String protocol) {
-    this.endPoint = endPoint;
+  /** Pong frames owed to the client's pings, sent before the next events. */
+  private final List<byte[]> pongs = new java.util.ArrayList<>();
+
+  private WebSocket(String key, String protocol) {
     this.key = key;
     this.protocol = protocol;
   }
 
   /** The upgrade a request asks for, or null for a plain HTTP request. */
-  static WebSocket of(HttpServletRequest request, HttpServletResponse response) {
+  static WebSocket of(HttpServletRequest request) {
     String upgrade = request.getHeader("Upgrade");
     String key = request.getHeader("Sec-WebSocket-Key");
     if (upgrade == null || !upgrade.equalsIgnoreCase("websocket") || key == null) {
       return null;
     }
-    Jetty11HttpUtils utils = new Jetty11HttpUtils();
     String protocols = request.getHeader("Sec-WebSocket-Protocol");
     String protocol =
         protocols == null || protocols.isBlank() ? null : protocols.split(",")[0].trim();
-    return new WebSocket(utils.unwrapEndPoint(utils.unwrapResponse(response)), key, protocol);
+    return new WebSocket(key, protocol);
   }
 
-  /** Answers the upgrade and returns the stream whose every write is sent as one text frame. */
-  OutputStream accept() throws IOException {
+  /** Whether the upgrade's answer is out and no pong is owed: nothing to send but events. */
+  boolean idle() {
+    return accepted && pongs.isEmpty();
+  }
+
+  /**
+   * Reads what the client sent (it sends control frames only): answers each Ping with a Pong on the
+   * next write, as {@code golang.org/x/net/websocket} does, so that a client that pings (OkHttp
+   * fails a WebSocket whose ping gets no pong) keeps its watch; returns whether a Close came. Only
+   * whole frames with a short payload (at most 125 bytes, as RFC 6455 section 5.5 bounds control
+   * frames) are read.
+   */
+  boolean read(ByteBuffer received) {
+    while (received.remaining() >= 2) {
+      int opcode = received.get() & 0x0F;
+      int second = received.get() & 0xFF;
+      int len = second & 0x7F;
+      boolean masked = (second & 0x80) != 0;
+      if (len > 125 || received.remaining() < (masked ? 4 : 0) + len) {
+        return opcode == 0x8;
+      }
+      byte[] mask = new byte[4];
+      if (masked) {
+        received.get(mask);
+      }
+      byte[] payload = new byte[len];
+      received.get(payload);
+      for (int i = 0; i < len; i++) {
+        payload[i] ^= mask[i % 4];
+      }
+      if (opcode == 0x8) {
+        return true;
+      }
+      if (opcode == 0x9) {
+        pongs.add(frame(0xA, payload, 0, len));
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The bytes that send these events, one text frame each, after the answer to the upgrade the
+   * first time.
+   */
+  ByteBuffer[] frames(List<byte[]> events) {
+    List<ByteBuffer> out = new java.util.ArrayList<>();
+    if (!accepted) {
+      out.add(ByteBuffer.wrap(head()));
+      accepted = true;
+    }
+    for (byte[] pong : pongs) {
+      out.add(ByteBuffer.wrap(pong));
+    }
+    pongs.clear();
+    for (byte[] e : events) {
+      out.add(ByteBuffer.wrap(frame(0x1, e, 0, e.length)));
+    }
+    return out.toArray(new ByteBuffer[0]);
+  }
+
+  /** A Close frame: 1000, normal closure. */
+  ByteBuffer close() {
+    return ByteBuffer.wrap(frame(0x8, new byte[] {0x03, (byte) 0xE8}, 0, 2));
+  }
+
+  private byte[] head() {
     StringBuilder head =
         new StringBuilder("HTTP/1.1 101 Switching Protocols\r\n")
             .append("Upgrade: websocket\r\n")
@@ -84,29 +139,7 @@ final class WebSocket {
       head.append("Sec-WebSocket-Protocol: ").append(protocol).append("\r\n");
     }
     head.append("\r\n");
-    send(head.toString().getBytes(StandardCharsets.US_ASCII));
-    return new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-      }
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        send(frame(0x1, b, off, len));
-      }
-    };
-  }
-
-  /** Sends a Close frame (1000, normal closure) and closes the connection. */
-  void close() {
-    try {
-      send(frame(0x8, new byte[] {0x03, (byte) 0xE8}, 0, 2));
-    } catch (IOException e) {
-      LOG.debug("The WebSocket client went before the Close frame: {}", e.toString());
-    } finally {
-      endPoint.close();
-    }
+    return head.toString().getBytes(StandardCharsets.US_ASCII);
   }
 
   /** The {@code Sec-WebSocket-Accept} value for a key (RFC 6455 section 4.2.2). */
@@ -140,18 +173,5 @@ final class WebSocket {
     }
     System.arraycopy(payload, off, frame, header, len);
     return frame;
-  }
-
-  private void send(byte[] bytes) throws IOException {
-    FutureCallback written = new FutureCallback();
-    endPoint.write(written, ByteBuffer.wrap(bytes));
-    try {
-      written.get(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while writing to the WebSocket", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IOException("the WebSocket client did not take a frame: " + e, e);
-    }
   }
 }

@@ -747,6 +747,69 @@ class WatchTest {
     }
   }
 
+  /**
+   * A watch is not an idle connection: kube-apiserver's {@code IdleTimeout} applies between
+   * requests only (Go's {@code http.Server.IdleTimeout}, {@code
+   * k8s.io/apiserver/pkg/server/secure_serving.go}), so a watch with nothing to send for longer
+   * stays open and gets the next change.
+   */
+  @Test
+  void aWatchWithNothingToSendOutlivesTheIdleTimeout() throws IOException {
+    try (FakeKubernetesApiServer server =
+        FakeKubernetesApiServer.builder().idleTimeout(Duration.ofMillis(200)).build()) {
+      server.registerResource(SPARK_APP);
+      try (RawWatch watch = RawWatch.open(server, APPS + "?watch=true")) {
+        await()
+            .during(Duration.ofMillis(800))
+            .atMost(Duration.ofSeconds(5))
+            .until(() -> server.openWatches() == 1);
+
+        server.store().create(SPARK_APP, NS, Kube.appJson("late"));
+
+        assertThat(name(watch.next())).isEqualTo("late");
+      }
+    }
+  }
+
+  /**
+   * A client that reads nothing holds back its own watch only: every watch is written without
+   * blocking, so the other watches get every change while its unread events wait in the connection
+   * (here about 4 MB, more than the socket buffers hold).
+   */
+  @Test
+  void aClientThatReadsNothingHoldsBackOnlyItsOwnWatch() throws IOException {
+    String from = current();
+    try (java.net.Socket stuck = new java.net.Socket()) {
+      stuck.setReceiveBufferSize(4096);
+      stuck.connect(new java.net.InetSocketAddress("127.0.0.1", kube.server().port()));
+      stuck
+          .getOutputStream()
+          .write(
+              ("GET "
+                      + APPS
+                      + "?watch=true&resourceVersion="
+                      + from
+                      + " HTTP/1.1\r\n"
+                      + "Host: localhost\r\n\r\n")
+                  .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      await().atMost(Duration.ofSeconds(5)).until(() -> kube.server().openWatches() == 1);
+      try (RawWatch reader =
+          RawWatch.open(kube.server(), APPS + "?watch=true&resourceVersion=" + from)) {
+        String padding = "x".repeat(16 * 1024);
+        for (int i = 0; i < 250; i++) {
+          JsonObject app = Kube.appJson("big-" + i);
+          app.getAsJsonObject("spec").addProperty("padding", padding);
+          store().create(SPARK_APP, NS, app);
+        }
+
+        for (int i = 0; i < 250; i++) {
+          assertThat(name(reader.next())).isEqualTo("big-" + i);
+        }
+        assertThat(kube.server().openWatches()).isEqualTo(2);
+      }
+    }
+  }
+
   /** The hang-up check is between 1 millisecond and 1 minute; the error names the value. */
   @Test
   void aHangUpCheckOutOfRangeIsRefusedNamingTheValue() {

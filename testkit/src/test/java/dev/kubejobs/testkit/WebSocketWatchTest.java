@@ -113,4 +113,46 @@ class WebSocketWatchTest {
                         ((java.net.http.WebSocketHandshakeException) t).getResponse().statusCode())
                     .isEqualTo(403));
   }
+
+  /**
+   * A Ping gets a Pong with its payload, as {@code golang.org/x/net/websocket} answers one for
+   * {@code HandleWS}; clients that ping (OkHttp, so fabric8 on it) drop a WebSocket whose pings go
+   * unanswered.
+   */
+  @Test
+  void aPingGetsAPongWithItsPayloadAndTheWatchGoesOn() throws Exception {
+    CompletableFuture<String> pong = new CompletableFuture<>();
+    List<String> frames = new CopyOnWriteArrayList<>();
+    WebSocket socket =
+        HttpClient.newHttpClient()
+            .newWebSocketBuilder()
+            .buildAsync(
+                URI.create(kube.server().url().replace("http:", "ws:") + APPS + "?watch=true"),
+                new WebSocket.Listener() {
+                  @Override
+                  public CompletionStage<?> onPong(WebSocket ws, java.nio.ByteBuffer message) {
+                    pong.complete(
+                        java.nio.charset.StandardCharsets.UTF_8.decode(message).toString());
+                    ws.request(1);
+                    return null;
+                  }
+
+                  @Override
+                  public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+                    frames.add(data.toString());
+                    ws.request(1);
+                    return null;
+                  }
+                })
+            .get(5, TimeUnit.SECONDS);
+
+    socket.sendPing(java.nio.ByteBuffer.wrap("are you there".getBytes())).get(5, TimeUnit.SECONDS);
+
+    assertThat(pong.get(5, TimeUnit.SECONDS)).isEqualTo("are you there");
+    kube.server().store().create(SPARK_APP, NS, Kube.appJson("after-ping"));
+    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> frames.size() == 1);
+    assertThat(frames.get(0)).contains("\"name\":\"after-ping\"");
+    socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(5, TimeUnit.SECONDS);
+    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> kube.server().openWatches() == 0);
+  }
 }
