@@ -356,7 +356,7 @@ final class ApiHandler {
     }
     ResourceType type = found.get();
     if (sub != null
-        && !((sub.equals("status") && !ObjectLists.isEvent(type))
+        && !((sub.equals("status") && type.hasStatus())
             || (sub.equals("log") && type.equals(ResourceType.POD)))) {
       return answered(notFoundPath(call));
     }

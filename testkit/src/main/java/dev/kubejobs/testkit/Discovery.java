@@ -54,12 +54,25 @@ final class Discovery {
   /** Core events' short name ({@code pkg/registry/core/event/storage}); events.k8s.io has none. */
   private static final Names EVENT_NAMES = new Names(List.of("ev"), List.of());
 
+  /**
+   * The short names and categories of the other built-in kinds, as their storages declare them
+   * (kubernetes/kubernetes {@code pkg/registry/core/service/storage} "svc" in "all", {@code
+   * configmap/storage} "cm", {@code serviceaccount/storage} "sa", {@code
+   * networking/networkpolicy/storage} "netpol"; secrets have none).
+   */
+  private static final Map<ResourceType, Names> BUILT_IN_NAMES =
+      Map.of(
+          ResourceType.POD, POD_NAMES,
+          ResourceType.EVENT, EVENT_NAMES,
+          ResourceType.SERVICE, new Names(List.of("svc"), List.of("all")),
+          ResourceType.CONFIG_MAP, new Names(List.of("cm"), List.of()),
+          ResourceType.SERVICE_ACCOUNT, new Names(List.of("sa"), List.of()),
+          ResourceType.NETWORK_POLICY, new Names(List.of("netpol"), List.of()));
+
   private Names namesOf(ResourceType type) {
-    if (type.equals(ResourceType.POD)) {
-      return POD_NAMES;
-    }
-    if (type.equals(ResourceType.EVENT)) {
-      return EVENT_NAMES;
+    Names builtIn = BUILT_IN_NAMES.get(type);
+    if (builtIn != null) {
+      return builtIn;
     }
     return names.getOrDefault(InMemoryStore.storageKey(type), new Names(List.of(), List.of()));
   }
@@ -148,7 +161,7 @@ final class Discovery {
         r.add("categories", strings(n.categories()));
       }
       resources.add(r);
-      if (!ObjectLists.isEvent(t)) {
+      if (t.hasStatus()) {
         resources.add(subresource(t, "status", List.of("get", "patch", "update")));
       }
       if (t.equals(ResourceType.POD)) {

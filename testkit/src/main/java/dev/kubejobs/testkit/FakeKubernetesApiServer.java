@@ -32,10 +32,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A fake Kubernetes API server on a local port that any client-java {@link ApiClient} can talk to,
- * with its objects in memory: custom resources that a test registers and core pods, with
- * resourceVersions, optimistic concurrency, finalizers, garbage collection, merge and JSON patches,
- * the status subresource, label selectors, paging, pod logs, discovery, RBAC with self-subject
- * access reviews, injected {@link Fault faults} and a {@link RequestJournal}.
+ * with its objects in memory: custom resources that a test registers and the namespaced basics of
+ * every cluster (pods, events, services, configmaps, secrets, serviceaccounts, networkpolicies),
+ * with resourceVersions, optimistic concurrency, finalizers, owner-reference garbage collection
+ * (background, orphan and foreground), merge and JSON patches, the status subresource, label
+ * selectors, paging, pod logs, discovery, RBAC with self-subject access reviews, injected {@link
+ * Fault faults} and a {@link RequestJournal}.
  *
  * <pre>{@code
  * try (FakeKubernetesApiServer server = FakeKubernetesApiServer.start()) {
@@ -48,11 +50,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it models and how it answers is described per behaviour in the testkit's README section
  * and its tests; in short: every namespace exists (unless {@link #requireNamespaces(String...)}),
- * deletion is immediate unless finalizers hold the object (pods too: there is no kubelet), a DELETE
- * that removes a custom resource answers 200 with a {@code Status} {@code Success} (a pod: the
- * object), one that finalizers hold answers 200 with the object and its {@code deletionTimestamp},
- * every custom resource has a status subresource, watches ({@code ?watch=true}) stream the store's
- * changes as the real watch cache does, and server-side apply and dry runs are not supported.
+ * deletion is immediate unless finalizers hold the object (pods too, unless a {@link FakeKubelet}
+ * runs their node), a DELETE that removes a custom resource answers 200 with a {@code Status}
+ * {@code Success} (a pod: the object), one that finalizers hold answers 200 with the object and its
+ * {@code deletionTimestamp}, every custom resource has a status subresource, watches ({@code
+ * ?watch=true}) stream the store's changes as the real watch cache does, and server-side apply and
+ * dry runs are not supported.
  *
  * <p>Thread safe: any number of clients and threads may use one server; all state sits behind one
  * lock.

@@ -31,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -78,6 +79,15 @@ final class InMemoryStore implements ResourceStore {
   /** The result of a delete: the object's last state and whether it is gone. */
   record Deleted(JsonObject object, boolean removed) {}
 
+  /** Where an object is stored. */
+  private record Located(ResourceType type, Key key) {}
+
+  /**
+   * The finalizer that holds an owner deleted with {@code propagationPolicy=Foreground} until its
+   * blocking dependents are gone (apimachinery's {@code metav1.FinalizerDeleteDependents}).
+   */
+  static final String FOREGROUND_FINALIZER = "foregroundDeletion";
+
   private final Object lock = new Object();
   private final Clock clock;
   private final Map<String, ResourceType> types = new LinkedHashMap<>();
@@ -94,15 +104,23 @@ final class InMemoryStore implements ResourceStore {
   private final List<ResourceListener> listeners = new CopyOnWriteArrayList<>();
   private final java.util.Set<String> namespaces = new java.util.TreeSet<>();
   private boolean namespacesRequired;
+
+  /** Owners deleted in the foreground whose blocking dependents are not all gone yet, by uid. */
+  private final Map<String, Located> foregroundOwners = new HashMap<>();
+
+  /** The nodes of attached {@link FakeKubelet}s: pods bound to them are deleted gracefully. */
+  private final java.util.Set<String> kubeletNodes = new java.util.HashSet<>();
+
   private long resourceVersion = 1000;
   private final WatchHub watchHub;
+  private final BuiltInDefaults defaults = new BuiltInDefaults();
 
   InMemoryStore(Clock clock) {
     this.clock = clock;
     this.watchHub = new WatchHub(clock);
-    register(ResourceType.POD);
-    register(ResourceType.EVENT);
-    register(ResourceType.EVENTS_K8S_IO_EVENT);
+    for (ResourceType type : ResourceType.BUILT_IN) {
+      register(type);
+    }
   }
 
   /** The history of changes that watches read, appended in resourceVersion order. */
@@ -286,6 +304,20 @@ final class InMemoryStore implements ResourceStore {
     }
   }
 
+  /** A {@link FakeKubelet} runs this node from now on: its pods are deleted gracefully. */
+  void addKubeletNode(String node) {
+    synchronized (lock) {
+      kubeletNodes.add(node);
+    }
+  }
+
+  /** No kubelet runs this node any more: its pods are removed at once again. */
+  void removeKubeletNode(String node) {
+    synchronized (lock) {
+      kubeletNodes.remove(node);
+    }
+  }
+
   void createNamespace(String namespace) {
     synchronized (lock) {
       namespaces.add(namespace);
@@ -324,6 +356,7 @@ final class InMemoryStore implements ResourceStore {
       for (TreeMap<Key, StoredObject> map : objects.values()) {
         map.clear();
       }
+      foregroundOwners.clear();
       logs.clear();
     }
   }
@@ -431,6 +464,7 @@ final class InMemoryStore implements ResourceStore {
       } else {
         o.remove("status");
       }
+      defaults.onCreate(type, o);
     }
     List<ResourceEvent> events = new ArrayList<>();
     synchronized (lock) {
@@ -489,6 +523,9 @@ final class InMemoryStore implements ResourceStore {
         throw new IllegalArgumentException("the change must return the new object, not null");
       }
       next = merge(type, old, changed, mode);
+      if (mode == Mode.MAIN) {
+        BuiltInDefaults.onWrite(type, next);
+      }
       validate(type, name, next);
       if (next.equals(old)) {
         return old;
@@ -500,12 +537,12 @@ final class InMemoryStore implements ResourceStore {
       }
       metadata(next).addProperty("resourceVersion", nextResourceVersion());
       StoredObject written = StoredObject.of(next);
-      if (metadata(next).has("deletionTimestamp") && finalizers(next).isEmpty()) {
-        map.remove(key);
-        logsRemoved(type, namespace, name);
-        event(events, ResourceEvent.Kind.DELETED, type, next);
-        recordChange(ResourceEvent.Kind.DELETED, type, written, stored, false);
-        collectGarbage(uid(next), "Background", events);
+      if (metadata(next).has("deletionTimestamp")
+          && finalizers(next).isEmpty()
+          && graceSeconds(next) == 0) {
+        // The generic store's ShouldDeleteDuringUpdate (apiserver registry/generic/registry/
+        // store.go): the last finalizer gone, no grace period left, the update removes it.
+        removeLocked(type, key, next, written, stored, false, "Background", events);
       } else {
         map.put(key, written);
         event(events, ResourceEvent.Kind.MODIFIED, type, next);
@@ -519,7 +556,7 @@ final class InMemoryStore implements ResourceStore {
   @Override
   public boolean delete(ResourceType type, String namespace, String name) {
     try {
-      delete(type, namespace, name, null, null, "Background", false);
+      delete(type, namespace, name, null, null, "Background", 0L, false);
       return true;
     } catch (FakeApiException e) {
       if (e.code() == 404) {
@@ -530,9 +567,9 @@ final class InMemoryStore implements ResourceStore {
   }
 
   /**
-   * Deletes with preconditions and a propagation policy, as an HTTP DELETE does. With {@code
-   * dryRun} the preconditions are checked and the answer is what a delete would answer, but nothing
-   * changes.
+   * Deletes with preconditions, a propagation policy and a grace period (null: the pod's own, as an
+   * HTTP DELETE without one), as an HTTP DELETE does. With {@code dryRun} the preconditions are
+   * checked and the answer is what a delete would answer, but nothing changes.
    */
   Deleted delete(
       ResourceType type,
@@ -541,6 +578,7 @@ final class InMemoryStore implements ResourceStore {
       String uidPrecondition,
       String resourceVersionPrecondition,
       String propagationPolicy,
+      Long gracePeriodSeconds,
       boolean dryRun) {
     List<ResourceEvent> events = new ArrayList<>();
     Deleted result;
@@ -574,7 +612,9 @@ final class InMemoryStore implements ResourceStore {
       if (dryRun) {
         return deleteDryRun(current);
       }
-      result = deleteLocked(type, new Key(namespace, name), propagationPolicy, events);
+      result =
+          deleteLocked(
+              type, new Key(namespace, name), propagationPolicy, gracePeriodSeconds, events);
     }
     fire(events);
     return result;
@@ -598,73 +638,341 @@ final class InMemoryStore implements ResourceStore {
     return new Deleted(next, false);
   }
 
+  /**
+   * Deletes an object, as the generic registry store's {@code Delete} does (apiserver {@code
+   * registry/generic/registry/store.go} with {@code rest.BeforeDelete} in {@code
+   * registry/rest/delete.go}): an object with finalizers, deleted in the foreground, or a pod given
+   * a grace period is marked with a {@code deletionTimestamp} (and the next {@code generation}) and
+   * stays; anything else is removed at once and its dependents are garbage-collected.
+   */
   private Deleted deleteLocked(
-      ResourceType type, Key key, String propagationPolicy, List<ResourceEvent> events) {
+      ResourceType type,
+      Key key,
+      String propagationPolicy,
+      Long gracePeriodSeconds,
+      List<ResourceEvent> events) {
     TreeMap<Key, StoredObject> map = objectsOf(type);
     StoredObject stored = map.get(key);
     JsonObject current = stored.objectAt(type);
-    if (!finalizers(current).isEmpty()) {
-      if (!metadata(current).has("deletionTimestamp")) {
-        JsonObject next = current.deepCopy();
-        metadata(next).addProperty("deletionTimestamp", timestamp(clock.instant()));
-        metadata(next).addProperty("deletionGracePeriodSeconds", 0);
-        JsonElement g = metadata(next).get("generation");
-        metadata(next).addProperty("generation", (g == null ? 0 : g.getAsLong()) + 1);
-        metadata(next).addProperty("resourceVersion", nextResourceVersion());
-        StoredObject written = StoredObject.of(next);
-        map.put(key, written);
-        event(events, ResourceEvent.Kind.MODIFIED, type, next);
-        recordChange(ResourceEvent.Kind.MODIFIED, type, written, stored, false);
-        current = next;
-      }
-      return new Deleted(current, false);
+    long grace = podGracePeriodLocked(type, current, gracePeriodSeconds);
+    boolean foreground = "Foreground".equals(propagationPolicy);
+    if (grace == 0 && !foreground && finalizers(current).isEmpty()) {
+      removeLocked(type, key, current, stored, stored, true, propagationPolicy, events);
+      return new Deleted(current, true);
     }
-    map.remove(key);
-    logsRemoved(type, key.namespace(), key.name());
-    event(events, ResourceEvent.Kind.DELETED, type, current);
-    recordChange(ResourceEvent.Kind.DELETED, type, stored, stored, true);
-    collectGarbage(uid(current), propagationPolicy, events);
-    return new Deleted(current, true);
+    JsonObject next = current.deepCopy();
+    JsonObject meta = metadata(next);
+    boolean changed = false;
+    if (!meta.has("deletionTimestamp") || grace < graceSeconds(next)) {
+      // A first delete marks the object; a later one may only shorten the grace period.
+      if (!meta.has("deletionTimestamp")) {
+        JsonElement g = meta.get("generation");
+        meta.addProperty("generation", (g == null ? 0 : g.getAsLong()) + 1);
+      }
+      meta.addProperty("deletionTimestamp", timestamp(clock.instant().plusSeconds(grace)));
+      meta.addProperty("deletionGracePeriodSeconds", grace);
+      changed = true;
+    }
+    if (foreground && !finalizers(next).contains(FOREGROUND_FINALIZER)) {
+      JsonArray f = new JsonArray();
+      finalizers(next).forEach(f::add);
+      f.add(FOREGROUND_FINALIZER);
+      meta.add("finalizers", f);
+      changed = true;
+    }
+    if (changed) {
+      meta.addProperty("resourceVersion", nextResourceVersion());
+      StoredObject written = StoredObject.of(next);
+      map.put(key, written);
+      event(events, ResourceEvent.Kind.MODIFIED, type, next);
+      recordChange(ResourceEvent.Kind.MODIFIED, type, written, stored, false);
+      current = next;
+    }
+    if (foreground) {
+      String uid = uid(current);
+      foregroundOwners.put(uid, new Located(type, key));
+      collectDependentsLocked(uid, events);
+      finishForegroundLocked(uid, events);
+    }
+    return new Deleted(current, false);
   }
 
-  /** Deletes (or, for Orphan, releases) the dependents of a removed owner. */
+  /**
+   * Removes a stored object: the removal's events, its pod logs, then what the garbage collector
+   * does once it is gone (its dependents, and an owner waiting in the foreground for it).
+   */
+  private void removeLocked(
+      ResourceType type,
+      Key key,
+      JsonObject last,
+      StoredObject written,
+      StoredObject previous,
+      boolean newResourceVersion,
+      String propagationPolicy,
+      List<ResourceEvent> events) {
+    objectsOf(type).remove(key);
+    logsRemoved(type, key.namespace(), key.name());
+    event(events, ResourceEvent.Kind.DELETED, type, last);
+    recordChange(ResourceEvent.Kind.DELETED, type, written, previous, newResourceVersion);
+    String uid = uid(last);
+    foregroundOwners.remove(uid);
+    collectGarbage(uid, propagationPolicy, events);
+    for (String owner : written.ownerUids()) {
+      finishForegroundLocked(owner, events);
+    }
+  }
+
+  /**
+   * The grace period of a pod's delete: the one asked for, else the pod's {@code
+   * terminationGracePeriodSeconds} (30 by default), and 0 for a pod not bound to a node or already
+   * finished, as the pod strategy's {@code CheckGracefulDelete} decides (kubernetes/kubernetes
+   * {@code pkg/registry/core/pod/strategy.go}). Only pods bound to a node a {@link FakeKubelet}
+   * runs get one here: no kubelet would ever finish deleting the others. Other kinds: 0.
+   */
+  private long podGracePeriodLocked(ResourceType type, JsonObject pod, Long asked) {
+    if (!type.equals(ResourceType.POD)) {
+      return 0;
+    }
+    JsonObject spec = pod.get("spec") instanceof JsonObject o ? o : new JsonObject();
+    JsonObject status = pod.get("status") instanceof JsonObject o ? o : new JsonObject();
+    String node = string(spec, "nodeName");
+    String phase = string(status, "phase");
+    if (node == null
+        || !kubeletNodes.contains(node)
+        || "Succeeded".equals(phase)
+        || "Failed".equals(phase)) {
+      return 0;
+    }
+    if (asked != null) {
+      return Math.max(0, asked);
+    }
+    JsonElement own = spec.get("terminationGracePeriodSeconds");
+    return own != null && own.isJsonPrimitive() ? Math.max(0, own.getAsLong()) : 30;
+  }
+
+  /** An object's {@code metadata.deletionGracePeriodSeconds}, 0 when it has none. */
+  static long graceSeconds(JsonObject o) {
+    JsonElement g = metadata(o).get("deletionGracePeriodSeconds");
+    return g != null && g.isJsonPrimitive() ? g.getAsLong() : 0;
+  }
+
+  /**
+   * What the garbage collector does once an owner is gone: with {@code Orphan} its dependents lose
+   * their reference to it; otherwise each dependent is {@linkplain #collectDependentLocked
+   * collected}.
+   */
   private void collectGarbage(String ownerUid, String propagationPolicy, List<ResourceEvent> out) {
     if (ownerUid == null) {
       return;
     }
+    if (!"Orphan".equals(propagationPolicy)) {
+      collectDependentsLocked(ownerUid, out);
+      return;
+    }
     for (Map.Entry<String, TreeMap<Key, StoredObject>> e : objects.entrySet()) {
-      List<Key> owned = new ArrayList<>();
-      for (Map.Entry<Key, StoredObject> o : e.getValue().entrySet()) {
-        if (o.getValue().ownedBy(ownerUid)) {
-          owned.add(o.getKey());
-        }
-      }
-      for (Key key : owned) {
-        // An earlier dependent's removal may have removed or released this one.
+      for (Key key : ownedKeys(e.getValue(), ownerUid)) {
         StoredObject dependent = e.getValue().get(key);
-        if (dependent == null || !dependent.ownedBy(ownerUid)) {
-          continue;
-        }
-        ResourceType type = typeOfLocked(e.getKey(), dependent);
-        if ("Orphan".equals(propagationPolicy)) {
-          JsonObject next = dependent.object();
-          JsonArray refs = new JsonArray();
-          for (JsonElement ref : metadata(next).getAsJsonArray("ownerReferences")) {
-            if (!ownerUid.equals(string(ref.getAsJsonObject(), "uid"))) {
-              refs.add(ref);
-            }
-          }
-          metadata(next).add("ownerReferences", refs);
-          metadata(next).addProperty("resourceVersion", nextResourceVersion());
-          StoredObject written = StoredObject.of(next);
-          e.getValue().put(key, written);
-          event(out, ResourceEvent.Kind.MODIFIED, type, next);
-          recordChange(ResourceEvent.Kind.MODIFIED, type, written, dependent, false);
-        } else if (!metadata(dependent.object()).has("deletionTimestamp")) {
-          deleteLocked(type, key, "Background", out);
+        if (dependent != null && dependent.ownedBy(ownerUid)) {
+          dropOwnerReferencesLocked(
+              typeOfLocked(e.getKey(), dependent), key, dependent, Set.of(ownerUid), out);
         }
       }
     }
+  }
+
+  /** Collects every dependent of an owner that is gone or waits in the foreground. */
+  private void collectDependentsLocked(String ownerUid, List<ResourceEvent> out) {
+    for (Map.Entry<String, TreeMap<Key, StoredObject>> e : objects.entrySet()) {
+      for (Key key : ownedKeys(e.getValue(), ownerUid)) {
+        // An earlier dependent's removal may have removed or released this one.
+        StoredObject dependent = e.getValue().get(key);
+        if (dependent != null && dependent.ownedBy(ownerUid)) {
+          collectDependentLocked(typeOfLocked(e.getKey(), dependent), key, dependent, out);
+        }
+      }
+    }
+  }
+
+  private static List<Key> ownedKeys(TreeMap<Key, StoredObject> map, String ownerUid) {
+    List<Key> owned = new ArrayList<>();
+    for (Map.Entry<Key, StoredObject> o : map.entrySet()) {
+      if (o.getValue().ownedBy(ownerUid)) {
+        owned.add(o.getKey());
+      }
+    }
+    return owned;
+  }
+
+  /**
+   * The garbage collector's {@code attemptToDeleteItem} (kubernetes/kubernetes {@code
+   * pkg/controller/garbagecollector/garbagecollector.go}): each owner reference is solid (the owner
+   * exists, by uid), dangling (no object has that uid) or waiting (the owner is being deleted in
+   * the foreground). With a solid owner left, the dangling and waiting references are removed and
+   * the object stays; without one, the object is deleted: in the foreground when an owner waits for
+   * it and it has dependents of its own, else as its own finalizers say, else in the background. An
+   * object already being deleted is left to finish.
+   */
+  private void collectDependentLocked(
+      ResourceType type, Key key, StoredObject dependent, List<ResourceEvent> out) {
+    Set<String> notSolid = new java.util.HashSet<>();
+    boolean solid = false;
+    boolean waiting = false;
+    for (String owner : dependent.ownerUids()) {
+      JsonObject found = findByUidLocked(owner);
+      if (found == null) {
+        notSolid.add(owner);
+      } else if (metadata(found).has("deletionTimestamp")
+          && finalizers(found).contains(FOREGROUND_FINALIZER)) {
+        notSolid.add(owner);
+        waiting = true;
+      } else {
+        solid = true;
+      }
+    }
+    if (solid) {
+      if (!notSolid.isEmpty()) {
+        dropOwnerReferencesLocked(type, key, dependent, notSolid, out);
+      }
+      return;
+    }
+    JsonObject object = dependent.object();
+    if (metadata(object).has("deletionTimestamp")) {
+      return;
+    }
+    List<String> finalizers = finalizers(object);
+    String policy;
+    if (waiting && hasDependentsLocked(uid(object))) {
+      policy = "Foreground";
+    } else if (finalizers.contains("orphan")) {
+      policy = "Orphan";
+    } else if (finalizers.contains(FOREGROUND_FINALIZER)) {
+      policy = "Foreground";
+    } else {
+      policy = "Background";
+    }
+    deleteLocked(type, key, policy, null, out);
+  }
+
+  /** Removes the owner references to these uids from a dependent, as the collector's patch does. */
+  private void dropOwnerReferencesLocked(
+      ResourceType type,
+      Key key,
+      StoredObject dependent,
+      Set<String> ownerUids,
+      List<ResourceEvent> out) {
+    JsonObject next = dependent.object();
+    JsonArray refs = new JsonArray();
+    for (JsonElement ref : metadata(next).getAsJsonArray("ownerReferences")) {
+      if (!ownerUids.contains(string(ref.getAsJsonObject(), "uid"))) {
+        refs.add(ref);
+      }
+    }
+    metadata(next).add("ownerReferences", refs);
+    metadata(next).addProperty("resourceVersion", nextResourceVersion());
+    StoredObject written = StoredObject.of(next);
+    objectsOf(type).put(key, written);
+    event(out, ResourceEvent.Kind.MODIFIED, type, next);
+    recordChange(ResourceEvent.Kind.MODIFIED, type, written, dependent, false);
+  }
+
+  /**
+   * Ends the foreground deletion of an owner once no dependent blocks it any more, as the
+   * collector's {@code processDeletingDependentsItem} does: a dependent blocks while it exists with
+   * {@code blockOwnerDeletion: true} in its reference to the owner. The {@value
+   * #FOREGROUND_FINALIZER} finalizer is then removed, and with it the owner when no other finalizer
+   * holds it.
+   */
+  private void finishForegroundLocked(String ownerUid, List<ResourceEvent> out) {
+    Located at = foregroundOwners.get(ownerUid);
+    if (at == null) {
+      return;
+    }
+    TreeMap<Key, StoredObject> map = objectsOf(at.type());
+    StoredObject stored = map.get(at.key());
+    JsonObject owner = stored == null ? null : stored.objectAt(at.type());
+    if (owner == null
+        || !ownerUid.equals(uid(owner))
+        || !finalizers(owner).contains(FOREGROUND_FINALIZER)) {
+      foregroundOwners.remove(ownerUid);
+      return;
+    }
+    if (blockedLocked(ownerUid)) {
+      return;
+    }
+    foregroundOwners.remove(ownerUid);
+    JsonObject next = owner.deepCopy();
+    JsonArray f = new JsonArray();
+    finalizers(next).stream().filter(x -> !x.equals(FOREGROUND_FINALIZER)).forEach(f::add);
+    metadata(next).add("finalizers", f);
+    if (f.isEmpty()) {
+      metadata(next).remove("finalizers");
+    }
+    metadata(next).addProperty("resourceVersion", nextResourceVersion());
+    StoredObject written = StoredObject.of(next);
+    if (f.isEmpty() && graceSeconds(next) == 0) {
+      removeLocked(at.type(), at.key(), next, written, stored, false, "Background", out);
+    } else {
+      map.put(at.key(), written);
+      event(out, ResourceEvent.Kind.MODIFIED, at.type(), next);
+      recordChange(ResourceEvent.Kind.MODIFIED, at.type(), written, stored, false);
+    }
+  }
+
+  /** Whether a stored object refers to this owner with {@code blockOwnerDeletion: true}. */
+  private boolean blockedLocked(String ownerUid) {
+    for (TreeMap<Key, StoredObject> map : objects.values()) {
+      for (StoredObject o : map.values()) {
+        if (!o.ownedBy(ownerUid)) {
+          continue;
+        }
+        JsonElement refs = metadata(o.object()).get("ownerReferences");
+        for (JsonElement ref : refs.getAsJsonArray()) {
+          JsonObject r = ref.getAsJsonObject();
+          JsonElement block = r.get("blockOwnerDeletion");
+          if (ownerUid.equals(string(r, "uid"))
+              && block != null
+              && block.isJsonPrimitive()
+              && block.getAsBoolean()) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private boolean hasDependentsLocked(String uid) {
+    for (TreeMap<Key, StoredObject> map : objects.values()) {
+      for (StoredObject o : map.values()) {
+        if (o.ownedBy(uid)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The stored object with this uid, or null; a scan, as owners are looked up rarely. */
+  private JsonObject findByUidLocked(String uid) {
+    Located waiting = foregroundOwners.get(uid);
+    if (waiting != null) {
+      StoredObject o = objectsOf(waiting.type()).get(waiting.key());
+      if (o != null && uid.equals(uid(o.object()))) {
+        return o.object();
+      }
+    }
+    String quoted = "\"uid\":\"" + uid + "\"";
+    for (TreeMap<Key, StoredObject> map : objects.values()) {
+      for (StoredObject o : map.values()) {
+        if (o.mentions(quoted)) {
+          JsonObject object = o.object();
+          if (uid.equals(uid(object))) {
+            return object;
+          }
+        }
+      }
+    }
+    return null;
   }
 
   @Override

@@ -440,8 +440,9 @@ final class ObjectWrites {
             InMemoryStore.string(pre, "uid"),
             InMemoryStore.string(pre, "resourceVersion"),
             policy == null ? "Background" : policy,
+            gracePeriod(call, options),
             dryRun);
-    if (d.removed() && !type.equals(ResourceType.POD)) {
+    if (d.removed() && !type.returnsDeletedObject()) {
       JsonObject success = new JsonObject();
       success.addProperty("kind", "Status");
       success.addProperty("apiVersion", "v1");
@@ -455,6 +456,17 @@ final class ObjectWrites {
     return Answer.json(200, d.object());
   }
 
+  /** {@code gracePeriodSeconds} of the DeleteOptions body, else of the query, else null. */
+  private static Long gracePeriod(Call call, JsonObject options) {
+    JsonElement body = options.get("gracePeriodSeconds");
+    if (body != null && body.isJsonPrimitive()) {
+      return body.getAsLong();
+    }
+    return call.param("gracePeriodSeconds") == null
+        ? null
+        : ApiHandler.longParam(call, "gracePeriodSeconds");
+  }
+
   Answer deleteCollection(Call call, ResourceType type, String ns) {
     JsonObject options =
         call.body() == null || call.body().isBlank() ? new JsonObject() : jsonBody(call);
@@ -466,7 +478,7 @@ final class ObjectWrites {
       if (selector.matches(InMemoryStore.labels(o)) && fields.matches(o)) {
         String name = InMemoryStore.string(InMemoryStore.metadata(o), "name");
         try {
-          items.add(store.delete(type, ns, name, null, null, "Background", dryRun).object());
+          items.add(store.delete(type, ns, name, null, null, "Background", null, dryRun).object());
         } catch (FakeApiException e) {
           if (e.code() != 404) {
             throw e;

@@ -57,13 +57,77 @@ public record ResourceType(String group, String version, String plural, String k
       new ResourceType("events.k8s.io", "v1", "events", "Event");
 
   /**
-   * Returns whether this is one of the built-in kinds the server always serves (pods and events),
-   * whose list items carry no {@code kind} and whose body needs none.
+   * Core services, {@code v1} {@code services} (kind {@code Service}, short name {@code svc}):
+   * always served, with a {@code status} subresource; a create gets a {@code spec.clusterIP} and
+   * the defaults kube-apiserver gives, and a DELETE answers the service.
+   */
+  public static final ResourceType SERVICE = new ResourceType("", "v1", "services", "Service");
+
+  /** Core config maps, {@code v1} {@code configmaps} (short name {@code cm}): always served. */
+  public static final ResourceType CONFIG_MAP =
+      new ResourceType("", "v1", "configmaps", "ConfigMap");
+
+  /**
+   * Core secrets, {@code v1} {@code secrets}: always served; {@code stringData} is written into
+   * {@code data} (base64) and {@code type} defaults to {@code Opaque}, as kube-apiserver does.
+   */
+  public static final ResourceType SECRET = new ResourceType("", "v1", "secrets", "Secret");
+
+  /**
+   * Core service accounts, {@code v1} {@code serviceaccounts} (short name {@code sa}): always
+   * served; a DELETE answers the service account.
+   */
+  public static final ResourceType SERVICE_ACCOUNT =
+      new ResourceType("", "v1", "serviceaccounts", "ServiceAccount");
+
+  /**
+   * Network policies, {@code networking.k8s.io/v1} {@code networkpolicies} (short name {@code
+   * netpol}): always served (nothing enforces them).
+   */
+  public static final ResourceType NETWORK_POLICY =
+      new ResourceType("networking.k8s.io", "v1", "networkpolicies", "NetworkPolicy");
+
+  /**
+   * Returns whether this is one of the built-in kinds the server always serves (pods, events,
+   * services, config maps, secrets, service accounts and network policies), whose list items carry
+   * no {@code kind} and whose body needs none.
    *
-   * @return true for {@link #POD}, {@link #EVENT} and {@link #EVENTS_K8S_IO_EVENT}
+   * @return true for {@link #POD}, {@link #EVENT}, {@link #EVENTS_K8S_IO_EVENT}, {@link #SERVICE},
+   *     {@link #CONFIG_MAP}, {@link #SECRET}, {@link #SERVICE_ACCOUNT} and {@link #NETWORK_POLICY}
    */
   public boolean isBuiltIn() {
-    return equals(POD) || equals(EVENT) || equals(EVENTS_K8S_IO_EVENT);
+    return BUILT_IN.contains(this);
+  }
+
+  /** The kinds every server serves without registration, in the order discovery lists them. */
+  static final java.util.List<ResourceType> BUILT_IN =
+      java.util.List.of(
+          POD,
+          EVENT,
+          EVENTS_K8S_IO_EVENT,
+          SERVICE,
+          CONFIG_MAP,
+          SECRET,
+          SERVICE_ACCOUNT,
+          NETWORK_POLICY);
+
+  /**
+   * Whether objects of this type have a {@code status} subresource: custom resources (as the
+   * testkit registers them), pods and services; events, config maps, secrets, service accounts and
+   * network policies have none.
+   */
+  boolean hasStatus() {
+    return !isBuiltIn() || equals(POD) || equals(SERVICE);
+  }
+
+  /**
+   * Whether a DELETE that removes an object of this type answers the object rather than a {@code
+   * Status}: the storages that set {@code ReturnDeletedObject} (kubernetes/kubernetes {@code
+   * pkg/registry/core/pod/storage/storage.go}, {@code .../service/storage/storage.go}, {@code
+   * .../serviceaccount/storage/storage.go}).
+   */
+  boolean returnsDeletedObject() {
+    return equals(POD) || equals(SERVICE) || equals(SERVICE_ACCOUNT);
   }
 
   /**

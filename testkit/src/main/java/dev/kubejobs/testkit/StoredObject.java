@@ -113,6 +113,16 @@ final class StoredObject {
     return labels;
   }
 
+  /** The uids the object's ownerReferences name. */
+  List<String> ownerUids() {
+    return ownerUids;
+  }
+
+  /** Whether the object's JSON holds this text (a cheap filter before parsing it). */
+  boolean mentions(String text) {
+    return json.contains(text);
+  }
+
   /** Whether an ownerReference of the object names this uid. */
   boolean ownedBy(String uid) {
     return ownerUids.contains(uid);
