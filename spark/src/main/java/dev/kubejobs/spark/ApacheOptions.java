@@ -24,8 +24,10 @@ import java.util.Optional;
 /**
  * Settings of the Apache Spark Kubernetes Operator ({@code spark.apache.org}) job kind: the API
  * version written, the restart and resource retain policies with how long retained resources are
- * kept, and how long a SparkApplication may go without any status before kubejobs deletes it and
- * fails the job.
+ * kept, the operator's timeouts for a driver and executors to start ({@code
+ * applicationTolerations.applicationTimeoutConfig}), how long the operator keeps an application
+ * after it stopped ({@code ttlAfterStopMillis}), and how long a SparkApplication may go without any
+ * status before kubejobs deletes it and fails the job.
  *
  * <p>Instances are immutable and thread safe; start from {@link #ofDefaults()} or {@link
  * #builder()}.
@@ -114,6 +116,10 @@ public final class ApacheOptions {
   private final ResourceRetainPolicy resourceRetainPolicy;
   private final Duration resourceRetainDuration;
   private final Duration noStatusTimeout;
+  private final Duration driverStartTimeout;
+  private final Duration driverReadyTimeout;
+  private final Duration executorStartTimeout;
+  private final Duration ttlAfterStop;
 
   private ApacheOptions(Builder b) {
     this.apiVersion = b.apiVersion;
@@ -122,11 +128,16 @@ public final class ApacheOptions {
     this.resourceRetainPolicy = b.resourceRetainPolicy;
     this.resourceRetainDuration = b.resourceRetainDuration;
     this.noStatusTimeout = b.noStatusTimeout;
+    this.driverStartTimeout = b.driverStartTimeout;
+    this.driverReadyTimeout = b.driverReadyTimeout;
+    this.executorStartTimeout = b.executorStartTimeout;
+    this.ttlAfterStop = b.ttlAfterStop;
   }
 
   /**
    * Returns the defaults: API version {@code v1}, restart policy Never, resource retain policy
-   * Never, no resource retain duration written, no-status timeout 10 minutes.
+   * Never, no resource retain duration, operator timeouts or time to live written (the operator's
+   * own defaults apply), no-status timeout 10 minutes.
    *
    * @return the shared default options
    */
@@ -156,6 +167,10 @@ public final class ApacheOptions {
     b.resourceRetainPolicy = resourceRetainPolicy;
     b.resourceRetainDuration = resourceRetainDuration;
     b.noStatusTimeout = noStatusTimeout;
+    b.driverStartTimeout = driverStartTimeout;
+    b.driverReadyTimeout = driverReadyTimeout;
+    b.executorStartTimeout = executorStartTimeout;
+    b.ttlAfterStop = ttlAfterStop;
     return b;
   }
 
@@ -217,6 +232,53 @@ public final class ApacheOptions {
     return noStatusTimeout;
   }
 
+  /**
+   * Returns how long the operator waits for the driver pod to start after requesting it before it
+   * fails the attempt ({@code
+   * spec.applicationTolerations.applicationTimeoutConfig.driverStartTimeoutMillis}); empty when not
+   * written (the operator's default, 300 seconds in 1.0.0, applies).
+   *
+   * @return the timeout, if set
+   */
+  public Optional<Duration> driverStartTimeout() {
+    return Optional.ofNullable(driverStartTimeout);
+  }
+
+  /**
+   * Returns how long the operator waits for a started driver to become ready before it fails the
+   * attempt ({@code
+   * spec.applicationTolerations.applicationTimeoutConfig.driverReadyTimeoutMillis}); empty when not
+   * written (the operator's default, 300 seconds in 1.0.0, applies).
+   *
+   * @return the timeout, if set
+   */
+  public Optional<Duration> driverReadyTimeout() {
+    return Optional.ofNullable(driverReadyTimeout);
+  }
+
+  /**
+   * Returns how long the operator waits for the executors to start once the driver is ready ({@code
+   * spec.applicationTolerations.applicationTimeoutConfig.executorStartTimeoutMillis}); empty when
+   * not written (the operator's default, 300 seconds in 1.0.0, applies).
+   *
+   * @return the timeout, if set
+   */
+  public Optional<Duration> executorStartTimeout() {
+    return Optional.ofNullable(executorStartTimeout);
+  }
+
+  /**
+   * Returns how long after the application stopped the operator deletes the SparkApplication
+   * itself, with what it retained ({@code spec.applicationTolerations.ttlAfterStopMillis} of the
+   * {@code v1} CRD); empty when not written (the operator then never deletes it). Once the operator
+   * deleted it, kubejobs reads the job as gone.
+   *
+   * @return the time to live, if set
+   */
+  public Optional<Duration> ttlAfterStop() {
+    return Optional.ofNullable(ttlAfterStop);
+  }
+
   @Override
   public String toString() {
     return "ApacheOptions{apiVersion="
@@ -229,6 +291,10 @@ public final class ApacheOptions {
         + (resourceRetainDuration != null
             ? ", resourceRetainDuration=" + resourceRetainDuration
             : "")
+        + (driverStartTimeout != null ? ", driverStartTimeout=" + driverStartTimeout : "")
+        + (driverReadyTimeout != null ? ", driverReadyTimeout=" + driverReadyTimeout : "")
+        + (executorStartTimeout != null ? ", executorStartTimeout=" + executorStartTimeout : "")
+        + (ttlAfterStop != null ? ", ttlAfterStop=" + ttlAfterStop : "")
         + ", noStatusTimeout="
         + noStatusTimeout
         + "}";
@@ -242,6 +308,10 @@ public final class ApacheOptions {
     private ResourceRetainPolicy resourceRetainPolicy = ResourceRetainPolicy.NEVER;
     private Duration resourceRetainDuration;
     private Duration noStatusTimeout = Duration.ofMinutes(10);
+    private Duration driverStartTimeout;
+    private Duration driverReadyTimeout;
+    private Duration executorStartTimeout;
+    private Duration ttlAfterStop;
 
     private Builder() {}
 
@@ -330,13 +400,82 @@ public final class ApacheOptions {
     }
 
     /**
+     * Sets how long the operator waits for the driver pod to start after requesting it ({@code
+     * spec.applicationTolerations.applicationTimeoutConfig.driverStartTimeoutMillis}); past it the
+     * operator fails the attempt, so a job whose image never pulls ends FAILED then rather than
+     * staying QUEUED. Not written by default (the operator's default, 300 seconds in 1.0.0).
+     *
+     * @param driverStartTimeout at least one millisecond, written in whole milliseconds
+     * @return this builder
+     * @throws InvalidJobSpecException if null or shorter than one millisecond
+     */
+    public Builder driverStartTimeout(Duration driverStartTimeout) {
+      this.driverStartTimeout = atLeastOneMilli("driverStartTimeout", driverStartTimeout);
+      return this;
+    }
+
+    /**
+     * Sets how long the operator waits for a started driver to become ready ({@code
+     * spec.applicationTolerations.applicationTimeoutConfig.driverReadyTimeoutMillis}). Not written
+     * by default (the operator's default, 300 seconds in 1.0.0).
+     *
+     * @param driverReadyTimeout at least one millisecond, written in whole milliseconds
+     * @return this builder
+     * @throws InvalidJobSpecException if null or shorter than one millisecond
+     */
+    public Builder driverReadyTimeout(Duration driverReadyTimeout) {
+      this.driverReadyTimeout = atLeastOneMilli("driverReadyTimeout", driverReadyTimeout);
+      return this;
+    }
+
+    /**
+     * Sets how long the operator waits for the executors to start once the driver is ready ({@code
+     * spec.applicationTolerations.applicationTimeoutConfig.executorStartTimeoutMillis}). Not
+     * written by default (the operator's default, 300 seconds in 1.0.0).
+     *
+     * @param executorStartTimeout at least one millisecond, written in whole milliseconds
+     * @return this builder
+     * @throws InvalidJobSpecException if null or shorter than one millisecond
+     */
+    public Builder executorStartTimeout(Duration executorStartTimeout) {
+      this.executorStartTimeout = atLeastOneMilli("executorStartTimeout", executorStartTimeout);
+      return this;
+    }
+
+    /**
+     * Sets how long after the application stopped the operator deletes the SparkApplication and
+     * what it retained ({@code spec.applicationTolerations.ttlAfterStopMillis} of the {@code v1}
+     * CRD). kubejobs reads a job whose resource the operator deleted as gone ({@code
+     * NoSuchJobException}), so set it longer than the time your callers take to read an ended job's
+     * outcome. Not written by default: the operator keeps the application until it is deleted (by
+     * kubejobs' retention and ended-jobs sweep, for example).
+     *
+     * @param ttlAfterStop zero or positive, whole milliseconds
+     * @return this builder
+     * @throws InvalidJobSpecException if null or negative
+     */
+    public Builder ttlAfterStop(Duration ttlAfterStop) {
+      if (ttlAfterStop == null || ttlAfterStop.isNegative()) {
+        throw Checks.invalid("ttlAfterStop", "be zero or a positive duration", ttlAfterStop);
+      }
+      this.ttlAfterStop = ttlAfterStop;
+      return this;
+    }
+
+    /**
      * Builds the options.
      *
      * @return the options
-     * @throws InvalidJobSpecException if a resource retain duration is set with API version {@code
-     *     v1beta1}, whose CRD has no such field
+     * @throws InvalidJobSpecException if a resource retain duration or a time to live after stop is
+     *     set with API version {@code v1beta1}, whose CRD has no such fields
      */
     public ApacheOptions build() {
+      if (ttlAfterStop != null && apiVersion == ApiVersion.V1BETA1) {
+        throw Checks.invalid(
+            "ttlAfterStop",
+            "not be set with apiVersion v1beta1 (its CRD has no ttlAfterStopMillis; use v1)",
+            ttlAfterStop);
+      }
       if (resourceRetainDuration != null && apiVersion == ApiVersion.V1BETA1) {
         throw Checks.invalid(
             "resourceRetainDuration",
@@ -345,6 +484,13 @@ public final class ApacheOptions {
             resourceRetainDuration);
       }
       return new ApacheOptions(this);
+    }
+
+    private static Duration atLeastOneMilli(String setting, Duration value) {
+      if (value == null || value.toMillis() < 1) {
+        throw Checks.invalid(setting, "be at least one millisecond", value);
+      }
+      return value;
     }
 
     private static <T> T notNull(String setting, T value) {

@@ -138,6 +138,34 @@ class ManifestSchemaTest {
                 spec,
                 jobId));
       }
+      if (i % 3 == 0) {
+        out.add(
+            Arguments.of(
+                "apache v1 timeouts and ttl #" + i,
+                SparkOperators.apache(
+                    ApacheOptions.builder()
+                        .driverStartTimeout(Duration.ofSeconds(20))
+                        .driverReadyTimeout(Duration.ofMinutes(2))
+                        .executorStartTimeout(Duration.ofMillis(1))
+                        .ttlAfterStop(Duration.ofHours(1))
+                        .build()),
+                CrdSchemas.APACHE,
+                "v1",
+                spec,
+                jobId));
+        out.add(
+            Arguments.of(
+                "apache v1beta1 timeouts #" + i,
+                SparkOperators.apache(
+                    ApacheOptions.builder()
+                        .apiVersion(ApacheOptions.ApiVersion.V1BETA1)
+                        .driverStartTimeout(Duration.ofSeconds(20))
+                        .build()),
+                CrdSchemas.APACHE,
+                "v1beta1",
+                spec,
+                jobId));
+      }
       out.add(
           Arguments.of(
               "apache v1beta1 #" + i,
@@ -201,6 +229,19 @@ class ManifestSchemaTest {
     for (JsonObject podLabels : podLabels(manifest, crd)) {
       identity.labels().forEach((k, v) -> assertThat(podLabels.get(k).getAsString()).isEqualTo(v));
       spec.labels().forEach((k, v) -> assertThat(podLabels.get(k).getAsString()).isEqualTo(v));
+    }
+    if (crd.equals(CrdSchemas.APACHE)) {
+      for (String role : List.of("driverSpec", "executorSpec")) {
+        assertThat(
+                manifest
+                    .getAsJsonObject("spec")
+                    .getAsJsonObject(role)
+                    .getAsJsonObject("podTemplateSpec")
+                    .get("spec"))
+            .as("%s.podTemplateSpec has a pod spec", role)
+            .isNotNull()
+            .matches(JsonElement::isJsonObject);
+      }
     }
   }
 
@@ -303,6 +344,112 @@ class ManifestSchemaTest {
     assertThatThrownBy(() -> ApacheOptions.builder().resourceRetainDuration(Duration.ofMillis(-1)))
         .isInstanceOf(InvalidJobSpecException.class)
         .hasMessageStartingWith("resourceRetainDuration must be zero or a positive duration");
+  }
+
+  /**
+   * The operator hands each pod template to Spark's template loader, which throws a
+   * NullPointerException on a template without {@code spec}: every job then ends in {@code
+   * SchedulingFailure} before a driver exists, as the real operator 1.0.0 showed on the testkit's
+   * fake API server. The CRD's schema allows such a template, so only this assertion (and the
+   * real-operator suite, which has the operator build a driver from the manifest) can see it.
+   */
+  @Test
+  void apachePodTemplatesCarryAPodSpec() {
+    JsonObject s =
+        SparkOperators.apache().manifest(specs().get(5), identity("job-1")).getAsJsonObject("spec");
+
+    for (String role : List.of("driverSpec", "executorSpec")) {
+      JsonObject template = s.getAsJsonObject(role).getAsJsonObject("podTemplateSpec");
+      assertThat(template.has("spec")).as(role).isTrue();
+      assertThat(template.get("spec").isJsonObject()).as(role).isTrue();
+    }
+  }
+
+  /**
+   * The field names are those of {@code spec.applicationTolerations} in the Apache operator's
+   * {@code v1} CRD (sparkapplications.spark.apache.org-v1.yaml of the operator 1.0.0's Helm chart,
+   * in /work/shared/real-operators): {@code applicationTimeoutConfig.driverStartTimeoutMillis},
+   * {@code driverReadyTimeoutMillis}, {@code executorStartTimeoutMillis} (in {@code v1} and {@code
+   * v1beta1}) and {@code ttlAfterStopMillis} (integer, default -1, {@code v1} only).
+   */
+  @Test
+  void operatorTimeoutsAndTtlAreWrittenInMillisOnlyWhenSet() {
+    ApacheOptions options =
+        ApacheOptions.builder()
+            .driverStartTimeout(Duration.ofSeconds(20))
+            .driverReadyTimeout(Duration.ofMinutes(2))
+            .executorStartTimeout(Duration.ofMillis(1500))
+            .ttlAfterStop(Duration.ZERO)
+            .build();
+
+    JsonObject tolerations =
+        SparkOperators.apache(options)
+            .manifest(specs().get(0), identity("job-1"))
+            .getAsJsonObject("spec")
+            .getAsJsonObject("applicationTolerations");
+    JsonObject onlyStart =
+        SparkOperators.apache(
+                ApacheOptions.builder().driverStartTimeout(Duration.ofSeconds(7)).build())
+            .manifest(specs().get(0), identity("job-1"))
+            .getAsJsonObject("spec")
+            .getAsJsonObject("applicationTolerations");
+    JsonObject defaults =
+        SparkOperators.apache()
+            .manifest(specs().get(0), identity("job-1"))
+            .getAsJsonObject("spec")
+            .getAsJsonObject("applicationTolerations");
+
+    JsonObject timeouts = tolerations.getAsJsonObject("applicationTimeoutConfig");
+    assertThat(timeouts.get("driverStartTimeoutMillis").getAsLong()).isEqualTo(20_000L);
+    assertThat(timeouts.get("driverReadyTimeoutMillis").getAsLong()).isEqualTo(120_000L);
+    assertThat(timeouts.get("executorStartTimeoutMillis").getAsLong()).isEqualTo(1_500L);
+    assertThat(tolerations.get("ttlAfterStopMillis").getAsLong()).isZero();
+    assertThat(onlyStart.getAsJsonObject("applicationTimeoutConfig").keySet())
+        .containsExactly("driverStartTimeoutMillis");
+    assertThat(onlyStart.has("ttlAfterStopMillis")).isFalse();
+    assertThat(defaults.has("applicationTimeoutConfig")).as("not written by default").isFalse();
+    assertThat(defaults.has("ttlAfterStopMillis")).as("not written by default").isFalse();
+    assertThat(options.toBuilder().build().toString())
+        .contains("driverStartTimeout=PT20S", "ttlAfterStop=PT0S");
+  }
+
+  @Test
+  void badOperatorTimeoutsAndTtlAreRefusedWithTheSettingNamed() {
+    ApacheOptions.Builder b = ApacheOptions.builder();
+
+    assertThatThrownBy(() -> b.driverStartTimeout(null))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageStartingWith("driverStartTimeout must be at least one millisecond");
+    assertThatThrownBy(() -> b.driverStartTimeout(Duration.ZERO))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageStartingWith("driverStartTimeout must be at least one millisecond");
+    assertThatThrownBy(() -> b.driverReadyTimeout(Duration.ofNanos(999_999)))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageStartingWith("driverReadyTimeout must be at least one millisecond");
+    assertThatThrownBy(() -> b.executorStartTimeout(Duration.ofSeconds(-1)))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageStartingWith("executorStartTimeout must be at least one millisecond");
+    assertThatThrownBy(() -> b.ttlAfterStop(Duration.ofMillis(-1)))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageStartingWith("ttlAfterStop must be zero or a positive duration");
+    assertThatThrownBy(() -> b.ttlAfterStop(null))
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageStartingWith("ttlAfterStop must be zero or a positive duration");
+    assertThatThrownBy(
+            () ->
+                ApacheOptions.builder()
+                    .ttlAfterStop(Duration.ofHours(1))
+                    .apiVersion(ApacheOptions.ApiVersion.V1BETA1)
+                    .build())
+        .isInstanceOf(InvalidJobSpecException.class)
+        .hasMessageStartingWith("ttlAfterStop must not be set with apiVersion v1beta1");
+    assertThat(
+            ApacheOptions.builder()
+                .apiVersion(ApacheOptions.ApiVersion.V1BETA1)
+                .driverStartTimeout(Duration.ofMillis(1))
+                .build()
+                .driverStartTimeout())
+        .contains(Duration.ofMillis(1));
   }
 
   @Test

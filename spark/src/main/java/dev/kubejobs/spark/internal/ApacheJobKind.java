@@ -149,16 +149,39 @@ public final class ApacheJobKind implements JobKind<SparkJobSpec> {
     options
         .resourceRetainDuration()
         .ifPresent(d -> tolerations.addProperty("resourceRetainDurationMillis", d.toMillis()));
+    JsonObject timeouts = new JsonObject();
+    options
+        .driverStartTimeout()
+        .ifPresent(d -> timeouts.addProperty("driverStartTimeoutMillis", d.toMillis()));
+    options
+        .driverReadyTimeout()
+        .ifPresent(d -> timeouts.addProperty("driverReadyTimeoutMillis", d.toMillis()));
+    options
+        .executorStartTimeout()
+        .ifPresent(d -> timeouts.addProperty("executorStartTimeoutMillis", d.toMillis()));
+    if (timeouts.size() > 0) {
+      tolerations.add("applicationTimeoutConfig", timeouts);
+    }
+    options
+        .ttlAfterStop()
+        .ifPresent(d -> tolerations.addProperty("ttlAfterStopMillis", d.toMillis()));
     s.add("applicationTolerations", tolerations);
     o.add("spec", s);
     return o;
   }
 
+  /**
+   * A pod template with kubejobs' labels and an empty pod {@code spec}. The operator hands the
+   * template to Spark's pod template loader, which fails with a NullPointerException on a template
+   * without a {@code spec} (the job then ends in {@code SchedulingFailure} before any driver
+   * exists), although the CRD's schema allows one.
+   */
   private static JsonObject podTemplate(Map<String, String> labels) {
     JsonObject metadata = new JsonObject();
     metadata.add("labels", Json.strings(labels));
     JsonObject template = new JsonObject();
     template.add("metadata", metadata);
+    template.add("spec", new JsonObject());
     JsonObject spec = new JsonObject();
     spec.add("podTemplateSpec", template);
     return spec;
