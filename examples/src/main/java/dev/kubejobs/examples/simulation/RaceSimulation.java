@@ -52,7 +52,9 @@ import picocli.CommandLine.Option;
  * unmanaged or of another deployment is marked or deleted; (d) the sweep deletes the orphan and no
  * known job; (e) never two SparkApplications at once for one job id, and no conflict for our own
  * job id; (f) only documented exceptions; (g) once faults clear, every job reaches a terminal
- * status on both nodes.
+ * status on both nodes, and once the operator settled, every node's outcome is the one the operator
+ * wrote (issue 43: what the operator did wins over kubejobs' own end mark); (h) a resource carrying
+ * an operator status is deleted only by a cancel.
  *
  * <p><b>Run it:</b> {@code java -cp examples/target/kubejobs-examples.jar
  * dev.kubejobs.examples.simulation.RaceSimulation --scenarios 10000 --concurrent 2000 --seed 1}.
