@@ -155,6 +155,18 @@ final class ReportedStatuses {
     seen.put(id, new Seen(s == null ? null : s.status, null, uid, false, outcome));
   }
 
+  /**
+   * Forgets the end mark remembered for the resource {@code uid} of a job: its delete was not
+   * applied, or the operator acted after it and the mark gives way. Nothing changes otherwise.
+   */
+  synchronized void notEndMarked(ExecutionId id, String uid) {
+    Seen s = seen.get(id);
+    if (s == null || s.ended == null || !Objects.equals(uid, s.uid)) {
+      return;
+    }
+    seen.put(id, new Seen(s.status, s.terminal, s.uid, s.gone, null));
+  }
+
   /** The outcome an end mark this reader knows of decided, while the job has not been reported. */
   synchronized Optional<JobExecutionInfo> ended(ExecutionId id) {
     Seen s = seen.get(id);

@@ -272,6 +272,17 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     return floor(id, info, fresh.uid(), null);
   }
 
+  @Override
+  public EndMarkCheck withdrawEndMarkIfTheOperatorActed(ExecutionId id, ResourceSnapshot app) {
+    if (app.isBeingDeleted() || !pipeline.operatorActed(id, app)) {
+      return new EndMarkCheck.Stands();
+    }
+    return pipeline
+        .withdrawEndMark(id, app)
+        .<EndMarkCheck>map(EndMarkCheck.Withdrawn::new)
+        .orElseGet(EndMarkCheck.Changed::new);
+  }
+
   /**
    * Holds a decided status against what this reader reported before.
    *
@@ -451,7 +462,9 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     for (Candidate c : candidates) {
       try {
         StatusCache.Copy copy = c.copy;
-        ResourceSnapshot app = copy.alone() instanceof MappingDecision.Report ? null : copy.held();
+        // A report's copy is held only when it still needs a step (an end mark to withdraw).
+        ResourceSnapshot app =
+            copy.alone() instanceof MappingDecision.Report ? copy.app() : copy.held();
         StatusPipeline.Decided decided =
             pipeline.decide(c.id, app, copy.alone(), pods.get(c.id), Purpose.READ);
         JobExecutionInfo info = decided.info();
