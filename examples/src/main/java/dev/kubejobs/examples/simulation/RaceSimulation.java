@@ -238,18 +238,23 @@ public final class RaceSimulation implements Callable<Integer> {
       List<Violation> violations,
       double seconds) {
 
-    /** Returns the one-line summary the program prints. */
+    /** Returns the one-line summary the program prints, with the count per invariant. */
     @Override
     public String toString() {
+      java.util.Map<Character, Integer> perInvariant = new java.util.TreeMap<>();
+      for (Violation v : violations) {
+        perInvariant.merge(v.invariant(), 1, Integer::sum);
+      }
       return String.format(
           Locale.ROOT,
           "%d deterministic + %d concurrent scenarios in %.1f s: %d with violations (%d"
-              + " violations)",
+              + " violations%s)",
           scenarios,
           concurrent,
           seconds,
           failedScenarios,
-          violations.size());
+          violations.size(),
+          perInvariant.isEmpty() ? "" : ", per invariant " + perInvariant);
     }
   }
 }
