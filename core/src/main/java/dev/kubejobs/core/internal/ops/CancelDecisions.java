@@ -54,6 +54,18 @@ public interface CancelDecisions {
   JobExecutionInfo decideForCancel(ExecutionId id, ResourceSnapshot fresh);
 
   /**
+   * Remembers that this instance cancelled the resource {@code uid} of a job: its cancel mark
+   * landed and its delete was confirmed. The reader then reports CANCELLED for the job whatever it
+   * reads later, the resource gone included, within the bounds of its memory (the most recently
+   * read jobs of this instance).
+   *
+   * @param id the job
+   * @param uid the uid of the resource cancelled
+   * @param before the job's status as the cancel decided it (not finished)
+   */
+  void cancelledHere(ExecutionId id, String uid, JobExecutionInfo before);
+
+  /**
    * For a copy carrying an end mark and not being deleted: whether the operator wrote a status to
    * it after the mark, and if so, the copy without the mark, withdrawn with a patch locked to the
    * copy's resourceVersion (what the operator did wins; the job is the operator's to run, and to

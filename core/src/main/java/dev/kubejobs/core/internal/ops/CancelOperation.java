@@ -208,6 +208,11 @@ public final class CancelOperation<S> implements JobCanceller {
         }
       }
       Optional<CancelResult> result = delete(id, marked, markedNow);
+      if (result.isPresent() && markedNow) {
+        // This instance's mark landed and its delete is confirmed: it knows how the job ended,
+        // whatever it reads later (the resource may be gone before the next poll).
+        status.cancelledHere(id, marked.uid(), info);
+      }
       if (result.isPresent()) {
         return result.get();
       }

@@ -273,6 +273,20 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
   }
 
   @Override
+  public void cancelledHere(ExecutionId id, String uid, JobExecutionInfo before) {
+    reported.cancelledHere(
+        id,
+        uid,
+        before.toBuilder()
+            .status(dev.kubejobs.core.JobStatus.CANCELLED)
+            .message(
+                "cancelled by this kubejobs instance: its cancel mark landed and its delete was"
+                    + " confirmed")
+            .finishedAt(ctx.clock().instant())
+            .build());
+  }
+
+  @Override
   public EndMarkCheck withdrawEndMarkIfTheOperatorActed(ExecutionId id, ResourceSnapshot app) {
     if (app.isBeingDeleted() || !pipeline.operatorActed(id, app)) {
       return new EndMarkCheck.Stands();
@@ -511,6 +525,12 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       if (done.isPresent()) {
         LOG.debug("Job '{}' is gone after it ended {}; keeping that", id, done.get().status());
         return JobStatusResult.of(done.get());
+      }
+      Optional<JobExecutionInfo> cancelled = reported.goneAfterCancel(id);
+      if (cancelled.isPresent()) {
+        // This instance cancelled it: its mark landed and its delete was confirmed.
+        LOG.debug("Job '{}' is gone after this instance cancelled it; reporting CANCELLED", id);
+        return JobStatusResult.of(cancelled.get());
       }
       Optional<JobExecutionInfo> ended = reported.goneAfterEnd(id);
       if (ended.isPresent()) {
