@@ -138,10 +138,10 @@ class NoStatusDeleteRacesTest {
 
     assertThat(nodeB.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
 
-    // A never knew a mark of its own was written: the job is gone, as for B; a scheduler records
-    // its own cancel, CANCELLED, from either node.
+    // A never knew a mark of its own was written: the job is gone for it (a scheduler records its
+    // own cancel, CANCELLED, from it); B, which cancelled it, reports CANCELLED itself.
     assertThatThrownBy(() -> nodeA.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
-    assertThatThrownBy(() -> nodeB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.CANCELLED);
   }
 
   @Test
@@ -171,27 +171,105 @@ class NoStatusDeleteRacesTest {
 
   @Test
   void anEndMarkOutlivesAStatusTheOperatorWroteAfterItEvenWhileItsDeleteIsRefused() {
-    // A's end mark lands, its delete does not; then the operator writes SUCCEEDED after all, and
-    // deletes are refused for a while. The mark came first: the job is reported waiting (STARTED)
-    // for its delete, never SUCCEEDED, then FAILED once the delete goes through.
+    // A's end mark lands, its delete does not; then the operator runs the job after all
+    // (SUCCEEDED) while deletes are refused. What the operator did wins (issue 43): the mark,
+    // whose delete was never confirmed, is withdrawn, the job is SUCCEEDED on both nodes, and
+    // nothing deletes it once deletes are allowed again.
     server.faults().add(Fault.on("DELETE", OBJECT).forClient("node-a").times(9).connectionReset());
     assertThatThrownBy(() -> nodeA.statusReader().get(id))
         .isInstanceOf(ApiUnavailableException.class);
     Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
     server.rbac().deny("delete", "kubejobs.dev", "testjobs");
+    int deletes = server.journal().count("DELETE", OBJECT);
 
-    JobExecutionInfo waiting = nodeB.statusReader().get(id);
+    JobExecutionInfo byB = nodeB.statusReader().get(id);
 
-    assertThat(waiting.status()).isEqualTo(JobStatus.STARTED);
-    assertThat(waiting.finishedAt()).isEmpty();
-    assertThat(waiting.message()).contains("before reporting FAILED");
+    assertThat(byB.status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(byB.message()).doesNotContain("no status from the operator");
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_ENDED);
 
     server.rbac().reset();
-    JobExecutionInfo ended = nodeB.statusReader().get(id);
+    server.faults().clear();
 
-    assertThat(ended.status()).isEqualTo(JobStatus.FAILED);
-    assertThat(ended.message()).contains("no status from the operator");
+    assertThat(nodeA.statusReader().get(id).status())
+        .as("the node that wrote the mark")
+        .isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(server.journal().count("DELETE", OBJECT)).isEqualTo(deletes);
+  }
+
+  @Test
+  void theOperatorsFirstStatusBetweenTheEndMarkAndItsDeleteMakesTheDeleteMeet409AndWins() {
+    // The no-status delete is locked to the resourceVersion of the marked copy: the operator's
+    // first status written between the mark and the delete makes kube-apiserver refuse it (409,
+    // rest.BeforeDelete's precondition check in
+    // staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go), and the reader decides again.
+    ClientHooks hooks =
+        new ClientHooks()
+            .before(
+                "DELETE",
+                OBJECT,
+                () -> Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}"));
+    KubeJobs<TestJobSpec> racing = Fixture.scripted(server, hooks, CLOCK, "gravitino").build();
+
+    JobExecutionInfo info = racing.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_ENDED);
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"SUCCEEDED\"}");
+    assertThat(racing.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.SUCCEEDED);
+  }
+
+  @Test
+  void anEndMarkWhosePatchAnswerWasLostGivesWayToTheOperatorOnEveryPath() {
+    // A's end mark lands with its answer lost; the operator then writes its outcome. getAll on A,
+    // get on B: each reports the operator's outcome, and the mark is withdrawn.
+    server.faults().add(Fault.on("PATCH", OBJECT).forClient("node-a").times(1).appliedThenLost());
+    server.faults().add(Fault.on("DELETE", OBJECT).forClient("node-a").forever().connectionReset());
+    assertThatThrownBy(() -> nodeA.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class);
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_ENDED);
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"FAILED\"}");
+
+    JobExecutionInfo byA = nodeA.statusReader().getAll(java.util.List.of(id)).get(id).orElseThrow();
+
+    assertThat(byA.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(byA.message()).doesNotContain("no status from the operator");
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .doesNotContainKey(JobIdentity.ANNOTATION_ENDED);
+    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.FAILED);
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isPresent();
+  }
+
+  @Test
+  void aCancelOfAnEndMarkedJobTheOperatorRunsSinceWithdrawsTheMarkAndCancelsIt() {
+    // Before issue 43 such a cancel answered ALREADY_FINISHED: the mark had decided FAILED. Now
+    // the job is the operator's, and so is the cancel's to stop. A's delete was refused (403): not
+    // applied, so A does not hold the mark for the job's end either.
+    server
+        .faults()
+        .add(
+            Fault.on("DELETE", OBJECT)
+                .forClient("node-a")
+                .forever()
+                .status(403, "Forbidden", "node-a may not delete testjobs"));
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
+    assertThat(Fixture.annotations(server, "etl", "kj-job-1"))
+        .containsKey(JobIdentity.ANNOTATION_ENDED);
+    Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}");
+
+    assertThat(nodeB.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThatThrownBy(() -> nodeA.statusReader().get(id))
+        .as("the mark's writer, whose delete was never applied, does not say FAILED")
+        .isInstanceOf(NoSuchJobException.class);
   }
 
   @Test

@@ -60,6 +60,14 @@ public enum Feature {
    */
   NO_STATUS_DELETE_RACE,
   /**
+   * Issue 43's race, in some scenarios: the operator is down past the no-status timeout, so a node
+   * puts its end mark; the end mark's patch or the delete after it meets a fault that lasts (5xx or
+   * 403 until cleared, lost answers, resets), and the operator's writes come back between any two
+   * requests of that node's read or of the other node's cancel or read; then the operator runs the
+   * job while the fault lasts.
+   */
+  OPERATOR_AFTER_END_MARK,
+  /**
    * Node A, node B, both or neither read statuses in watch mode ({@code StatusSource.watch()})
    * instead of polling, drawn per scenario. Watch events arrive on real threads, so such a scenario
    * does not replay step for step.

@@ -240,6 +240,88 @@ final class Invariants {
     violation('f', what);
   }
 
+  /**
+   * (g) What the operator did wins: once faults clear and the operator settled, every node's
+   * recorded outcome of a job is the one the operator wrote (when it wrote one before any
+   * deletion), never one kubejobs' own end mark decided against it.
+   */
+  void operatorOutcomeIsEveryNodes() {
+    List<EventLog.Entry> ordered = log.ordered();
+    for (ScenarioJob job : plan.jobs) {
+      if (job.orphan || job.id == null || job.recorded.isEmpty()) {
+        continue;
+      }
+      String uid = lastUid(ordered, job.id.name());
+      if (uid == null) {
+        continue;
+      }
+      Truth truth = Truth.of(ordered, uid, plan.flavor, job.path);
+      if (truth.operatorOutcome() == null) {
+        continue;
+      }
+      for (Map.Entry<String, JobStatus> r : job.recorded.entrySet()) {
+        if (r.getValue() != truth.operatorOutcome()) {
+          violation(
+              'g',
+              r.getKey()
+                  + " recorded "
+                  + job.jobId
+                  + " "
+                  + r.getValue()
+                  + " but the operator's outcome is "
+                  + truth.operatorOutcome()
+                  + "; the server saw:"
+                  + truth.story());
+        }
+      }
+    }
+  }
+
+  /**
+   * (h) A resource carrying an operator status is deleted only by a cancel: the copy that first
+   * shows its deletion carries the cancel mark. The orphan (the sweep's) and bystanders aside.
+   */
+  void deletedWithAStatusOnlyByACancel() {
+    Set<String> orphanNames = new HashSet<>();
+    for (ScenarioJob job : plan.jobs) {
+      if (job.orphan && job.id != null) {
+        orphanNames.add(job.id.name());
+      }
+    }
+    Set<String> withStatus = new HashSet<>();
+    Set<String> deleted = new HashSet<>();
+    for (EventLog.Entry e : log.ordered()) {
+      if (e.pod() || bystanders.contains(e.uid()) || orphanNames.contains(e.name())) {
+        continue;
+      }
+      if (deleted.contains(e.uid())) {
+        continue;
+      }
+      if (e.deleting()) {
+        deleted.add(e.uid());
+        if (withStatus.contains(e.uid())
+            && !e.annotations().has(JobIdentity.ANNOTATION_CANCEL_REQUESTED)) {
+          violation(
+              'h',
+              "kubejobs deleted "
+                  + e.name()
+                  + " (uid "
+                  + e.uid()
+                  + ", at "
+                  + e.rv()
+                  + "), which carried an operator status, without a cancel"
+                  + (e.annotations().has(JobIdentity.ANNOTATION_ENDED)
+                      ? " (it carried an end mark)"
+                      : ""));
+        }
+        continue;
+      }
+      if (Truth.isOperatorStatus(plan.flavor, e.status())) {
+        withStatus.add(e.uid());
+      }
+    }
+  }
+
   /** (g) Once faults clear, every job reaches a terminal status on both nodes. */
   void ended(String node, ScenarioJob job) {
     if (!job.orphan && !job.recorded.containsKey(node)) {

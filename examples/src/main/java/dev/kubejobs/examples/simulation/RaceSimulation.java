@@ -52,7 +52,9 @@ import picocli.CommandLine.Option;
  * unmanaged or of another deployment is marked or deleted; (d) the sweep deletes the orphan and no
  * known job; (e) never two SparkApplications at once for one job id, and no conflict for our own
  * job id; (f) only documented exceptions; (g) once faults clear, every job reaches a terminal
- * status on both nodes.
+ * status on both nodes, and once the operator settled, every node's outcome is the one the operator
+ * wrote (issue 43: what the operator did wins over kubejobs' own end mark); (h) a resource carrying
+ * an operator status is deleted only by a cancel.
  *
  * <p><b>Run it:</b> {@code java -cp examples/target/kubejobs-examples.jar
  * dev.kubejobs.examples.simulation.RaceSimulation --scenarios 10000 --concurrent 2000 --seed 1}.
@@ -236,18 +238,23 @@ public final class RaceSimulation implements Callable<Integer> {
       List<Violation> violations,
       double seconds) {
 
-    /** Returns the one-line summary the program prints. */
+    /** Returns the one-line summary the program prints, with the count per invariant. */
     @Override
     public String toString() {
+      java.util.Map<Character, Integer> perInvariant = new java.util.TreeMap<>();
+      for (Violation v : violations) {
+        perInvariant.merge(v.invariant(), 1, Integer::sum);
+      }
       return String.format(
           Locale.ROOT,
           "%d deterministic + %d concurrent scenarios in %.1f s: %d with violations (%d"
-              + " violations)",
+              + " violations%s)",
           scenarios,
           concurrent,
           seconds,
           failedScenarios,
-          violations.size());
+          violations.size(),
+          perInvariant.isEmpty() ? "" : ", per invariant " + perInvariant);
     }
   }
 }

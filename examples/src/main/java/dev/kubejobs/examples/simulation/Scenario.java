@@ -32,6 +32,7 @@ import dev.kubejobs.core.sweep.SweepReport;
 import dev.kubejobs.core.sweep.SweepRequest;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.testkit.Fault;
+import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.ResourceType;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import dev.kubejobs.testkit.operator.FakeSparkOperator.Flavor;
@@ -112,6 +113,9 @@ final class Scenario {
     try {
       addBystanders();
       submitAll();
+      if (plan.endMarkRace) {
+        endMarkRace();
+      }
       int steps = 6 + rnd.nextInt(18);
       for (int i = 0; i < steps; i++) {
         if (plan.concurrent) {
@@ -122,6 +126,8 @@ final class Scenario {
       }
       settle();
       invariants.recordedOutcomesAreAllowedAndAgreed();
+      invariants.operatorOutcomeIsEveryNodes();
+      invariants.deletedWithAStatusOnlyByACancel();
       invariants.oneApplicationPerJob();
       sweep();
       invariants.nothingUnmanagedTouched();
@@ -422,13 +428,24 @@ final class Scenario {
   }
 
   private void poll(Node node, ScenarioJob job) {
+    poll(node, job, false);
+  }
+
+  /**
+   * A node reads a job's status, with {@code get}, or with {@code getAll} of that one job when
+   * {@code all}, and records it as Gravitino would.
+   */
+  private void poll(Node node, ScenarioJob job, boolean all) {
     ExecutionId id = job.id;
     if (id == null) {
       return;
     }
     long begun = job.readBegins();
     try {
-      JobExecutionInfo info = node.jobs().statusReader().get(id);
+      JobExecutionInfo info =
+          all
+              ? node.jobs().statusReader().getAll(List.of(id)).get(id).orElseThrow()
+              : node.jobs().statusReader().get(id);
       note(node, job, begun, info.status(), "");
     } catch (NoSuchJobException e) {
       synchronized (job) {
@@ -628,6 +645,140 @@ final class Scenario {
     poll(sender, job);
     if (settling) {
       sim.server.faults().clear(); // the faults were cleared to settle: only the race's is left
+    }
+  }
+
+  /**
+   * Issue 43's race, when the plan draws it, right after the jobs were submitted: the operator is
+   * down past the no-status timeout, so a node's read puts the end mark on a job; a fault that may
+   * last until cleared (5xx or 403 for good, lost answers, resets) meets the end mark's patch or
+   * the delete after it; the operator comes back between any two requests of that read, or of the
+   * other node's cancel or read, and runs the job while the fault lasts. Then both nodes read
+   * again; the fault is cleared now or when the scenario settles.
+   */
+  private void endMarkRace() throws InterruptedException {
+    Random r = plan.endMarkRandom;
+    List<ScenarioJob> open = new ArrayList<>();
+    for (ScenarioJob j : jobs) {
+      if (!j.orphan && j.id != null) {
+        open.add(j);
+      }
+    }
+    if (open.isEmpty()) {
+      return;
+    }
+    ScenarioJob job = open.get(r.nextInt(open.size()));
+    Node sender = r.nextBoolean() ? a : b;
+    Node other = sender == a ? b : a;
+    operatorDown = true;
+    sim.clock.advance(NO_STATUS_JUMP);
+    trace("operator down past the no-status timeout; end-mark race on " + job.jobId);
+    String app = collectionRegex() + "/" + Pattern.quote(job.id.name());
+    boolean everyNode = r.nextBoolean();
+    List<Fault> faults = new ArrayList<>();
+    switch (r.nextInt(6)) {
+      case 0 ->
+          faults.add(
+              raceFault(Fault.on("DELETE", app).forever(), sender, everyNode)
+                  .status(503, "ServiceUnavailable", "simulated, until cleared"));
+      case 1 ->
+          faults.add(
+              raceFault(Fault.on("DELETE", app).times(1 + r.nextInt(4)), sender, everyNode)
+                  .appliedThenLost());
+      case 2 -> {
+        faults.add(raceFault(Fault.on("PATCH", app).times(1), sender, everyNode).appliedThenLost());
+        faults.add(
+            raceFault(Fault.on("DELETE", app).forever(), sender, everyNode)
+                .status(500, "InternalError", "simulated, until cleared"));
+      }
+      case 3 ->
+          faults.add(
+              raceFault(Fault.on("DELETE", app).times(3 + r.nextInt(4)), sender, everyNode)
+                  .connectionReset());
+      case 4 ->
+          faults.add(
+              raceFault(Fault.on("PATCH", app).times(1 + r.nextInt(2)), sender, everyNode)
+                  .appliedThenLost());
+      default ->
+          faults.add(
+              raceFault(Fault.on("DELETE", app).forever(), sender, everyNode)
+                  .status(
+                      403, "Forbidden", "simulated: delete not permitted until the Role is fixed"));
+    }
+    for (Fault f : faults) {
+      sim.server.faults().add(f);
+      trace("fault " + f);
+    }
+    boolean senderAll = r.nextBoolean();
+    interleaved(sender, job, r, () -> poll(sender, job, senderAll));
+    if (r.nextBoolean()) {
+      interleaved(other, job, r, () -> cancel(other, job));
+    } else {
+      boolean otherAll = r.nextBoolean();
+      interleaved(other, job, r, () -> poll(other, job, otherAll));
+    }
+    operatorDown = false;
+    int steps = r.nextInt(12);
+    for (int i = 0; i < steps; i++) {
+      operator.advance(NAMESPACE, job.id.name());
+      sim.clock.advance(Duration.ofSeconds(1));
+      if (r.nextInt(3) == 0) {
+        poll(r.nextBoolean() ? sender : other, job, r.nextBoolean());
+      }
+    }
+    trace("operator back, " + steps + " steps of " + job.jobId);
+    poll(sender, job, r.nextBoolean());
+    poll(other, job, r.nextBoolean());
+    if (r.nextBoolean()) {
+      sim.server.faults().clear();
+      trace("faults cleared");
+    }
+  }
+
+  private Fault.Builder raceFault(Fault.Builder on, Node sender, boolean everyNode) {
+    return everyNode ? on : on.forClient(sender == a ? "node-a" : "node-b");
+  }
+
+  /**
+   * Runs a node's action on a thread of the pool; in half the cases, holds that node's request
+   * number {@code 0..3} to the job's resource (or its collection) before it is applied, has the
+   * operator make one to eight transitions of the job meanwhile, then lets it go.
+   */
+  private void interleaved(Node node, ScenarioJob job, Random r, Runnable action)
+      throws InterruptedException {
+    Hold hold = null;
+    int moves = 0;
+    if (r.nextBoolean()) {
+      int skip = r.nextInt(4);
+      moves = 1 + r.nextInt(8);
+      hold =
+          sim.server.hold(
+              Hold.on("*", collectionRegex() + "(/" + Pattern.quote(job.id.name()) + ")?")
+                  .forClient(node == a ? "node-a" : "node-b")
+                  .skip(skip)
+                  .beforeApplying());
+      trace(node.name() + "'s request " + (skip + 1) + " waits for " + moves + " operator moves");
+    }
+    Future<?> f = sim.pool.submit(action);
+    if (hold != null) {
+      while (!f.isDone() && !hold.hasArrived()) {
+        java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+      }
+      if (hold.hasArrived()) {
+        for (int i = 0; i < moves; i++) {
+          operator.advance(NAMESPACE, job.id.name());
+        }
+        trace("operator moved " + job.jobId + " while " + node.name() + " waited");
+      }
+      hold.release();
+    }
+    try {
+      f.get(60, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      invariants.threw("an action of the end-mark race threw " + e.getCause());
+    } catch (TimeoutException e) {
+      invariants.hung("an action of the end-mark race did not finish within 60 s");
+      f.cancel(true);
     }
   }
 

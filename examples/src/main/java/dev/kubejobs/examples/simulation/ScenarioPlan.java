@@ -75,6 +75,15 @@ final class ScenarioPlan {
    */
   final Random raceRandom;
 
+  /**
+   * Whether the scenario runs issue 43's race ({@link Feature#OPERATOR_AFTER_END_MARK}), drawn with
+   * {@link #endMarkRandom}, apart from the rest, so other scenarios replay as before.
+   */
+  final boolean endMarkRace;
+
+  /** Draws issue 43's race. */
+  final Random endMarkRandom;
+
   final boolean watchA;
   final boolean watchB;
   final String description;
@@ -110,6 +119,9 @@ final class ScenarioPlan {
     this.raceRandom = new Random(seed * 13 + 5);
     this.noStatusRace =
         this.features.contains(Feature.NO_STATUS_DELETE_RACE) && raceRandom.nextInt(3) == 0;
+    this.endMarkRandom = new Random(seed * 19 + 11);
+    this.endMarkRace =
+        this.features.contains(Feature.OPERATOR_AFTER_END_MARK) && endMarkRandom.nextInt(3) == 0;
     this.watchA = (watching & 1) != 0;
     this.watchB = (watching & 2) != 0;
     this.description = describe();
@@ -152,6 +164,9 @@ final class ScenarioPlan {
     }
     if (noStatusRace) {
       d.append(" no-status-delete-race");
+    }
+    if (endMarkRace) {
+      d.append(" operator-after-end-mark");
     }
     d.append(" features=").append(features);
     return d.toString();

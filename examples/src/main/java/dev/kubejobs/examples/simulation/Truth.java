@@ -45,21 +45,32 @@ import java.util.Set;
  *       mark);
  *   <li>deleted in the failed attempt of a restarting path: FAILED or CANCELLED;
  *   <li>deleted carrying the cancel mark: CANCELLED;
- *   <li>given kubejobs' end mark ({@code kubejobs.dev/ended}, the no-status timeout's) without a
- *       cancel mark before it: FAILED, whatever comes after (the mark decided it), when the
- *       application never had a status before the mark; no answer is right when it had one;
+ *   <li>kubejobs' end mark ({@code kubejobs.dev/ended}, the no-status timeout's) decides nothing by
+ *       itself: what the operator did wins. An end-marked application deleted before the operator
+ *       wrote a status ended FAILED; one the operator wrote a status to after the mark goes on as
+ *       the operator runs it (the mark had to give way). An end mark on an application that already
+ *       had a status allows no answer;
  *   <li>deleted without the mark and without ever having a status (the no-status timeout): FAILED;
  *   <li>deleted without the mark while it had a status: no answer is right — kubejobs deleted a
  *       live job;
  *   <li>never deleted and no outcome: not finished, no terminal status is right.
  * </ul>
+ *
+ * <p>{@code operatorOutcome} is the outcome the operator itself wrote before any deletion, when it
+ * wrote one: what every node must record once the operator settled (invariant (g)).
  */
-record Truth(Set<JobStatus> allowed, String story) {
+record Truth(Set<JobStatus> allowed, String story, JobStatus operatorOutcome) {
+
+  Truth(Set<JobStatus> allowed, String story) {
+    this(allowed, story, null);
+  }
 
   static Truth of(List<EventLog.Entry> ordered, String uid, Flavor flavor, SparkAppPath path) {
     boolean restarting = path == SparkAppPath.RESTARTED_THEN_SUCCEEDED;
     boolean hadStatus = false;
     boolean markedEver = false;
+    boolean endMarkedEver = false;
+    boolean actedAfterEndMark = false;
     boolean inFailedAttempt = false;
     JobStatus exitOutcome = null;
     boolean exitBeforeMark = false;
@@ -90,14 +101,17 @@ record Truth(Set<JobStatus> allowed, String story) {
       if (marked && !markedEver) {
         story.append(" mark@").append(e.rv());
       }
-      if (!marked && !markedEver && e.annotations().has(JobIdentity.ANNOTATION_ENDED)) {
+      if (!marked
+          && !markedEver
+          && !endMarkedEver
+          && e.annotations().has(JobIdentity.ANNOTATION_ENDED)) {
+        endMarkedEver = true;
         story.append(" ended@").append(e.rv());
         if (hadStatus) {
           return new Truth(
               EnumSet.noneOf(JobStatus.class),
               story + " (kubejobs ended an application that had a status)");
         }
-        return new Truth(EnumSet.of(JobStatus.FAILED), story + " (never a status)");
       }
       markedEver |= marked;
       if (e.deleting()) {
@@ -122,8 +136,12 @@ record Truth(Set<JobStatus> allowed, String story) {
             story.toString() + " (kubejobs deleted an application with a status and no mark)");
       }
       JsonObject status = e.status();
-      if (status == null || status.size() == 0) {
+      if (!isOperatorStatus(flavor, status)) {
         continue;
+      }
+      if (endMarkedEver && !actedAfterEndMark) {
+        actedAfterEndMark = true;
+        story.append(" operator-acted-after-end-mark@").append(e.rv());
       }
       hadStatus = true;
       String state = state(flavor, status);
@@ -145,13 +163,28 @@ record Truth(Set<JobStatus> allowed, String story) {
       }
       if (outcome != null) {
         story.append(" ").append(state).append("@").append(e.rv());
-        return new Truth(EnumSet.of(outcome), story.toString());
+        return new Truth(EnumSet.of(outcome), story.toString(), outcome);
       }
     }
     if (exitOutcome != null) {
       return new Truth(EnumSet.of(exitOutcome), story.toString());
     }
     return new Truth(EnumSet.noneOf(JobStatus.class), story + " (not finished)");
+  }
+
+  /**
+   * Whether a status is one the operator wrote: any non-empty status, except Kubeflow's empty
+   * application state (which kubejobs, like the operator, reads as no status yet).
+   */
+  static boolean isOperatorStatus(Flavor flavor, JsonObject status) {
+    if (status == null || status.size() == 0) {
+      return false;
+    }
+    if (flavor == Flavor.KUBEFLOW && status.size() == 1 && status.has("applicationState")) {
+      String state = KubeflowStatuses.state(status).orElse("");
+      return !state.isEmpty();
+    }
+    return true;
   }
 
   private static String state(Flavor flavor, JsonObject status) {

@@ -118,16 +118,43 @@ class TruthTest {
   }
 
   @Test
-  void theEndMarkOfTheNoStatusTimeoutDecidesFailedWhateverComesAfter() {
+  void anEndMarkedApplicationDeletedBeforeAnyStatusIsTheNoStatusFailure() {
     app(ResourceEvent.Kind.ADDED, null, false, false);
     app(ResourceEvent.Kind.MODIFIED, null, JobIdentity.ANNOTATION_ENDED, false);
-    app(ResourceEvent.Kind.MODIFIED, "RUNNING", JobIdentity.ANNOTATION_ENDED, false);
-    app(ResourceEvent.Kind.DELETED, "RUNNING", JobIdentity.ANNOTATION_ENDED, true);
+    app(ResourceEvent.Kind.DELETED, null, JobIdentity.ANNOTATION_ENDED, true);
 
     Truth truth = judge(SparkAppPath.OPERATOR_DOWN);
 
     assertThat(truth.allowed()).containsExactly(JobStatus.FAILED);
     assertThat(truth.story()).contains("ended@");
+    assertThat(truth.operatorOutcome()).isNull();
+  }
+
+  @Test
+  void whatTheOperatorDidAfterAnEndMarkWinsOverTheMark() {
+    app(ResourceEvent.Kind.ADDED, null, false, false);
+    app(ResourceEvent.Kind.MODIFIED, null, JobIdentity.ANNOTATION_ENDED, false);
+    app(ResourceEvent.Kind.MODIFIED, "RUNNING", JobIdentity.ANNOTATION_ENDED, false);
+    app(ResourceEvent.Kind.MODIFIED, "COMPLETED", JobIdentity.ANNOTATION_ENDED, false);
+
+    Truth truth = judge(SparkAppPath.HAPPY);
+
+    assertThat(truth.allowed()).containsExactly(JobStatus.SUCCEEDED);
+    assertThat(truth.operatorOutcome()).isEqualTo(JobStatus.SUCCEEDED);
+    assertThat(truth.story()).contains("operator-acted-after-end-mark@");
+  }
+
+  @Test
+  void anEndMarkedApplicationDeletedAfterTheOperatorWroteAStatusAllowsNothing() {
+    app(ResourceEvent.Kind.ADDED, null, false, false);
+    app(ResourceEvent.Kind.MODIFIED, null, JobIdentity.ANNOTATION_ENDED, false);
+    app(ResourceEvent.Kind.MODIFIED, "RUNNING", JobIdentity.ANNOTATION_ENDED, false);
+    app(ResourceEvent.Kind.DELETED, "RUNNING", JobIdentity.ANNOTATION_ENDED, true);
+
+    Truth truth = judge(SparkAppPath.HAPPY);
+
+    assertThat(truth.allowed()).isEmpty();
+    assertThat(truth.story()).contains("kubejobs deleted an application with a status");
   }
 
   @Test

@@ -54,6 +54,43 @@ public interface CancelDecisions {
   JobExecutionInfo decideForCancel(ExecutionId id, ResourceSnapshot fresh);
 
   /**
+   * Remembers that this instance cancelled the resource {@code uid} of a job: its cancel mark
+   * landed and its delete was confirmed. The reader then reports CANCELLED for the job whatever it
+   * reads later, the resource gone included, within the bounds of its memory (the most recently
+   * read jobs of this instance).
+   *
+   * @param id the job
+   * @param uid the uid of the resource cancelled
+   * @param before the job's status as the cancel decided it (not finished)
+   */
+  void cancelledHere(ExecutionId id, String uid, JobExecutionInfo before);
+
+  /**
+   * For a copy carrying an end mark and not being deleted: whether the operator wrote a status to
+   * it after the mark, and if so, the copy without the mark, withdrawn with a patch locked to the
+   * copy's resourceVersion (what the operator did wins; the job is the operator's to run, and to
+   * cancel).
+   *
+   * @param id the job
+   * @param app the end-marked copy read by the cancel
+   * @return what was found and done
+   * @throws NoSuchJobException if the job's resource is gone before the withdrawal
+   */
+  EndMarkCheck withdrawEndMarkIfTheOperatorActed(ExecutionId id, ResourceSnapshot app);
+
+  /** What {@link #withdrawEndMarkIfTheOperatorActed} found. */
+  sealed interface EndMarkCheck {
+    /** The operator has not acted since the mark: it decided the job. */
+    record Stands() implements EndMarkCheck {}
+
+    /** The mark was withdrawn: cancel the job as the operator runs it, from this copy. */
+    record Withdrawn(ResourceSnapshot unmarked) implements EndMarkCheck {}
+
+    /** The copy changed before the withdrawal (409): read again and decide again. */
+    record Changed() implements EndMarkCheck {}
+  }
+
+  /**
    * Drops a job's cached copy, so the next read of it is a fresh GET (after a cancel). The status
    * reported for it is kept.
    *

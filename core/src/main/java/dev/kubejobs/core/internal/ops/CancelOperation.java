@@ -46,9 +46,10 @@ import org.slf4j.LoggerFactory;
  * after the mark has the mark withdrawn before the cancel answers {@link
  * CancelResult#ALREADY_FINISHED}; a read that finds it so does the same, so a delete on its way
  * meets 409 instead of deleting a job reported finished. A copy carrying an {@link EndMark} (a
- * status read ended the job, for example at the no-status timeout) is finished: the cancel marks
- * and deletes nothing, and its mark patch, locked to an older copy, meets 409 against an end mark
- * put meanwhile. Not a published API; thread safe.
+ * status read ended the job, for example at the no-status timeout) is finished while the operator
+ * has not acted since: the cancel marks and deletes nothing; once the operator wrote a status after
+ * it, the mark is withdrawn (locked) and the cancel goes on, and its mark patch, locked to an older
+ * copy, meets 409 against an end mark put meanwhile. Not a published API; thread safe.
  *
  * @param <S> the job spec type
  */
@@ -125,6 +126,19 @@ public final class CancelOperation<S> implements JobCanceller {
       }
       Optional<EndMark> ended = EndMark.of(app);
       if (ended.isPresent()) {
+        // What the operator did wins: an end mark whose delete never came gives way to a status
+        // the operator wrote after it, and the job is the operator's to run and to cancel.
+        CancelDecisions.EndMarkCheck check = status.withdrawEndMarkIfTheOperatorActed(id, app);
+        if (check instanceof CancelDecisions.EndMarkCheck.Changed) {
+          LOG.debug("Job '{}' changed before its end mark was withdrawn; reading again", id);
+          continue;
+        }
+        if (check instanceof CancelDecisions.EndMarkCheck.Withdrawn withdrawn) {
+          app = withdrawn.unmarked();
+          ended = Optional.empty();
+        }
+      }
+      if (ended.isPresent()) {
         // A status read ended the job before this cancel (the no-status timeout): its end mark
         // decided the outcome, and its delete, or the next read's, removes the resource. Not
         // cancelled: a cancel mark here would claim a job that another outcome ended.
@@ -194,6 +208,11 @@ public final class CancelOperation<S> implements JobCanceller {
         }
       }
       Optional<CancelResult> result = delete(id, marked, markedNow);
+      if (result.isPresent() && markedNow) {
+        // This instance's mark landed and its delete is confirmed: it knows how the job ended,
+        // whatever it reads later (the resource may be gone before the next poll).
+        status.cancelledHere(id, marked.uid(), info);
+      }
       if (result.isPresent()) {
         return result.get();
       }

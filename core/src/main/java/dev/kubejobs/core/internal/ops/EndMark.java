@@ -33,9 +33,11 @@ import java.util.Optional;
  * mark, such as the no-status timeout). The mark, not the delete, decides the outcome: it is put
  * with a merge patch locked to the resourceVersion of the copy the follow-up was decided on, so it
  * and a cancel mark exclude each other (the later of the two meets 409), and it stays on the
- * resource until the resource is gone. A delete whose answer was lost thus leaves evidence while
- * the resource lives, and its sender, which knows the mark was written, reports the outcome once
- * the resource is gone. Not a published API; immutable.
+ * resource until the resource is gone or the operator acts. A delete whose answer was lost thus
+ * leaves evidence while the resource lives, and its sender, which knows the mark was written,
+ * reports the outcome once the resource is gone. What the operator did wins: once a copy that is
+ * not being deleted shows a status the operator wrote after the mark, the mark is withdrawn and
+ * decides nothing. Not a published API; immutable.
  *
  * @param at when the mark was put, by the writer's clock; the job's finish time on every instance
  * @param writer the writer's token ({@code <instance id>-<counter>})
@@ -112,9 +114,10 @@ record EndMark(Instant at, String writer, JobStatus status, String message) {
   }
 
   /**
-   * The decision for a copy carrying this mark, whatever the job kind's mapper made of it: the
-   * outcome once the resource is being deleted, else the outcome after deleting it. A status the
-   * operator wrote after the mark does not change it: the mark came first.
+   * The decision for a copy carrying this mark while the operator has not acted since (the caller
+   * checks): the outcome once the resource is being deleted, else the outcome after deleting it. A
+   * copy the operator wrote a status to after the mark is not decided here: what the operator did
+   * wins, and the mark is withdrawn.
    */
   MappingDecision decide(ResourceSnapshot app, MappingDecision mapped) {
     if (app.isBeingDeleted()) {

@@ -43,17 +43,19 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A delete of the application that is not a cancel's (the copy carries no cancel mark) first
  * puts an {@link EndMark} with a merge patch locked to the copy's resourceVersion, then deletes
- * locked to the copy's uid (the mark decided the outcome, so a later change, such as the operator's
- * first status, must not keep the resource alive). The kube-apiserver answers both with 409 when
- * the resource changed since (the patch) or was replaced (the delete): a PATCH whose {@code
+ * locked to the uid and resourceVersion of the marked copy: a change since, such as the operator's
+ * first status, makes the delete meet 409, and what the operator did wins (the mark is then
+ * withdrawn, {@link #withdrawEndMark}). The kube-apiserver answers both with 409 when the resource
+ * changed since (the patch) or was replaced (the delete): a PATCH whose {@code
  * metadata.resourceVersion} is stale fails in {@code Store.Update} ({@code
  * staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go}: "the object has been
  * modified"), and a DELETE whose preconditions do not match fails in {@code rest.BeforeDelete}
  * ({@code staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go}); the testkit's {@code
  * DeleteTest} and {@code ConformanceTest} hold the fake to both. So the end mark and a cancel mark
- * exclude each other, and the mark, once written, decides the outcome for every instance; the
- * reader remembers it ({@link ReportedStatuses#endMarked}), so a delete whose answer was lost is
- * reported as the mark decided once the resource is found gone. Not a published API; thread safe.
+ * exclude each other, and the mark decides the outcome for every instance until the operator acts;
+ * the reader remembers it while its delete may have been applied ({@link
+ * ReportedStatuses#endMarked}), so a delete whose answer was lost is reported as the mark decided
+ * once the resource is found gone. Not a published API; thread safe.
  */
 final class FollowUpExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(FollowUpExecutor.class);
@@ -117,9 +119,12 @@ final class FollowUpExecutor {
         done = deleteMarked(id, app);
       } else {
         verb = "patch";
-        ended = endMark(id, app, followUp, waiting);
+        Optional<ResourceSnapshot> marked = endMark(id, app, followUp, waiting);
+        ended = marked.flatMap(EndMark::of);
         verb = "delete";
-        done = ended.isPresent() && deleteEnded(id, app, ended.get());
+        done =
+            marked.isPresent()
+                && deleteEnded(id, marked.get(), ended.get(), ended.get().outcome(waiting));
       }
       if (!done) {
         return new Outcome.CopyChanged();
@@ -226,43 +231,85 @@ final class FollowUpExecutor {
   }
 
   /**
-   * The end mark of the copy, or this reader's, put with a merge patch locked to the copy's
-   * resourceVersion; remembered as written once the copy shows it or the patch answered.
+   * The copy carrying the end mark: the copy itself when it has one, else the answer of the merge
+   * patch that puts this reader's, locked to the copy's resourceVersion.
    *
-   * @return the mark, or empty when the copy changed before the patch (409): decide again
+   * @return the marked copy, or empty when the copy changed before the patch (409): decide again
    * @throws NoSuchJobException if the resource is gone before the mark
    * @throws dev.kubejobs.core.ApiUnavailableException if the patch got no answer: the mark may have
    *     landed, which the next read shows
    */
-  private Optional<EndMark> endMark(
+  private Optional<ResourceSnapshot> endMark(
       ExecutionId id, ResourceSnapshot app, FollowUp followUp, JobExecutionInfo waiting) {
-    Optional<EndMark> found = EndMark.of(app);
-    if (found.isEmpty()) {
-      EndMark mine =
-          new EndMark(
-              ctx.clock().instant(), ctx.writer().next(), followUp.outcome(), followUp.message());
-      try {
-        gateway.mergePatch(
-            id, resourceKind, id.namespace(), id.name(), mine.patch(app.resourceVersion()));
-      } catch (ApiStatusException e) {
-        if (e.isConflict()) {
-          // Changed since the copy: a cancel mark, the operator's first status, another reader's
-          // end mark. Read again and decide again.
-          return Optional.empty();
-        }
-        if (e.isNotFound()) {
-          throw new NoSuchJobException(
-              id,
-              "the resource of job " + id + " disappeared before kubejobs could end the job",
-              null);
-        }
-        throw e;
-      }
-      LOG.debug("Job '{}': end mark put ({})", id, mine.status());
-      found = Optional.of(mine);
+    if (EndMark.of(app).isPresent()) {
+      return Optional.of(app);
     }
-    reported.endMarked(id, app.uid(), found.get().outcome(waiting));
-    return found;
+    EndMark mine =
+        new EndMark(
+            ctx.clock().instant(), ctx.writer().next(), followUp.outcome(), followUp.message());
+    ResourceSnapshot marked;
+    try {
+      marked =
+          gateway.mergePatch(
+              id, resourceKind, id.namespace(), id.name(), mine.patch(app.resourceVersion()));
+    } catch (ApiStatusException e) {
+      if (e.isConflict()) {
+        // Changed since the copy: a cancel mark, the operator's first status, another reader's
+        // end mark. Read again and decide again.
+        return Optional.empty();
+      }
+      if (e.isNotFound()) {
+        throw new NoSuchJobException(
+            id,
+            "the resource of job " + id + " disappeared before kubejobs could end the job",
+            null);
+      }
+      throw e;
+    }
+    LOG.debug("Job '{}': end mark put ({})", id, mine.status());
+    if (EndMark.of(marked).isEmpty()) {
+      // An answer without the mark it put (a server that does not echo annotations): decide on
+      // the next read, which shows the mark.
+      return Optional.empty();
+    }
+    return Optional.of(marked);
+  }
+
+  /**
+   * Withdraws the end mark from a copy the operator wrote a status to after the mark, with a merge
+   * patch locked to the copy's resourceVersion: what the operator did wins over kubejobs' own
+   * decision, and the mark's delete, locked to the marked copy, can no longer land. The reader
+   * forgets the mark first (the job is no longer ended by it).
+   *
+   * @return the copy without the mark, or empty when the copy changed before the patch (409):
+   *     decide again
+   * @throws NoSuchJobException if the resource is gone before the patch
+   */
+  Optional<ResourceSnapshot> withdrawEndMark(ExecutionId id, ResourceSnapshot app) {
+    reported.notEndMarked(id, app.uid());
+    try {
+      ResourceSnapshot unmarked =
+          gateway.mergePatch(
+              id,
+              resourceKind,
+              id.namespace(),
+              id.name(),
+              AnnotationPatch.remove(app.resourceVersion(), JobIdentity.ANNOTATION_ENDED));
+      LOG.info(
+          "Job '{}': the operator wrote a status after kubejobs' end mark, whose delete had not"
+              + " been confirmed; end mark withdrawn, the operator's outcome stands",
+          id);
+      return Optional.of(unmarked);
+    } catch (ApiStatusException e) {
+      if (e.isConflict()) {
+        return Optional.empty();
+      }
+      if (e.isNotFound()) {
+        throw new NoSuchJobException(
+            id, "the resource of job " + id + " disappeared before kubejobs could read it", null);
+      }
+      throw e;
+    }
   }
 
   /**
@@ -307,28 +354,40 @@ final class FollowUpExecutor {
   }
 
   /**
-   * Deletes an end-marked job's resource, locked to its uid only: whatever changed since the mark
-   * (the operator's first status), the mark decided the outcome, so no change may keep the resource
-   * alive.
+   * Deletes an end-marked job's resource, locked to the uid and resourceVersion of the marked copy:
+   * a copy the operator changed since (its first status) is not deleted (409), so the operator's
+   * outcome can win. The reader remembers the mark while its delete may have been applied, so a
+   * lost answer is reported as the mark decided once the resource is found gone.
    *
    * @return true when deleted or gone since the mark (the deletion the mark announced); false on
-   *     409 (replaced by another resource of that name): read again and decide again
+   *     409 (changed since the mark, or replaced): read again and decide again
    */
-  private boolean deleteEnded(ExecutionId id, ResourceSnapshot app, EndMark mark) {
+  private boolean deleteEnded(
+      ExecutionId id, ResourceSnapshot marked, EndMark mark, JobExecutionInfo outcome) {
+    reported.endMarked(id, marked.uid(), outcome);
     try {
       DeleteResult result =
-          gateway.delete(id, resourceKind, id.namespace(), id.name(), app.uid(), null);
+          gateway.delete(
+              id, resourceKind, id.namespace(), id.name(), marked.uid(), marked.resourceVersion());
       if (result == DeleteResult.GONE) {
         // A retried delete whose first answer was lost, or another reader's delete.
         LOG.debug("Job '{}' was gone after its end mark; {} holds", id, mark.status());
       }
     } catch (ApiStatusException e) {
+      reported.notEndMarked(id, marked.uid());
       if (!e.isConflict()) {
         throw e;
       }
-      // Only the uid is locked: another resource of that name may have replaced the marked one.
       LOG.debug("Job '{}': the delete after its end mark met 409; reading again", id);
       return false;
+    } catch (JobRejectedException e) {
+      reported.notEndMarked(id, marked.uid());
+      throw e;
+    } catch (dev.kubejobs.core.ApiUnavailableException e) {
+      if (!e.mayHaveBeenApplied()) {
+        reported.notEndMarked(id, marked.uid());
+      }
+      throw e;
     }
     return true;
   }

@@ -35,7 +35,9 @@ import java.util.function.BiConsumer;
  * <p>Bounded: it remembers the {@code capacity} most recently reported jobs (least recently read
  * first out). A job holds its status (an enum reference) while unfinished and its terminal info
  * once ended, a few hundred bytes per job: at the default 50,000 jobs, under about 25 MB at worst.
- * A job evicted and read again starts from what the cluster shows.
+ * A job evicted and read again starts from what the cluster shows. The same bound holds what this
+ * instance knows of how it ended a job itself (its confirmed cancel, its end mark whose delete may
+ * have been applied): per instance, no state shared between instances.
  */
 final class ReportedStatuses {
   /** How many jobs an instance remembers by default. */
@@ -116,8 +118,17 @@ final class ReportedStatuses {
       s = null;
     }
     JobExecutionInfo out = reading;
-    if (s != null && s.status != null && rank(reading.status()) < rank(s.status)) {
-      out = reading.toBuilder().status(s.status).build();
+    if (s != null
+        && s.cancelled != null
+        && reading.status().isTerminal()
+        && reading.status() != JobStatus.CANCELLED
+        && (uid == null || uid.equals(s.uid))) {
+      // This instance cancelled that resource (its mark landed, its delete was confirmed): the
+      // job ended as its cancel, whatever a later copy shows.
+      out = s.cancelled;
+    }
+    if (s != null && s.status != null && rank(out.status()) < rank(s.status)) {
+      out = out.toBuilder().status(s.status).build();
     }
     String known = uid != null ? uid : s == null ? null : s.uid;
     if (s == null
@@ -133,7 +144,8 @@ final class ReportedStatuses {
               out.status().isTerminal() ? out : null,
               known,
               false,
-              out.status().isTerminal() || !sameResource ? null : s.ended));
+              out.status().isTerminal() || !sameResource ? null : s.ended,
+              out.status().isTerminal() || !sameResource ? null : s.cancelled));
     }
     if (onChange != null && (s == null || s.status != out.status())) {
       onChange.accept(id, out);
@@ -152,7 +164,28 @@ final class ReportedStatuses {
     if (s != null && s.terminal != null) {
       return;
     }
-    seen.put(id, new Seen(s == null ? null : s.status, null, uid, false, outcome));
+    boolean sameResource = s != null && uid.equals(s.uid);
+    seen.put(
+        id,
+        new Seen(
+            s == null ? null : s.status,
+            null,
+            uid,
+            false,
+            outcome,
+            sameResource ? s.cancelled : null));
+  }
+
+  /**
+   * Forgets the end mark remembered for the resource {@code uid} of a job: its delete was not
+   * applied, or the operator acted after it and the mark gives way. Nothing changes otherwise.
+   */
+  synchronized void notEndMarked(ExecutionId id, String uid) {
+    Seen s = seen.get(id);
+    if (s == null || s.ended == null || !Objects.equals(uid, s.uid)) {
+      return;
+    }
+    seen.put(id, new Seen(s.status, s.terminal, s.uid, s.gone, null, s.cancelled));
   }
 
   /** The outcome an end mark this reader knows of decided, while the job has not been reported. */
@@ -177,6 +210,51 @@ final class ReportedStatuses {
         : Optional.empty();
   }
 
+  /**
+   * Remembers that this instance cancelled the resource {@code uid} of a job: its cancel mark
+   * landed and its delete was confirmed. From then on this instance reports {@code cancelled} (a
+   * CANCELLED info) once the resource is found gone ({@link #goneAfterCancel}) and for any terminal
+   * reading of that resource, while the job stays in this bounded memory. Nothing changes for a job
+   * that already ended.
+   */
+  synchronized void cancelledHere(ExecutionId id, String uid, JobExecutionInfo cancelled) {
+    Objects.requireNonNull(uid, "uid");
+    if (cancelled.status() != JobStatus.CANCELLED) {
+      throw new IllegalArgumentException(
+          "a cancel ends a job CANCELLED, not " + cancelled.status());
+    }
+    Seen s = seen.get(id);
+    if (s != null && s.terminal != null) {
+      return;
+    }
+    boolean sameResource = s != null && uid.equals(s.uid);
+    seen.put(
+        id,
+        new Seen(
+            s == null ? null : s.status,
+            null,
+            uid,
+            false,
+            sameResource ? s.ended : null,
+            cancelled));
+  }
+
+  /**
+   * The job's resource was found gone: when this instance cancelled it ({@link #cancelledHere}),
+   * the job is CANCELLED, reported (and kept) from now on.
+   *
+   * @return the CANCELLED info, or empty when this instance did not cancel the job
+   */
+  synchronized Optional<JobExecutionInfo> goneAfterCancel(ExecutionId id) {
+    Seen s = seen.get(id);
+    if (s == null || s.cancelled == null) {
+      return Optional.empty();
+    }
+    return raise(id, s.cancelled, s.uid) instanceof Raised.Report report
+        ? Optional.of(report.info())
+        : Optional.empty();
+  }
+
   /** Whether a status was reported for the job and it has neither ended nor gone. */
   synchronized boolean follows(ExecutionId id) {
     Seen s = seen.get(id);
@@ -197,7 +275,7 @@ final class ReportedStatuses {
       return;
     }
     String goneUid = uid != null ? uid : s == null ? null : s.uid;
-    seen.put(id, new Seen(s == null ? null : s.status, null, goneUid, true, null));
+    seen.put(id, new Seen(s == null ? null : s.status, null, goneUid, true, null, null));
   }
 
   synchronized int size() {
@@ -223,13 +301,16 @@ final class ReportedStatuses {
    * @param gone whether that resource was reported gone
    * @param ended the outcome an end mark on that resource decided, known to be written; null when
    *     none is known
+   * @param cancelled the CANCELLED info of this instance's own confirmed cancel of that resource;
+   *     null when it did not cancel it
    */
   record Seen(
       JobStatus status,
       JobExecutionInfo terminal,
       String uid,
       boolean gone,
-      JobExecutionInfo ended) {
+      JobExecutionInfo ended,
+      JobExecutionInfo cancelled) {
 
     /**
      * Whether the job was reported gone without a uid to tell its resource by (the reader had not

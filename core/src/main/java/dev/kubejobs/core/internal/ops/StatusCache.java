@@ -144,9 +144,11 @@ final class StatusCache {
         alone = mapped;
         if (mapped instanceof MappingDecision.Report
             && mapped.info().status() != JobStatus.FAILED
+            && app.annotation(dev.kubejobs.core.JobIdentity.ANNOTATION_ENDED).isEmpty()
             && !(mapped.info().status() == JobStatus.STARTED && pipeline.executorsWaiting(app))) {
           // A failure keeps its copy for its diagnosis, made as it is first reported; so does a
-          // started job whose operator shows waiting executors.
+          // started job whose operator shows waiting executors, and a copy carrying an end mark
+          // the operator's status makes the reader withdraw.
           app = null;
         }
         return mapped;

@@ -272,6 +272,31 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     return floor(id, info, fresh.uid(), null);
   }
 
+  @Override
+  public void cancelledHere(ExecutionId id, String uid, JobExecutionInfo before) {
+    reported.cancelledHere(
+        id,
+        uid,
+        before.toBuilder()
+            .status(dev.kubejobs.core.JobStatus.CANCELLED)
+            .message(
+                "cancelled by this kubejobs instance: its cancel mark landed and its delete was"
+                    + " confirmed")
+            .finishedAt(ctx.clock().instant())
+            .build());
+  }
+
+  @Override
+  public EndMarkCheck withdrawEndMarkIfTheOperatorActed(ExecutionId id, ResourceSnapshot app) {
+    if (app.isBeingDeleted() || !pipeline.operatorActed(id, app)) {
+      return new EndMarkCheck.Stands();
+    }
+    return pipeline
+        .withdrawEndMark(id, app)
+        .<EndMarkCheck>map(EndMarkCheck.Withdrawn::new)
+        .orElseGet(EndMarkCheck.Changed::new);
+  }
+
   /**
    * Holds a decided status against what this reader reported before.
    *
@@ -451,7 +476,9 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
     for (Candidate c : candidates) {
       try {
         StatusCache.Copy copy = c.copy;
-        ResourceSnapshot app = copy.alone() instanceof MappingDecision.Report ? null : copy.held();
+        // A report's copy is held only when it still needs a step (an end mark to withdraw).
+        ResourceSnapshot app =
+            copy.alone() instanceof MappingDecision.Report ? copy.app() : copy.held();
         StatusPipeline.Decided decided =
             pipeline.decide(c.id, app, copy.alone(), pods.get(c.id), Purpose.READ);
         JobExecutionInfo info = decided.info();
@@ -498,6 +525,12 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       if (done.isPresent()) {
         LOG.debug("Job '{}' is gone after it ended {}; keeping that", id, done.get().status());
         return JobStatusResult.of(done.get());
+      }
+      Optional<JobExecutionInfo> cancelled = reported.goneAfterCancel(id);
+      if (cancelled.isPresent()) {
+        // This instance cancelled it: its mark landed and its delete was confirmed.
+        LOG.debug("Job '{}' is gone after this instance cancelled it; reporting CANCELLED", id);
+        return JobStatusResult.of(cancelled.get());
       }
       Optional<JobExecutionInfo> ended = reported.goneAfterEnd(id);
       if (ended.isPresent()) {

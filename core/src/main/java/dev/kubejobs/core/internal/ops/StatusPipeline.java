@@ -87,6 +87,16 @@ public final class StatusPipeline {
 
   private static final String WITHDRAW = "withdraw the cancel mark of a job that ended";
 
+  private static final String WITHDRAW_END_MARK =
+      "withdraw the end mark of a job the operator acted on";
+
+  /**
+   * How far ahead a copy is mapped to tell whether the operator acted on it: past any no-status
+   * timeout, a copy the operator never wrote a status to is still one the mapper would end by a
+   * delete; one it wrote to is not.
+   */
+  private static final java.time.Duration LONG_AFTER = java.time.Duration.ofDays(365L * 100);
+
   /** Who asks for the decision, which decides whether a follow-up is carried out here. */
   enum Purpose {
     /** A status read: every follow-up is carried out before its outcome is reported. */
@@ -103,8 +113,10 @@ public final class StatusPipeline {
   private final ResourceKind resourceKind;
   private final DriverPodLocator locator;
   private final FollowUpExecutor followUps;
+  private final ReportedStatuses reported;
 
   StatusPipeline(KubeJobsContext<?> ctx, ReportedStatuses reported) {
+    this.reported = reported;
     this.ctx = ctx;
     this.kind = ctx.jobKind();
     this.resourceKind = kind.resourceKind();
@@ -208,6 +220,29 @@ public final class StatusPipeline {
           // The delete, locked to the copy, is what made the outcome: nothing can undo it.
           return new Decided(info, copy, driver);
         }
+      }
+      if (info != null && givesWayToTheOperator(copy, decision)) {
+        // The operator wrote a status after kubejobs' end mark, whose delete was not confirmed:
+        // what the operator did wins. Withdraw the mark (locked to this copy) and decide on the
+        // copy without it.
+        Optional<ResourceSnapshot> unmarked = followUps.withdrawEndMark(id, copy);
+        if (unmarked.isPresent() && round < MAX_ROUNDS) {
+          copy = unmarked.get();
+          decision = mapAlone(id, copy);
+          pod = null;
+          continue;
+        }
+        info = null;
+        changedBefore = WITHDRAW_END_MARK;
+      }
+      if (info != null
+          && copy != null
+          && !copy.isBeingDeleted()
+          && reported.ended(id).isPresent()
+          && operatorActed(id, copy)) {
+        // This reader's end mark of the job, whose delete may have been applied, gave way to the
+        // operator: the copy, not being deleted, shows the operator's status written after it.
+        reported.notEndMarked(id, copy.uid());
       }
       if (info != null) {
         if (!endsMarkedCopy(copy, driver, info)) {
@@ -323,9 +358,57 @@ public final class StatusPipeline {
     if (decision == null) {
       throw mapperFailed(id, new IllegalStateException("the mapper returned null"));
     }
-    // A copy carrying an end mark was decided when the mark was put, whatever the mapper says now.
-    MappingDecision mapped = decision;
-    return EndMark.of(app).map(mark -> mark.decide(app, mapped)).orElse(decision);
+    // A copy carrying an end mark was decided when the mark was put, while the operator has not
+    // acted since: a status it wrote after the mark wins, and the mark is withdrawn (decide).
+    Optional<EndMark> mark = EndMark.of(app);
+    if (mark.isEmpty() || (!app.isBeingDeleted() && operatorActed(id, app))) {
+      return decision;
+    }
+    return mark.get().decide(app, decision);
+  }
+
+  /**
+   * Whether the operator wrote a status to a copy: the job kind's mapper, asked long after any
+   * no-status timeout, would not end it by deleting it (it only does so for a copy without a
+   * status). Told by the mapper, never by the clock, so two readers whose clocks differ agree.
+   */
+  boolean operatorActed(ExecutionId id, ResourceSnapshot app) {
+    MappingDecision later;
+    try {
+      later =
+          kind.statusMapper()
+              .map(app, DriverPod.notLookedUp(), ctx.clock().instant().plus(LONG_AFTER));
+    } catch (RuntimeException e) {
+      throw mapperFailed(id, e);
+    }
+    return !deletesApplication(later);
+  }
+
+  private static boolean deletesApplication(MappingDecision decision) {
+    return decision instanceof MappingDecision.ReportAfter after
+        && after.followUp().action() == FollowUp.Action.DELETE_APPLICATION;
+  }
+
+  /**
+   * Whether a decision made on an end-marked copy that is not being deleted is the operator's, not
+   * the mark's (the mapping, {@link #map}, left the mark aside because the operator acted): the
+   * mark must then be withdrawn before anything is reported.
+   */
+  private static boolean givesWayToTheOperator(ResourceSnapshot copy, MappingDecision decision) {
+    return copy != null
+        && !copy.isBeingDeleted()
+        && EndMark.of(copy).isPresent()
+        && !deletesApplication(decision);
+  }
+
+  /**
+   * For a cancel that found an end mark on a copy the operator acted on: withdraws the mark (locked
+   * to the copy), so the cancel goes on with the operator's job.
+   *
+   * @return the copy without the mark, or empty when the copy changed before (409): read again
+   */
+  Optional<ResourceSnapshot> withdrawEndMark(ExecutionId id, ResourceSnapshot app) {
+    return followUps.withdrawEndMark(id, app);
   }
 
   private JobStatusUnknownException mapperFailed(ExecutionId id, RuntimeException e) {

@@ -200,4 +200,35 @@ class ReportedStatusesTest {
     reported.gone(id(3), null);
     assertThat(reported.seen(id(3)).goneWithoutUid()).isTrue();
   }
+
+  @Test
+  void aJobThisInstanceCancelledIsCancelledOnceGoneWithinTheBoundOfItsMemory() {
+    ReportedStatuses reported = new ReportedStatuses(2);
+    JobExecutionInfo cancelled = info(JobStatus.CANCELLED);
+    reported.raise(id(1), info(JobStatus.CANCELLING), "uid-1");
+    reported.cancelledHere(id(1), "uid-1", cancelled);
+
+    assertThat(reported.goneAfterCancel(id(1))).contains(cancelled);
+    assertThat(reported.terminal(id(1))).contains(cancelled);
+
+    reported.cancelledHere(id(2), "uid-2", cancelled);
+    reported.raise(id(3), info(JobStatus.STARTED), "uid-3");
+    reported.raise(id(4), info(JobStatus.STARTED), "uid-4");
+
+    // Evicted by more recently read jobs: it is read as the cluster shows it.
+    assertThat(reported.goneAfterCancel(id(2))).isEmpty();
+  }
+
+  @Test
+  void aTerminalReadingOfAResourceThisInstanceCancelledIsItsCancel() {
+    ReportedStatuses reported = new ReportedStatuses(10);
+    JobExecutionInfo cancelled = info(JobStatus.CANCELLED);
+    reported.cancelledHere(id(1), "uid-1", cancelled);
+
+    assertThat(report(reported.raise(id(1), info(JobStatus.FAILED), "uid-1"))).isEqualTo(cancelled);
+    // A new resource under the job's name (submitted again) is its own.
+    reported.cancelledHere(id(2), "uid-2", cancelled);
+    assertThat(report(reported.raise(id(2), info(JobStatus.SUCCEEDED), "uid-2b")).status())
+        .isEqualTo(JobStatus.SUCCEEDED);
+  }
 }
