@@ -309,7 +309,9 @@ public final class Demo {
         "(spark.apache.org/v1) and a fake Kubeflow Spark operator (sparkoperator.k8s.io/v1beta2).");
     out.println("Nothing here touches a real cluster; the operators move one step per tick.");
     out.println(
-        "Against a real cluster: java -jar kubejobs-examples.jar --help (submit, watch, ...).");
+        "Against a real cluster: "
+            + dev.kubejobs.examples.cli.Launch.command()
+            + " --help (submit, watch, ...).");
   }
 
   private Job submit(

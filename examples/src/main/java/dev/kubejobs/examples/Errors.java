@@ -29,7 +29,11 @@ import javax.net.ssl.SSLException;
 
 /** Turns exceptions into the one-line messages and exit codes of the example programs. */
 public final class Errors {
-  /** Exit code of a job that failed or a check that found problems. */
+  /**
+   * Exit code of a command that did its work and whose answer is a failure: the job failed or was
+   * cancelled ({@code status}, {@code watch}), the check found something missing, the sweep could
+   * not delete something.
+   */
   public static final int FAILED = 1;
 
   /** Exit code of a configuration problem: no kubeconfig, a bad option value. */
@@ -37,6 +41,26 @@ public final class Errors {
 
   /** Exit code when the API server could not be reached. */
   public static final int UNAVAILABLE = 3;
+
+  /**
+   * Exit code of a command that could not do its work on a reachable cluster: no such job, a
+   * request refused (a rejected submit, refused credentials, a missing permission), the operator's
+   * CRD not served.
+   */
+  public static final int COMMAND_FAILED = 4;
+
+  /**
+   * The exit codes, one line each, as the help and the examples README state them.
+   *
+   * <p>One rule: 0 and 1 are answers (1: what was asked about failed), 2, 3 and 4 say the command
+   * could not answer.
+   */
+  public static final String EXIT_CODES =
+      "Exit codes: 0 done; 1 done, and the answer is a failure (status, watch: the job failed or"
+          + " was cancelled; check: something missing; sweep: something not deleted);"
+          + " 2 configuration or usage; 3 the API server cannot be reached;"
+          + " 4 the command could not do its work (no such job, a refused request, the CRD not"
+          + " served).";
 
   private Errors() {}
 
@@ -77,7 +101,9 @@ public final class Errors {
           + id.group()
           + "): either it was never submitted with this namespace, operator and deployment"
           + " (check -n, --operator and --deployment; 'list' shows the deployment's jobs), or"
-          + " it was deleted since: cancelled, swept, or removed by someone else";
+          + " its resource was deleted since: a cancel deletes it once the operator has stopped"
+          + " the job, so a job you cancelled ends here, as cancelled; a sweep or someone else"
+          + " may also have removed it (kubejobs keeps no record of a job past its resource)";
     }
     if (e instanceof KubeJobsException
         || (e instanceof IllegalArgumentException && e.getMessage() != null)) {
@@ -96,7 +122,8 @@ public final class Errors {
    * Returns the exit code for an exception.
    *
    * @param e the exception
-   * @return {@link #CONFIGURATION}, {@link #UNAVAILABLE} or {@link #FAILED}
+   * @return the exception's own code for a {@link CliException}, {@link #UNAVAILABLE} when the API
+   *     server could not be reached, else {@link #COMMAND_FAILED}
    */
   public static int exitCode(Throwable e) {
     if (e instanceof CliException cli) {
@@ -105,7 +132,7 @@ public final class Errors {
     if (e instanceof ApiUnavailableException || transport(e) != null) {
       return UNAVAILABLE;
     }
-    return FAILED;
+    return COMMAND_FAILED;
   }
 
   /** The message for a failure to reach the API server at all, or null when it was reached. */

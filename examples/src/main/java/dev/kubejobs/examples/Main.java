@@ -51,8 +51,7 @@ import picocli.CommandLine.Spec;
     footer = {
       "",
       "Try it without a cluster: fake-cluster serves a simulated one and writes its kubeconfig.",
-      "Exit codes: 0 done, 1 failed (a rejected or failed job, a failed check),"
-          + " 2 configuration or usage, 3 API server unreachable.",
+      Errors.EXIT_CODES,
       "'help COMMAND' or 'COMMAND --help' shows a command's own options."
     },
     subcommands = {
@@ -157,11 +156,83 @@ public final class Main implements Callable<Integer> {
       CommandLine cli = e.getCommandLine();
       PrintWriter err = cli.getErr();
       String message = e.getMessage() == null ? e.toString() : e.getMessage();
-      err.println("error: " + message.strip().replaceAll("\\s*\\R\\s*", " "));
+      String unknownCommand = unknownCommand(e, cli);
+      err.println(
+          "error: "
+              + (unknownCommand != null
+                  ? unknownCommand
+                  : message.strip().replaceAll("\\s*\\R\\s*", " ")));
       err.println("Try '" + cli.getCommandSpec().qualifiedName() + " --help' for usage.");
       err.flush();
       return Errors.CONFIGURATION;
     }
+
+    /**
+     * For a word where a command belongs ({@code sumbit}), the line naming the nearest command, or
+     * every command when none is near; null for any other usage error.
+     */
+    private static String unknownCommand(CommandLine.ParameterException e, CommandLine cli) {
+      if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched)
+          || cli.getCommandSpec().parent() != null
+          || unmatched.getUnmatched().isEmpty()
+          || unmatched.getUnmatched().get(0).startsWith("-")) {
+        return null;
+      }
+      String word = unmatched.getUnmatched().get(0);
+      List<String> commands = new ArrayList<>(cli.getSubcommands().keySet());
+      String nearest = nearest(word, commands);
+      return "unknown command '"
+          + word
+          + "'"
+          + (nearest != null
+              ? ": did you mean '" + nearest + "'?"
+              : "; the commands are " + String.join(", ", commands));
+    }
+  }
+
+  /**
+   * The word of {@code candidates} nearest to {@code word}: at most two letters added, removed,
+   * changed or swapped with their neighbour (optimal string alignment distance), ties to the first
+   * candidate; null when none is that near.
+   *
+   * @param word the mistyped word
+   * @param candidates the words it may have meant
+   * @return the nearest candidate, or null
+   */
+  static String nearest(String word, List<String> candidates) {
+    String best = null;
+    int bestDistance = 3;
+    for (String c : candidates) {
+      int d = distance(word.toLowerCase(java.util.Locale.ROOT), c);
+      if (d < bestDistance) {
+        best = c;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  private static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
   }
 
   /** Prints an exception as one line, never a stack trace, and picks the exit code. */

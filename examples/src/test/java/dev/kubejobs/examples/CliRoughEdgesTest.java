@@ -73,6 +73,23 @@ class CliRoughEdgesTest {
     assertThat(r.err()).startsWith("error: ").contains(error);
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "sumbit job-1 | error: unknown command 'sumbit': did you mean 'submit'?",
+        "stauts job-1 | error: unknown command 'stauts': did you mean 'status'?",
+        "wath job-1 | error: unknown command 'wath': did you mean 'watch'?",
+        "frobnicate | error: unknown command 'frobnicate'; the commands are help, demo",
+      })
+  void aMistypedCommandNamesTheNearestCommand(String args, String line) {
+    Result r = CliTest.runWith(List.of(), args.split(" "));
+
+    assertThat(r.exit()).isEqualTo(Errors.CONFIGURATION);
+    assertThat(r.err().lines()).hasSize(2);
+    assertThat(r.err()).startsWith(line);
+  }
+
   @Test
   @SuppressWarnings("try") // the fake operator only has to run while the commands do
   void withoutNamespaceOptionTheKubeconfigContextsNamespaceIsUsedAndNOverridesIt()

@@ -22,6 +22,7 @@ import dev.kubejobs.testkit.FakeKubernetesExtension;
 import dev.kubejobs.testkit.Fault;
 import dev.kubejobs.testkit.ResourceType;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
+import dev.kubejobs.testkit.operator.SparkAppPath;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -192,6 +193,80 @@ class CliTest {
   }
 
   @Test
+  void anExecutionIdCarriesItsOperatorAndClusterSoNeitherOptionIsNeeded() {
+    String id = run("submit", "job-1", "--operator", "kubeflow", "--cluster", "prod").out.strip();
+    kubeflow.runToEnd(NS, "kj-job-1");
+
+    Result status = runWith(List.of("--kubeconfig", kubeconfig.toString()), "status", id);
+
+    assertThat(id).isEqualTo("prod/sparkapplications.sparkoperator.k8s.io/spark-jobs/kj-job-1");
+    assertThat(status.exit).as(status.err).isZero();
+    assertThat(status.out).contains("id:        " + id, "status:    SUCCEEDED");
+    assertThat(run("logs", id).exit).isZero();
+  }
+
+  @Test
+  void anOptionContradictingTheExecutionIdIsAUsageErrorNamingTheOptionToDrop() {
+    String id = run("submit", "job-1", "--operator", "kubeflow").out.strip();
+
+    Result r = run("status", id, "--operator", "apache");
+
+    assertThat(r.exit).isEqualTo(Errors.CONFIGURATION);
+    assertThat(r.err.lines()).hasSize(1);
+    assertThat(r.err).contains("says --operator kubeflow", "drop --operator");
+  }
+
+  @Test
+  void aMalformedExecutionIdIsAUsageErrorExitingTwo() {
+    for (String bad :
+        List.of(
+            "default/sparkapplications.spark.apache.org/kj-job-1",
+            "default/pods/spark-jobs/kj-job-1",
+            "default/deployments.apps/spark-jobs/kj-job-1")) {
+      for (String command : List.of("status", "watch", "cancel", "logs")) {
+        Result r = run(command, bad);
+        assertThat(r.exit).as(command + " " + bad).isEqualTo(Errors.CONFIGURATION);
+        assertThat(r.err.lines()).as(command + " " + bad).hasSize(1);
+        assertThat(r.err).startsWith("error: ").doesNotContain("Exception");
+      }
+    }
+    assertThat(run("status", "default/deployments.apps/spark-jobs/kj-job-1").err)
+        .contains("which neither operator runs");
+    assertThat(run("status", "default/pods/spark-jobs/kj-job-1").err)
+        .contains("is not an execution id", "CLUSTER/PLURAL.GROUP/NAMESPACE/NAME");
+  }
+
+  @Test
+  void statusAndWatchFollowOneExitCodeRuleForAJobThatFailedOrWasCancelled() {
+    run("submit", "job-f");
+    apache.path(NS, "kj-job-f", SparkAppPath.FAILED).runToEnd(NS, "kj-job-f");
+    run("submit", "job-c");
+    apache.moveTo(NS, "kj-job-c", "RunningHealthy");
+    run("cancel", "job-c");
+    apache.advance(NS, "kj-job-c");
+    run("submit", "job-r");
+    apache.moveTo(NS, "kj-job-r", "RunningHealthy");
+
+    for (String job : List.of("job-f", "job-c")) {
+      Result status = run("status", job);
+      Result watch = run("watch", job, "--interval", "5ms");
+      assertThat(status.out).as(job).containsPattern("status: +(FAILED|CANCELLED)");
+      assertThat(status.exit).as(job).isEqualTo(Errors.FAILED);
+      assertThat(watch.exit).as(job).isEqualTo(Errors.FAILED);
+    }
+    assertThat(run("status", "job-r").exit).isZero();
+  }
+
+  @Test
+  void theHelpStatesTheExitCodesTheExamplesReadmeStates() throws IOException {
+    Result help = runWith(List.of(), "--help");
+    String readme = Files.readString(Path.of("README.md"));
+
+    assertThat(help.out.replaceAll("\\s+", " ")).contains(Errors.EXIT_CODES);
+    assertThat(readme.replaceAll("\\s+", " ")).contains(Errors.EXIT_CODES);
+  }
+
+  @Test
   void logsOfAJobWithoutADriverPodYetSaySoOnStandardError() {
     run("submit", "job-1");
 
@@ -206,11 +281,12 @@ class CliTest {
   void statusOfANeverSubmittedJobSaysItWasNeverSubmittedHereOrDeletedNotThatItWasDeleted() {
     Result r = run("status", "never-submitted");
 
-    assertThat(r.exit).isEqualTo(Errors.FAILED);
+    assertThat(r.exit).isEqualTo(Errors.COMMAND_FAILED);
     assertThat(r.err.lines()).hasSize(1);
     assertThat(r.err)
         .startsWith("error: no job kj-never-submitted in namespace spark-jobs")
         .contains("never submitted with this namespace, operator and deployment", "'list'")
+        .contains("a job you cancelled ends here, as cancelled")
         .doesNotContain("Exception", "was deleted, by");
   }
 
@@ -220,7 +296,7 @@ class CliTest {
 
     Result r = run("status", "job-1"); // the default operator is apache
 
-    assertThat(r.exit).isEqualTo(Errors.FAILED);
+    assertThat(r.exit).isEqualTo(Errors.COMMAND_FAILED);
     assertThat(r.err.lines()).hasSize(1);
     assertThat(r.err)
         .contains("no job job-1 of the apache operator in namespace spark-jobs")
@@ -292,7 +368,7 @@ class CliTest {
 
     Result r = run("status", "job-1");
 
-    assertThat(r.exit).isEqualTo(Errors.FAILED);
+    assertThat(r.exit).isEqualTo(Errors.COMMAND_FAILED);
     assertThat(r.err.lines()).hasSize(1);
     assertThat(r.err).contains("credentials (401)", "log in again").doesNotContain("Exception");
   }
@@ -304,7 +380,7 @@ class CliTest {
 
     Result r = run("status", "job-1");
 
-    assertThat(r.exit).isEqualTo(Errors.FAILED);
+    assertThat(r.exit).isEqualTo(Errors.COMMAND_FAILED);
     assertThat(r.err.lines()).hasSize(1);
     assertThat(r.err).contains("get", "sparkapplications", "docs/rbac.yaml", "'check'");
   }
@@ -357,7 +433,7 @@ class CliTest {
             new String[] {"status", "job-1"},
             new String[] {"list"})) {
       Result r = run(args);
-      assertThat(r.exit).as(String.join(" ", args)).isEqualTo(Errors.FAILED);
+      assertThat(r.exit).as(String.join(" ", args)).isEqualTo(Errors.COMMAND_FAILED);
       assertThat(r.err.lines()).as(String.join(" ", args)).hasSize(1);
       assertThat(r.err).startsWith("error: ").containsIgnoringCase("CRD");
     }

@@ -32,6 +32,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Option;
@@ -95,6 +96,88 @@ public final class ClusterOptions {
 
   private Kubeconfigs.Loaded loaded;
   private boolean looked;
+
+  /** The execution id a command was given, once taken apart; null for a job id. */
+  private ExecutionId givenId;
+
+  /**
+   * Takes the operator, cluster and namespace from a command's argument when it is an execution id
+   * ({@code CLUSTER/PLURAL.GROUP/NAMESPACE/NAME}, as {@code submit} prints it): an id says which
+   * operator's resource it names and which cluster name it was written with, so {@code --operator}
+   * and {@code --cluster} need not be passed for it. A job id (no {@code /}) changes nothing.
+   *
+   * @param idOrJobId the command's argument
+   * @param given whether an option was given on the command line, by its long name
+   * @throws CliException with exit code {@link Errors#CONFIGURATION} if the id is malformed, names
+   *     a resource no operator of this program runs, or contradicts an option given explicitly
+   */
+  public void takeFromId(String idOrJobId, Predicate<String> given) {
+    if (!idOrJobId.contains("/")) {
+      return;
+    }
+    ExecutionId id;
+    try {
+      id = ExecutionId.parse(idOrJobId);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(
+          Errors.CONFIGURATION,
+          "'"
+              + idOrJobId
+              + "' is not an execution id: "
+              + message(e)
+              + " (an execution id is CLUSTER/PLURAL.GROUP/NAMESPACE/NAME as submit prints it;"
+              + " a job id has no '/')");
+    }
+    Operator of = null;
+    for (Operator o : Operator.values()) {
+      if (id.isOf(o.jobKind().resourceKind())) {
+        of = o;
+      }
+    }
+    if (of == null) {
+      throw new CliException(
+          Errors.CONFIGURATION,
+          "execution id "
+              + id
+              + " names "
+              + id.plural()
+              + "."
+              + id.group()
+              + ", which neither operator runs (apache: "
+              + Operator.apache.jobKind().resourceKind().qualifiedPlural()
+              + ", kubeflow: "
+              + Operator.kubeflow.jobKind().resourceKind().qualifiedPlural()
+              + ")");
+    }
+    refuseContradiction(given.test("--operator"), "--operator", operator.name(), of.name(), id);
+    refuseContradiction(given.test("--cluster"), "--cluster", cluster, id.cluster(), id);
+    refuseContradiction(given.test("--namespace"), "--namespace", namespace, id.namespace(), id);
+    operator = of;
+    cluster = id.cluster();
+    namespace = id.namespace();
+    givenId = id;
+  }
+
+  private static void refuseContradiction(
+      boolean given, String option, String value, String fromId, ExecutionId id) {
+    if (given && !fromId.equals(value)) {
+      throw new CliException(
+          Errors.CONFIGURATION,
+          "execution id "
+              + id
+              + " says "
+              + option
+              + " "
+              + fromId
+              + ", but "
+              + option
+              + " "
+              + value
+              + " was given: drop "
+              + option
+              + " (an execution id names its operator, cluster and namespace)");
+    }
+  }
 
   /**
    * Returns the namespace of the jobs: {@code -n} when given, else the namespace of the
@@ -217,14 +300,21 @@ public final class ClusterOptions {
    * @param jobs the instance
    * @param idOrJobId the argument
    * @return the execution id
-   * @throws IllegalArgumentException if it is neither
+   * @throws CliException with exit code {@link Errors#CONFIGURATION} if it is neither
    */
   public ExecutionId executionId(KubeJobs<SparkJobSpec> jobs, String idOrJobId) {
     if (idOrJobId.contains("/")) {
-      return ExecutionId.parse(idOrJobId);
+      takeFromId(idOrJobId, option -> false);
+      return givenId;
     }
     String ns = namespace();
-    String name = JobIdentity.of(jobs.namePrefix(), deployment, ns, idOrJobId).name();
+    String name;
+    try {
+      name = JobIdentity.of(jobs.namePrefix(), deployment, ns, idOrJobId).name();
+    } catch (IllegalArgumentException e) {
+      throw new CliException(
+          Errors.CONFIGURATION, "'" + idOrJobId + "' is not a job id: " + message(e));
+    }
     return ExecutionId.of(cluster, jobs.jobKind().resourceKind(), ns, name);
   }
 
@@ -251,7 +341,7 @@ public final class ClusterOptions {
       ExecutionId there = executionId(jobs, idOrJobId);
       jobs.statusReader().get(there);
       return new CliException(
-          Errors.FAILED,
+          Errors.COMMAND_FAILED,
           "no job "
               + idOrJobId
               + " of the "

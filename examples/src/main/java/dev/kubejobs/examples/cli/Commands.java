@@ -54,6 +54,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -85,6 +86,10 @@ public final class Commands {
      */
     @Override
     public final Integer call() {
+      if (jobArgument() != null) {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        cluster.takeFromId(jobArgument(), parsed::hasMatchedOption);
+      }
       try {
         return run();
       } catch (NoSuchJobException e) {
@@ -186,7 +191,14 @@ public final class Commands {
   }
 
   /** Prints a job's status. */
-  @Command(name = "status", mixinStandardHelpOptions = true, description = "Prints a job's status.")
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Prints a job's status.",
+        "Exit code 0 when the job is queued, running or succeeded, 1 when it failed or was"
+            + " cancelled, 4 when there is no such job."
+      })
   public static final class Status extends Base {
     @Parameters(paramLabel = "ID", description = "Execution id (as submit prints it) or job id.")
     String id;
@@ -202,7 +214,15 @@ public final class Commands {
       ExecutionId executionId = cluster.executionId(jobs, id);
       JobExecutionInfo info = jobs.statusReader().get(executionId);
       print(out(), executionId, info);
-      return 0;
+      return exitCode(info.status());
+    }
+
+    /**
+     * The exit code of {@code status} and {@code watch} for a job's status: 1 when it ended without
+     * succeeding, else 0 (a job still running has not failed).
+     */
+    static int exitCode(JobStatus status) {
+      return status == JobStatus.FAILED || status == JobStatus.CANCELLED ? Errors.FAILED : 0;
     }
 
     /** Prints a status, then its diagnosis when it carries one. */
@@ -225,7 +245,8 @@ public final class Commands {
       mixinStandardHelpOptions = true,
       description = {
         "Follows a job until it ends, one line per state change.",
-        "Exit code 0 when it succeeded, 1 when it failed or was cancelled."
+        "Exit code 0 when it succeeded, 1 when it failed or was cancelled, 4 when there is no"
+            + " such job."
       })
   public static final class Watch extends Base {
     @Parameters(paramLabel = "ID", description = "Execution id (as submit prints it) or job id.")
@@ -264,11 +285,12 @@ public final class Commands {
         JobExecutionInfo info = jobs.statusReader().get(executionId);
         printer.print((System.nanoTime() - start) / 1e9, info);
         if (info.status().isTerminal()) {
-          return info.status() == JobStatus.SUCCEEDED ? 0 : Errors.FAILED;
+          return Status.exitCode(info.status());
         }
         LockSupport.parkNanos(interval.toNanos());
         if (Thread.interrupted()) {
-          throw new CliException(Errors.FAILED, "interrupted while watching " + executionId);
+          throw new CliException(
+              Errors.COMMAND_FAILED, "interrupted while watching " + executionId);
         }
       }
     }
@@ -427,7 +449,7 @@ public final class Commands {
         String reason = listed.getStatus() != null ? listed.getStatus().getMessage() : "";
         if (listed.getHttpStatusCode() == 404) {
           throw new CliException(
-              Errors.FAILED,
+              Errors.COMMAND_FAILED,
               kind.qualifiedPlural()
                   + " "
                   + kind.version()
@@ -438,7 +460,7 @@ public final class Commands {
                   + ")");
         }
         throw new CliException(
-            Errors.FAILED,
+            Errors.COMMAND_FAILED,
             "cannot list "
                 + kind.qualifiedPlural()
                 + " in "

@@ -20,11 +20,14 @@ import dev.kubejobs.examples.Errors.CliException;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -81,6 +84,9 @@ public final class FakeCluster implements AutoCloseable {
     FakeSparkOperator apache = null;
     FakeSparkOperator kubeflow = null;
     try {
+      for (String crd : CRDS) {
+        server.registerCrd(crd(crd));
+      }
       apache = FakeSparkOperator.apache(server).start(step);
       kubeflow = FakeSparkOperator.kubeflow(server).start(step);
       Path parent = kubeconfig.toAbsolutePath().getParent();
@@ -95,6 +101,33 @@ public final class FakeCluster implements AutoCloseable {
         throw new UncheckedIOException("cannot write the kubeconfig " + kubeconfig, io);
       }
       throw (RuntimeException) e;
+    }
+  }
+
+  /**
+   * The operators' real SparkApplication CRDs, resources of this program's jar: registered, they
+   * give the fake server each version's schema (validation, {@code kubectl explain}) and printer
+   * columns, as on a cluster where the operators are installed.
+   */
+  static final List<String> CRDS =
+      List.of(
+          "apache-sparkapplications.spark.apache.org.yaml",
+          "kubeflow-sparkoperator.k8s.io_sparkapplications.yaml");
+
+  /**
+   * Reads one of {@link #CRDS} from the class path.
+   *
+   * @throws IllegalStateException if the jar lacks it (a broken build)
+   */
+  static String crd(String file) {
+    String resource = "/dev/kubejobs/examples/crds/" + file;
+    try (InputStream in = FakeCluster.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("the CRD " + resource + " is not in this program's jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the CRD " + resource, e);
     }
   }
 
@@ -254,11 +287,22 @@ public final class FakeCluster implements AutoCloseable {
       out.println("kubeconfig: " + config);
       out.println("  context " + CONTEXT + ", namespace " + NAMESPACE);
       out.println();
+      String java = Launch.command();
       out.println("In another terminal:");
-      out.println("  java -jar kubejobs-examples.jar --kubeconfig " + config + " submit job-1");
-      out.println("  java -jar kubejobs-examples.jar --kubeconfig " + config + " watch job-1");
-      out.println("  java -jar kubejobs-examples.jar --kubeconfig " + config + " list");
+      out.println("  " + java + " --kubeconfig " + config + " submit job-1");
+      out.println("  " + java + " --kubeconfig " + config + " watch job-1");
+      out.println("  " + java + " --kubeconfig " + config + " list");
       out.println("  kubectl --kubeconfig " + config + " get sparkapplications");
+      out.println("  kubectl --kubeconfig " + config + " explain sparkapplication.spec");
+      out.println("A driver whose image cannot be pulled (the job fails with its diagnosis):");
+      out.println(
+          "  "
+              + java
+              + " --kubeconfig "
+              + config
+              + " submit stuck-1 --label "
+              + FakeSparkOperator.TROUBLE_LABEL
+              + "=image-pull");
       out.println("  in Java: ApiClient client = io.kubernetes.client.util.Config.fromConfig(");
       out.println("      \"" + config + "\");");
       out.println();

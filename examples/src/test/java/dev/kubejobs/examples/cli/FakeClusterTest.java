@@ -71,6 +71,11 @@ class FakeClusterTest {
         .until(() -> served.toString().contains("Stop with Ctrl-C."));
     assertThat(served.toString())
         .contains("kubeconfig: " + kubeconfig.toAbsolutePath())
+        // not run from a jar: the jar the build makes, as a path from the repository's root
+        .contains(
+            "  java -jar examples/target/kubejobs-examples.jar --kubeconfig "
+                + kubeconfig.toAbsolutePath()
+                + " submit job-1")
         .contains("kubectl --kubeconfig " + kubeconfig.toAbsolutePath() + " get sparkapplications");
 
     Result submit = cli("--kubeconfig", kubeconfig.toString(), "submit", "job-1");
@@ -122,6 +127,60 @@ class FakeClusterTest {
       assertThat(kubeflow.out().strip()).isEqualTo("sparkapplication.sparkoperator.k8s.io/kj-j-2");
       assertThat(either.exit()).as(either.err()).isZero();
       assertThat(either.out()).contains("kj-");
+    }
+  }
+
+  /**
+   * With the operators' real CRDs registered, kubectl reads the schema ({@code explain}) and the
+   * printer columns ({@code get}) as on a cluster where the operators are installed.
+   */
+  @Test
+  void kubectlExplainsTheSparkApplicationSchemaAndPrintsItsColumns() throws Exception {
+    assumeTrue(
+        Files.isExecutable(KUBECTL),
+        "kubectl is not installed at " + KUBECTL + ": the kubectl explain check is skipped");
+    try (FakeCluster cluster = FakeCluster.start(0, Duration.ofHours(1), dir.resolve("k.yaml"))) {
+      Path config = cluster.kubeconfig();
+      assertThat(cli("--kubeconfig", config.toString(), "submit", "job-1").exit()).isZero();
+
+      Result explain = kubectl(config, "explain", "sparkapplication.spec");
+      Result get = kubectl(config, "get", "sparkapplications.spark.apache.org");
+
+      assertThat(explain.exit()).as(explain.err()).isZero();
+      assertThat(explain.out())
+          .containsPattern("(?m)^KIND: +SparkApplication$")
+          .containsPattern("(?m)^FIELD: +spec <Object>$")
+          .containsPattern("(?m)^  mainClass\\t<string>$");
+      assertThat(get.exit()).as(get.err()).isZero();
+      assertThat(get.out().lines().findFirst().orElseThrow())
+          .containsPattern("NAME +AGE +CURRENT STATE");
+    }
+  }
+
+  /**
+   * The root README's stuck job, as it says to reproduce it on {@code fake-cluster}: a submit with
+   * the testkit's driver-trouble label ends FAILED, and {@code watch} shows why.
+   */
+  @Test
+  void aJobSubmittedWithTheImagePullTroubleLabelFailsWithItsDiagnosis() {
+    try (FakeCluster cluster = FakeCluster.start(0, Duration.ofMillis(20), dir.resolve("k.yaml"))) {
+      String config = cluster.kubeconfig().toString();
+      Result submit =
+          cli(
+              "--kubeconfig",
+              config,
+              "submit",
+              "nightly-etl",
+              "--image",
+              "apache/spark:4.0.1-typo",
+              "--label",
+              "testkit.kubejobs.dev/driver-trouble=image-pull");
+      assertThat(submit.exit()).as(submit.err()).isZero();
+
+      Result watch = cli("--kubeconfig", config, "watch", "nightly-etl", "--interval", "20ms");
+
+      assertThat(watch.exit()).as(watch.err()).isEqualTo(Errors.FAILED);
+      assertThat(watch.out()).contains("FAILED", "IMAGE_PULL_FAILED", "apache/spark:4.0.1-typo");
     }
   }
 
