@@ -189,7 +189,12 @@ class DocsTest {
     Pattern history =
         Pattern.compile(
             "(?i)\\bissues? #?\\d+|\\(issue|\\bthis build\\b|\\bearlier builds?\\b"
-                + "|\\bbranch `|please replay|race-findings");
+                + "|\\bbranch `|please replay|race-findings"
+                // a work session, a commit of this repository (a short hash; an upstream
+                // source is cited by its full 40-digit commit), a dated log, a version "here"
+                + "|\\bsessions?\\b|\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,12}\\b"
+                + "|\\b(?:on|since|as of|until) 20\\d\\d-\\d\\d-\\d\\d\\b|\\(\\d+\\.\\d+ here\\)"
+                + "|\\bas indexed by\\b");
     for (Map.Entry<String, String> doc : docs.entrySet()) {
       Matcher m = history.matcher(doc.getValue());
       assertThat(m.find() ? m.group() : null)

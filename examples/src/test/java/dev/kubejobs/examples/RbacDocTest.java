@@ -34,6 +34,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -133,6 +135,49 @@ class RbacDocTest {
           .containsExactly(new Permission("list", "", "events", namespace));
       assertThat(report.summary()).contains("cannot read the namespace's events");
     }
+  }
+
+  /**
+   * docs/rbac.md states the Role's rules as a table and the preflight's count of reviews: each row
+   * is one rule of rbac.yaml (resource and verbs), and the counts are what the preflight of one
+   * namespace sends and reports.
+   */
+  @Test
+  void rbacMdStatesTheRulesOfRbacYamlAndTheCountsThePreflightMakes() throws IOException {
+    String doc = Files.readString(RBAC_YAML.resolveSibling("rbac.md"));
+    List<String> rows =
+        doc.lines()
+            .filter(l -> l.startsWith("| `"))
+            .map(l -> l.split("\\|"))
+            .map(c -> c[1].strip().replaceFirst("^`([^`]+)`.*", "$1") + ": " + c[2].strip())
+            .toList();
+    assertThat(rows)
+        .as("rows of docs/rbac.md's table")
+        .containsExactlyElementsOf(
+            rules.stream()
+                .map(r -> String.join(",", r.resources()) + ": " + String.join(", ", r.verbs()))
+                .toList());
+    Matcher counts =
+        Pattern.compile(
+                "(\\d+) required permissions and (\\d+) optional one: the preflight sends (\\d+)"
+                    + "\\s+SelfSubjectAccessReviews\\s+per namespace")
+            .matcher(doc);
+    assertThat(counts.find()).as("the counts sentence of docs/rbac.md").isTrue();
+
+    KUBE.server().rbac().allowOnly();
+    KubeJobs<SparkJobSpec> jobs =
+        KubeJobs.<SparkJobSpec>builder(KUBE.client(), SparkOperators.apache())
+            .cluster("test")
+            .deployment("rbac-doc")
+            .build();
+    int before = KUBE.server().journal().count("POST", ".*selfsubjectaccessreviews.*");
+    PreflightReport report = jobs.preflight().check(namespace);
+    int reviews = KUBE.server().journal().count("POST", ".*selfsubjectaccessreviews.*") - before;
+
+    assertThat(Integer.parseInt(counts.group(1))).isEqualTo(report.missingPermissions().size());
+    assertThat(Integer.parseInt(counts.group(2)))
+        .isEqualTo(report.missingOptionalPermissions().size());
+    assertThat(Integer.parseInt(counts.group(3))).isEqualTo(reviews);
   }
 
   @TestFactory

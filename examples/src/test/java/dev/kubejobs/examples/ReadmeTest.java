@@ -57,9 +57,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the root README and the spark module's README true: the README's program and test are the
- * consumer check's compiled files, its dependency snippet is the consumer check's, the commands of
- * its Quick start exist, it stays short, and the status mapping tables of spark/README.md agree
- * with the real mappers. {@link DocsTest} checks the links and quotes of every doc.
+ * consumer check's compiled files, its pom.xml is the consumer check's, the commands of its Quick
+ * start exist, it stays short, and the status mapping tables of spark/README.md agree with the real
+ * mappers. {@link DocsTest} checks the links and quotes of every doc.
  */
 class ReadmeTest {
   static final Path ROOT = Path.of("..");
@@ -101,23 +101,29 @@ class ReadmeTest {
   }
 
   @Test
-  void theDependencySnippetNamesExactlyWhatTheConsumerCheckDependsOn() throws IOException {
+  void thePomIsTheConsumerChecksWholePomWhichFailsWhenNoTestRan() throws IOException {
     Matcher block =
-        Pattern.compile("<!-- snippet:dependencies -->\\n```xml\\n(.*?)```", Pattern.DOTALL)
-            .matcher(readme);
-    assertThat(block.find()).as("the README's dependency snippet").isTrue();
+        Pattern.compile("<!-- snippet:pom -->\\n```xml\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+    assertThat(block.find()).as("the README's pom.xml").isTrue();
     String pom = Files.readString(CONSUMER.resolve("pom.xml"));
 
-    List<String> inReadme = dependencies(block.group(1));
-    assertThat(inReadme)
-        .contains(
+    assertThat(block.group(1)).isEqualTo(pom.replace("@project.version@", "0.1.0-SNAPSHOT"));
+    assertThat(dependencies(block.group(1)))
+        .containsExactly(
             "dev.kubejobs:kubejobs-bom:0.1.0-SNAPSHOT:import",
+            "dev.kubejobs:kubejobs-spark::",
             "io.kubernetes:client-java:27.0.0:",
-            "dev.kubejobs:kubejobs-testkit::test")
-        .containsExactlyElementsOf(
-            dependencies(pom).stream()
-                .map(d -> d.replace("@project.version@", "0.1.0-SNAPSHOT"))
-                .toList());
+            "dev.kubejobs:kubejobs-testkit::test",
+            "org.junit.jupiter:junit-jupiter:5.14.4:test");
+    assertThat(pom)
+        .contains("<maven.compiler.release>17</maven.compiler.release>")
+        .contains("<failIfNoTests>true</failIfNoTests>")
+        .containsPattern("maven-surefire-plugin</artifactId>\\s*<version>3\\.");
+    // the project that checks a build without tests fails has the very same pom
+    assertThat(Files.readString(ROOT.resolve("consumer-check/src/it/no-tests/pom.xml")))
+        .isEqualTo(pom);
+    assertThat(Files.readString(ROOT.resolve("consumer-check/src/it/no-tests/invoker.properties")))
+        .contains("invoker.buildResult = failure");
   }
 
   @Test
@@ -155,7 +161,8 @@ class ReadmeTest {
 
   @Test
   void theRootReadmeStaysShortAndItsErrorTableNamesEverySubclass() {
-    assertThat(readme.lines().count()).isLessThanOrEqualTo(200);
+    // 230: the complete consumer pom.xml included
+    assertThat(readme.lines().count()).isLessThanOrEqualTo(230);
     String errors = section(readme, "## Errors and what to do");
     for (Class<?> type :
         List.of(

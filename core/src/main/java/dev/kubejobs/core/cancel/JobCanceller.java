@@ -18,6 +18,7 @@ package dev.kubejobs.core.cancel;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ClusterMismatchException;
 import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobConflictException;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.NoSuchJobException;
 
@@ -41,6 +42,9 @@ public interface JobCanceller {
    *     been put and the delete may have been applied; cancelling again is safe.
    * @throws JobRejectedException if the service account may not patch or delete the resource; the
    *     mark was removed again (unless the resource is being deleted)
+   * @throws JobConflictException with reason {@link JobConflictException.Reason#NOT_MANAGED} if the
+   *     resource is not managed by kubejobs (it lacks the label {@code
+   *     app.kubernetes.io/managed-by=kubejobs}); nothing was changed
    */
   CancelResult cancel(ExecutionId id);
 
@@ -54,6 +58,7 @@ public interface JobCanceller {
    * @throws NoSuchJobException if a fresh GET confirms the job's resource is gone
    * @throws ApiUnavailableException if the API server cannot be reached
    * @throws JobRejectedException if forbidden
+   * @throws JobConflictException if the resource is not managed by kubejobs; nothing was changed
    */
   default CancelResult cancel(String id) {
     return cancel(ExecutionId.parse(id));

@@ -37,7 +37,8 @@ public interface JobSubmitter<S> {
    * @param jobId the caller's job id, non-blank, at most 1024 characters
    * @param spec the job spec
    * @return the id of the job's resource, to store and pass to status and cancel
-   * @throws InvalidJobSpecException if the job id or spec is invalid; nothing was sent
+   * @throws InvalidJobSpecException if the job id is blank, longer than 1024 characters or not
+   *     valid Unicode text (an unpaired surrogate), or the spec is invalid; nothing was sent
    * @throws JobRejectedException if the cluster refuses the resource (invalid, forbidden, CRD not
    *     installed, namespace missing); {@link JobRejectedException#reason()} says which
    * @throws JobConflictException if the name is taken by another job or deployment, or by a

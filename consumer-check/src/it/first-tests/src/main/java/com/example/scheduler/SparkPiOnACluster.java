@@ -25,7 +25,8 @@ import io.kubernetes.client.util.Config;
 
 public class SparkPiOnACluster {
   public static void main(String[] args) throws Exception {
-    // a kubeconfig file, else $KUBECONFIG, ~/.kube/config or the pod's service account
+    // a kubeconfig file, else $KUBECONFIG, ~/.kube/config or the pod's service account; with
+    // none of them client-java talks to http://localhost:8080, and every call reports it unreachable
     ApiClient client = args.length > 0 ? Config.fromConfig(args[0]) : Config.defaultClient();
 
     try (KubeJobs<SparkJobSpec> jobs =
