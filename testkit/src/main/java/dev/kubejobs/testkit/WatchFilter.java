@@ -903,7 +903,8 @@ final class WatchFilter implements Filter, AutoCloseable {
      */
     private String event(WatchHub.Change change) {
       // One store per resource: a change made at any served version shows at the watched one.
-      if (!InMemoryStore.storageKey(change.type()).equals(storageKey)) {
+      if (!change.type().equals(watch.type())
+          && !InMemoryStore.storageKey(change.type()).equals(storageKey)) {
         return null;
       }
       // Selectors see the object as served at the watched version (an event's shape differs);
