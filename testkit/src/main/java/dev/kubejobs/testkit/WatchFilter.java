@@ -162,7 +162,7 @@ final class WatchFilter implements Filter, AutoCloseable {
         new ScheduledThreadPoolExecutor(
             1,
             r -> {
-              Thread t = new Thread(r, "kubejobs-fake-watch-pump-" + n);
+              Thread t = new Thread(r, "fake-kubernetes-watch-pump-" + n);
               t.setDaemon(true);
               return t;
             });
