@@ -162,7 +162,7 @@ final class WatchFilter implements Filter, AutoCloseable {
         new ScheduledThreadPoolExecutor(
             1,
             r -> {
-              Thread t = new Thread(r, "kubejobs-fake-watch-pump-" + n);
+              Thread t = new Thread(r, "fake-kubernetes-watch-pump-" + n);
               t.setDaemon(true);
               return t;
             });
@@ -233,7 +233,7 @@ final class WatchFilter implements Filter, AutoCloseable {
           () -> {
             passQueued.set(false);
             for (Stream s : List.copyOf(streams)) {
-              s.pump();
+              s.safely(s::pump);
             }
           });
     }
@@ -349,14 +349,14 @@ final class WatchFilter implements Filter, AutoCloseable {
     String path = request.getRequestURI();
     boolean http2 = request.getProtocol() != null && request.getProtocol().startsWith("HTTP/2");
     WebSocket webSocket = WebSocket.of(request);
+    String type = request.getContentType();
     Runnable begin =
         () -> {
           ApiHandler.WatchRequest routed = watch;
           if (routed == null) {
             ApiHandler.WatchOutcome outcome =
                 handler.handleWatch(
-                    new ApiHandler.Call(
-                        "GET", path, ApiHandler.parseQuery(query), request.getContentType(), ""));
+                    new ApiHandler.Call("GET", path, ApiHandler.parseQuery(query), type, ""));
             if (outcome.answer() != null) {
               LOG.debug("GET {}?{} -> {}", path, query, outcome.answer().status());
               try {
@@ -370,7 +370,8 @@ final class WatchFilter implements Filter, AutoCloseable {
             routed = outcome.watch();
           }
           LOG.debug("Watching {}?{}", path, query);
-          new Stream(routed, async, response, dropAfter, webSocket, http2).begin();
+          Stream stream = new Stream(routed, async, response, dropAfter, webSocket, http2);
+          stream.safely(stream::begin);
         };
     if (schedule(begin, delayNanos) == null) {
       async.complete();
@@ -542,7 +543,8 @@ final class WatchFilter implements Filter, AutoCloseable {
         if (current < position) {
           if (System.nanoTime() - tooLargeDeadline < 0) {
             // The watch cache waits (blockTimeout, 3 s) for the store to reach it: look again.
-            if (schedule(this::begin, TimeUnit.MILLISECONDS.toNanos(TOO_LARGE_POLL_MILLIS))
+            if (schedule(
+                    () -> safely(this::begin), TimeUnit.MILLISECONDS.toNanos(TOO_LARGE_POLL_MILLIS))
                 == null) {
               released();
             }
@@ -587,6 +589,21 @@ final class WatchFilter implements Filter, AutoCloseable {
       scheduleTick();
     }
 
+    /**
+     * Runs a step of this stream; one that fails unexpectedly ends this stream as if its client had
+     * gone, and leaves the other streams alone.
+     */
+    void safely(Runnable step) {
+      try {
+        step.run();
+      } catch (RuntimeException e) {
+        LOG.warn("A watch of {} failed and ends", watch.type(), e);
+        if (!ended) {
+          gone();
+        }
+      }
+    }
+
     /** Sends what there is to send now, unless a write is still out. */
     void pump() {
       if (!begun || ended || writing) {
@@ -605,8 +622,8 @@ final class WatchFilter implements Filter, AutoCloseable {
       Callback done =
           Callback.from(
               Invocable.InvocationType.NON_BLOCKING,
-              () -> run(() -> written(null, then)),
-              failure -> run(() -> written(failure, then)));
+              () -> run(() -> safely(() -> written(null, then))),
+              failure -> run(() -> safely(() -> written(failure, then))));
       try {
         if (webSocket != null) {
           endPoint.write(done, webSocket.frames(events));
@@ -763,7 +780,7 @@ final class WatchFilter implements Filter, AutoCloseable {
       if (tick != null) {
         tick.cancel(false);
       }
-      tick = schedule(this::tick, next - System.nanoTime());
+      tick = schedule(() -> safely(this::tick), next - System.nanoTime());
     }
 
     /** Ends the stream cleanly: the chunked body's last chunk, or a WebSocket Close frame. */
@@ -903,7 +920,8 @@ final class WatchFilter implements Filter, AutoCloseable {
      */
     private String event(WatchHub.Change change) {
       // One store per resource: a change made at any served version shows at the watched one.
-      if (!InMemoryStore.storageKey(change.type()).equals(storageKey)) {
+      if (!change.type().equals(watch.type())
+          && !InMemoryStore.storageKey(change.type()).equals(storageKey)) {
         return null;
       }
       // Selectors see the object as served at the watched version (an event's shape differs);

@@ -137,6 +137,43 @@ class WatchModeTest {
   }
 
   /**
+   * Watch mode over a hundred namespaces on the fake's default 24 worker threads: the first read
+   * lists every namespace and opens its watch, all hundred watches stay open at once, and a change
+   * in each namespace reaches the reader. (While each open watch held one of the server's threads,
+   * the watches beyond them waited for a thread and this read never came back.)
+   */
+  @Test
+  void overAHundredNamespacesEveryNamespaceIsWatchedAtOnceAndSeesItsChanges() {
+    List<ExecutionId> ids = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      String ns = "ns-" + (i % 100);
+      String name = "kj-job-" + i;
+      server
+          .store()
+          .create(TestJobKind.TYPE, ns, Fixture.testJob(name, "gravitino", "job-" + i, "RUNNING"));
+      ids.add(ExecutionId.of("test", TestJobKind.KIND, ns, name));
+    }
+    KubeJobs<TestJobSpec> jobs = watching();
+
+    assertThat(jobs.statusReader().getAllInfos(ids).values())
+        .hasSize(300)
+        .allMatch(i -> i.status() == JobStatus.STARTED);
+    await().atMost(Duration.ofSeconds(60)).until(() -> server.openWatches() >= 100);
+    for (int n = 0; n < 100; n++) {
+      Fixture.setStatus(server, "ns-" + n, "kj-job-" + n, "{\"state\":\"SUCCEEDED\"}");
+    }
+
+    List<ExecutionId> changed = ids.subList(0, 100);
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                jobs.statusReader().getAllInfos(changed).values().stream()
+                    .allMatch(i -> i.status() == JobStatus.SUCCEEDED));
+    assertThat(server.openWatches()).isGreaterThanOrEqualTo(100);
+  }
+
+  /**
    * Over HTTP/2, as client-java's {@code ApiClient} speaks to a TLS API server (h2c here), every
    * namespace's watch is a stream of the one connection that also carries the reads: the changes
    * arrive through both watches and no namespace falls back to polling.
