@@ -231,6 +231,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     if (jobs != null || closed) {
       throw new IllegalStateException("the kubejobs executor is already initialized");
     }
+    requireMainLineSpi(KubeJobsSparkExecutor.class.getClassLoader());
     ExecutorSettings s = ExecutorSettings.parse(configs);
     if (!s.unknownKeys().isEmpty()) {
       LOG.warn(
@@ -285,6 +286,43 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
         s.operator(),
         s.defaults().namespace(),
         client.getBasePath());
+  }
+
+  /**
+   * Checks that the server's classes have the job executor SPI this jar links to: {@code
+   * JobContext}, {@code JobExecutionInfo} and the members of it and of its builder the executor
+   * calls. A Gravitino 1.3.0 server loads this class and would call it, but has neither type: every
+   * status pull would then die with a {@link NoClassDefFoundError}.
+   *
+   * @param server the class loader the executor's SPI types resolve from
+   * @throws IllegalStateException with one sentence naming the Gravitino versions that work
+   */
+  static void requireMainLineSpi(ClassLoader server) {
+    String pkg = "org.apache.gravitino.connector.job.";
+    try {
+      Class.forName(pkg + "JobContext", false, server)
+          .getConstructor(long.class, String.class, java.io.File.class);
+      Class<?> info = Class.forName(pkg + "JobExecutionInfo", false, server);
+      Class<?> builder =
+          Class.forName(pkg + "JobExecutionInfo$JobExecutionInfoBuilder", false, server);
+      returning(info, info.getMethod("of", JobHandle.Status.class));
+      returning(info, info.getMethod("started", Instant.class));
+      returning(info, info.getMethod("finished", JobHandle.Status.class, Instant.class));
+      returning(builder, info.getMethod("toBuilder"));
+      returning(builder, builder.getMethod("withStatus", JobHandle.Status.class));
+      returning(info, builder.getMethod("build"));
+      returning(JobHandle.Status.class, info.getMethod("status"));
+    } catch (ReflectiveOperationException | LinkageError e) {
+      throw new IllegalStateException(
+          NEEDS_GRAVITINO + ", but this server has no " + e.getMessage() + ".", e);
+    }
+  }
+
+  private static void returning(Class<?> type, java.lang.reflect.Method m)
+      throws NoSuchMethodException {
+    if (m.getReturnType() != type) {
+      throw new NoSuchMethodException(m + " returning " + type.getName());
+    }
   }
 
   /**
