@@ -17,6 +17,7 @@ package dev.kubejobs.gravitino;
 
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
+import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
 import dev.kubejobs.core.cancel.CancelResult;
@@ -24,6 +25,7 @@ import dev.kubejobs.core.diagnosis.Cause;
 import dev.kubejobs.core.diagnosis.Diagnosis;
 import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.resilience.Resilience4jPolicy;
+import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.sweep.SweepReport;
 import dev.kubejobs.core.sweep.SweepRequest;
 import dev.kubejobs.spark.ApacheOptions;
@@ -32,6 +34,8 @@ import dev.kubejobs.spark.SparkOperators;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.retry.RetryConfig;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import java.io.IOException;
@@ -108,8 +112,12 @@ import org.slf4j.LoggerFactory;
  *       IllegalStateException} naming the Gravitino versions this jar needs, logged at ERROR once;
  *       any other error an {@link IllegalStateException} naming the method and the job. The two
  *       output methods return an empty list instead.
- *   <li>An execution id this executor cannot track — of another cluster than {@code
- *       gravitino.jobExecutor.kubejobs.cluster}, or not a kubejobs id at all — is a {@link
+ *   <li>An execution id of another cluster than {@code gravitino.jobExecutor.kubejobs.cluster} (a
+ *       node configured with another value) is first looked for in the configured cluster: when the
+ *       SparkApplication it names is there and is that job's (kubejobs' labels, this deployment,
+ *       the job id its name derives from), the executor tracks, cancels and reads it there, and
+ *       warns once per other value, naming both values and the setting. An id whose resource is not
+ *       found there, or is not the job's, or that is not a kubejobs id at all, is a {@link
  *       NoSuchJobException} naming the cluster or the id, as Gravitino's own Kubernetes executor
  *       does for another cluster's id: Gravitino fails the job once (CANCELLED if it was
  *       CANCELLING) instead of pulling an error for it forever.
@@ -165,6 +173,15 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    */
   private final Set<String> cancelledHere =
       Collections.newSetFromMap(bounded(CANCELS_REMEMBERED, false));
+
+  /**
+   * The jobs of another cluster value found in the configured cluster, by the id Gravitino holds:
+   * looked up once each.
+   */
+  private final Map<String, ExecutionId> adopted = bounded(CANCELS_REMEMBERED, true);
+
+  /** The other cluster values a warning was logged for. */
+  private final Set<String> warnedClusters = ConcurrentHashMap.newKeySet();
 
   /** The most jobs whose last logged diagnosis cause is remembered: {@value}. */
   static final int DIAGNOSES_REMEMBERED = 1024;
@@ -231,6 +248,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     if (jobs != null || closed) {
       throw new IllegalStateException("the kubejobs executor is already initialized");
     }
+    requireMainLineSpi(KubeJobsSparkExecutor.class.getClassLoader());
     ExecutorSettings s = ExecutorSettings.parse(configs);
     if (!s.unknownKeys().isEmpty()) {
       LOG.warn(
@@ -285,6 +303,43 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
         s.operator(),
         s.defaults().namespace(),
         client.getBasePath());
+  }
+
+  /**
+   * Checks that the server's classes have the job executor SPI this jar links to: {@code
+   * JobContext}, {@code JobExecutionInfo} and the members of it and of its builder the executor
+   * calls. A Gravitino 1.3.0 server loads this class and would call it, but has neither type: every
+   * status pull would then die with a {@link NoClassDefFoundError}.
+   *
+   * @param server the class loader the executor's SPI types resolve from
+   * @throws IllegalStateException with one sentence naming the Gravitino versions that work
+   */
+  static void requireMainLineSpi(ClassLoader server) {
+    String pkg = "org.apache.gravitino.connector.job.";
+    try {
+      Class.forName(pkg + "JobContext", false, server)
+          .getConstructor(long.class, String.class, java.io.File.class);
+      Class<?> info = Class.forName(pkg + "JobExecutionInfo", false, server);
+      Class<?> builder =
+          Class.forName(pkg + "JobExecutionInfo$JobExecutionInfoBuilder", false, server);
+      returning(info, info.getMethod("of", JobHandle.Status.class));
+      returning(info, info.getMethod("started", Instant.class));
+      returning(info, info.getMethod("finished", JobHandle.Status.class, Instant.class));
+      returning(builder, info.getMethod("toBuilder"));
+      returning(builder, builder.getMethod("withStatus", JobHandle.Status.class));
+      returning(info, builder.getMethod("build"));
+      returning(JobHandle.Status.class, info.getMethod("status"));
+    } catch (ReflectiveOperationException | LinkageError e) {
+      throw new IllegalStateException(
+          NEEDS_GRAVITINO + ", but this server has no " + e.getMessage() + ".", e);
+    }
+  }
+
+  private static void returning(Class<?> type, java.lang.reflect.Method m)
+      throws NoSuchMethodException {
+    if (m.getReturnType() != type) {
+      throw new NoSuchMethodException(m + " returning " + type.getName());
+    }
   }
 
   /**
@@ -546,7 +601,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
     }
     try {
       KubeJobs<SparkJobSpec> j = jobs();
-      ExecutionId id = ExecutionId.parse(jobId);
+      ExecutionId id = resolve(jobId);
       DriverLog log = j.driverLogs().tail(id, maxLines, maxBytes);
       if (!log.isEmpty() || log.pod().isPresent()) {
         return log.lines();
@@ -691,7 +746,7 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
       return List.of();
     }
     try {
-      ExecutionId id = ExecutionId.parse(jobId);
+      ExecutionId id = resolve(jobId);
       return jobs()
           .statusReader()
           .get(id)
@@ -771,30 +826,128 @@ public final class KubeJobsSparkExecutor implements JobExecutor {
    * says why, logged once at WARN (Gravitino ends the job on it and stops asking).
    */
   private ExecutionId trackable(String jobId) throws NoSuchJobException {
+    try {
+      return resolve(jobId);
+    } catch (NoSuchJobException gone) {
+      LOG.warn("{}", gone.getMessage());
+      throw gone;
+    }
+  }
+
+  /**
+   * Returns the execution id in this executor's cluster of the job {@code jobId} names: the id
+   * itself, or for an id of another cluster the id of the same resource in the configured cluster
+   * when that resource is there and is the job's (see {@link #inThisCluster}).
+   */
+  private ExecutionId resolve(String jobId) throws NoSuchJobException {
     KubeJobs<SparkJobSpec> j = jobs();
     ExecutionId id;
     try {
       id = ExecutionId.parse(jobId);
     } catch (IllegalArgumentException e) {
-      NoSuchJobException gone =
-          new NoSuchJobException(
-              e,
-              "Job %s is not a kubejobs execution id (<cluster>/<plural>.<group>/<namespace>/<name>):"
-                  + " it was not submitted through the kubejobs executor, which cannot track it",
-              jobId);
-      LOG.warn("{}", gone.getMessage());
-      throw gone;
+      throw new NoSuchJobException(
+          e,
+          "Job %s is not a kubejobs execution id (<cluster>/<plural>.<group>/<namespace>/<name>):"
+              + " it was not submitted through the kubejobs executor, which cannot track it",
+          jobId);
     }
-    if (!id.cluster().equals(j.cluster())) {
-      NoSuchJobException gone =
-          new NoSuchJobException(
-              "Job %s runs in cluster '%s', but this kubejobs executor is connected to cluster '%s'"
-                  + " (%s%s): it cannot track the job; run it again on this cluster",
-              jobId, id.cluster(), j.cluster(), ExecutorSettings.PREFIX, ExecutorSettings.CLUSTER);
-      LOG.warn("{}", gone.getMessage());
-      throw gone;
+    if (id.cluster().equals(j.cluster())) {
+      return id;
     }
-    return id;
+    ExecutionId here = adopted.get(jobId);
+    if (here == null) {
+      here = inThisCluster(j, id);
+    }
+    if (here == null) {
+      throw new NoSuchJobException(
+          "Job %s runs in cluster '%s', but this kubejobs executor is connected to cluster '%s'"
+              + " (%s%s), where it has no SparkApplication %s/%s: it cannot track the job; run it"
+              + " again on this cluster",
+          jobId,
+          id.cluster(),
+          j.cluster(),
+          ExecutorSettings.PREFIX,
+          ExecutorSettings.CLUSTER,
+          id.namespace(),
+          id.name());
+    }
+    adopted.put(jobId, here);
+    if (warnedClusters.add(id.cluster())) {
+      LOG.warn(
+          "Job {} was submitted with cluster '{}', but this kubejobs executor is configured with"
+              + " {}{} = '{}'. Its SparkApplication {}/{} is in the configured cluster, so the"
+              + " executor tracks it there, and every job of cluster '{}' whose resource it finds;"
+              + " set {}{} to the same value on every Gravitino node.",
+          jobId,
+          id.cluster(),
+          ExecutorSettings.PREFIX,
+          ExecutorSettings.CLUSTER,
+          j.cluster(),
+          id.namespace(),
+          id.name(),
+          id.cluster(),
+          ExecutorSettings.PREFIX,
+          ExecutorSettings.CLUSTER);
+    }
+    return here;
+  }
+
+  /**
+   * Looks in the configured cluster for the resource an id of another cluster names: returns its id
+   * in this cluster when it exists, is of this executor's resource kind and is the job's — the
+   * kubejobs labels ({@code app.kubernetes.io/managed-by=kubejobs}, this deployment) and a job id
+   * annotation from which kubejobs derives the resource's name. Null when it is not found or not
+   * the job's, or when the executor has no API client of its own (built over a caller's kubejobs
+   * instance).
+   *
+   * @throws ApiUnavailableException if the API server cannot answer (the job's state is unknown)
+   */
+  private ExecutionId inThisCluster(KubeJobs<SparkJobSpec> j, ExecutionId id) {
+    ApiClient client = ownedClient;
+    ResourceKind kind = j.jobKind().resourceKind();
+    if (client == null || !id.isOf(kind)) {
+      return null;
+    }
+    ExecutionId here = ExecutionId.of(j.cluster(), kind, id.namespace(), id.name());
+    Object found;
+    try {
+      found =
+          new CustomObjectsApi(client)
+              .getNamespacedCustomObject(
+                  kind.group(), kind.version(), id.namespace(), kind.plural(), id.name())
+              .execute();
+    } catch (ApiException e) {
+      if (e.getCode() == 404) {
+        return null;
+      }
+      throw new ApiUnavailableException(
+          here,
+          "Could not look for job "
+              + id
+              + " in cluster '"
+              + j.cluster()
+              + "': "
+              + (e.getCode() == 0 ? e.getMessage() : "HTTP " + e.getCode()),
+          false,
+          e);
+    }
+    if (!(found instanceof Map<?, ?> resource)
+        || !(resource.get("metadata") instanceof Map<?, ?> metadata)) {
+      return null;
+    }
+    Map<?, ?> labels = metadata.get("labels") instanceof Map<?, ?> l ? l : Map.of();
+    Map<?, ?> annotations = metadata.get("annotations") instanceof Map<?, ?> a ? a : Map.of();
+    if (!JobIdentity.MANAGED_BY_VALUE.equals(labels.get(JobIdentity.LABEL_MANAGED_BY))
+        || !j.deployment().equals(labels.get(JobIdentity.LABEL_DEPLOYMENT))
+        || !(annotations.get(JobIdentity.ANNOTATION_JOB_ID) instanceof String jobId)) {
+      return null;
+    }
+    try {
+      JobIdentity identity = JobIdentity.of(j.namePrefix(), j.deployment(), id.namespace(), jobId);
+      return identity.name().equals(id.name()) ? here : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private KubeJobs<SparkJobSpec> jobs() {

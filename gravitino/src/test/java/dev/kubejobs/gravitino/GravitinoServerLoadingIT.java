@@ -248,6 +248,28 @@ class GravitinoServerLoadingIT {
         .isEmpty();
   }
 
+  /**
+   * A Gravitino 1.3.0 server loads the class (its factory has no check of the SPI), but the
+   * executor's {@code initialize} finds no {@code JobContext} nor {@code JobExecutionInfo} and
+   * stops the server with one sentence naming the Gravitino versions that work, instead of
+   * accepting jobs whose status pull would die.
+   */
+  @Test
+  void aGravitino130ServerStopsAtInitializeWithTheVersionsThatWork() throws IOException {
+    Map<String, String> conf = serverConf(FakeSparkOperator.Flavor.APACHE, "10");
+
+    try (URLClassLoader server = GravitinoServerStandIn.libsLoaderOf130(SERVER_LIBS, SHADED)) {
+      assertThatThrownBy(() -> GravitinoServerStandIn.createExecutorAs130(conf, server))
+          .hasMessage("Failed to create job executor: kubejobs")
+          .cause()
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage(
+              KubeJobsSparkExecutor.NEEDS_GRAVITINO
+                  + ", but this server has no org.apache.gravitino.connector.job.JobContext.");
+    }
+    assertThat(KUBE.server().journal().requests()).as("nothing sent to the cluster").isEmpty();
+  }
+
   private Map<String, String> serverConf(FakeSparkOperator.Flavor flavor, String cachePeriodMs)
       throws IOException {
     String p = "gravitino.jobExecutor.kubejobs.";

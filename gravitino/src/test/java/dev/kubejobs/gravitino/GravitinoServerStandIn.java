@@ -77,6 +77,24 @@ final class GravitinoServerStandIn {
    * @return the loader; the caller closes it
    */
   static URLClassLoader libsLoader(Path serverLibs, Path deployed) throws IOException {
+    return libsLoader(serverLibs, deployed, false);
+  }
+
+  /**
+   * Returns the class loader of a Gravitino 1.3.0 server stand-in: as {@link #libsLoader(Path,
+   * Path)}, but its core has no {@code JobContext} nor {@code JobExecutionInfo} (1.3.0's {@code
+   * org.apache.gravitino.connector.job} holds the smaller {@code JobExecutor} only).
+   *
+   * @param serverLibs the directory of the server's own jars
+   * @param deployed the jar dropped into {@code libs/}
+   * @return the loader; the caller closes it
+   */
+  static URLClassLoader libsLoaderOf130(Path serverLibs, Path deployed) throws IOException {
+    return libsLoader(serverLibs, deployed, true);
+  }
+
+  private static URLClassLoader libsLoader(Path serverLibs, Path deployed, boolean is130)
+      throws IOException {
     List<URL> urls = new ArrayList<>();
     try (Stream<Path> jars = Files.list(serverLibs)) {
       for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
@@ -90,7 +108,7 @@ final class GravitinoServerStandIn {
     return new URLClassLoader(
         "gravitino-libs",
         urls.toArray(URL[]::new),
-        new GravitinoCoreOnly(GravitinoServerStandIn.class.getClassLoader()));
+        new GravitinoCoreOnly(GravitinoServerStandIn.class.getClassLoader(), is130));
   }
 
   /**
@@ -103,6 +121,25 @@ final class GravitinoServerStandIn {
    * @throws RuntimeException "Failed to create job executor: NAME" on any failure
    */
   static JobExecutor createExecutor(Map<String, String> serverConf, ClassLoader appClassLoader) {
+    return createExecutor(serverConf, appClassLoader, true);
+  }
+
+  /**
+   * Creates and initializes the job executor as Gravitino 1.3.0's factory does: by name, the
+   * no-argument constructor and {@code initialize}, without main's checks of the class.
+   *
+   * @param serverConf the {@code gravitino.conf} settings
+   * @param appClassLoader the server's application class loader
+   * @return the initialized executor
+   * @throws RuntimeException "Failed to create job executor: NAME" on any failure
+   */
+  static JobExecutor createExecutorAs130(
+      Map<String, String> serverConf, ClassLoader appClassLoader) {
+    return createExecutor(serverConf, appClassLoader, false);
+  }
+
+  private static JobExecutor createExecutor(
+      Map<String, String> serverConf, ClassLoader appClassLoader, boolean mainLineChecks) {
     String name = serverConf.get(EXECUTOR_KEY);
     String className = serverConf.get(EXECUTOR_PREFIX + name + ".class");
     if (className == null || className.isBlank()) {
@@ -123,12 +160,14 @@ final class GravitinoServerStandIn {
         throw new IllegalArgumentException(
             className + " doesn't implement " + JobExecutor.class.getName());
       }
-      Method info = type.getMethod("getJobExecutionInfo", String.class);
-      Method submit = type.getMethod("submitJob", JobContext.class, JobTemplate.class);
-      if (Modifier.isAbstract(info.getModifiers()) || submit.isDefault()) {
-        throw new IllegalArgumentException(
-            className
-                + " must implement getJobExecutionInfo and submitJob(JobContext, JobTemplate)");
+      if (mainLineChecks) {
+        Method info = type.getMethod("getJobExecutionInfo", String.class);
+        Method submit = type.getMethod("submitJob", JobContext.class, JobTemplate.class);
+        if (Modifier.isAbstract(info.getModifiers()) || submit.isDefault()) {
+          throw new IllegalArgumentException(
+              className
+                  + " must implement getJobExecutionInfo and submitJob(JobContext, JobTemplate)");
+        }
       }
       JobExecutor executor = (JobExecutor) type.getDeclaredConstructor().newInstance();
       executor.initialize(configs);
@@ -151,14 +190,21 @@ final class GravitinoServerStandIn {
    */
   private static final class GravitinoCoreOnly extends ClassLoader {
     private final ClassLoader testClassPath;
+    private final boolean is130;
 
-    GravitinoCoreOnly(ClassLoader testClassPath) {
+    GravitinoCoreOnly(ClassLoader testClassPath, boolean is130) {
       super("gravitino-core", ClassLoader.getPlatformClassLoader());
       this.testClassPath = testClassPath;
+      this.is130 = is130;
     }
 
     @Override
     protected Class<?> findClass(String name) throws ClassNotFoundException {
+      if (is130
+          && (name.startsWith("org.apache.gravitino.connector.job.JobContext")
+              || name.startsWith("org.apache.gravitino.connector.job.JobExecutionInfo"))) {
+        throw new ClassNotFoundException(name);
+      }
       if (name.startsWith("org.apache.gravitino.")) {
         return testClassPath.loadClass(name);
       }

@@ -366,9 +366,9 @@ class KubeJobsSparkExecutorTest {
   /**
    * Gravitino's own Kubernetes executor ({@code K8sJobExecutor.parseJobExecutionId} in
    * apache/gravitino's {@code org.apache.gravitino.job.k8s} package) throws {@code
-   * NoSuchJobException} for an id of another cluster, which Gravitino's {@code
-   * JobManager.pullAndUpdateJobStatus} turns into FAILED once; an id it cannot track never becomes
-   * an error pulled again and again.
+   * NoSuchJobException} for an id of another cluster (here: whose resource is not in the configured
+   * cluster either), which Gravitino's {@code JobManager.pullAndUpdateJobStatus} turns into FAILED
+   * once; an id it cannot track never becomes an error pulled again and again.
    */
   @Test
   void anIdOfAnotherClusterOrNoKubeJobsIdFailsTheJobOnceWithAMessageNamingIt() throws IOException {
@@ -387,12 +387,17 @@ class KubeJobsSparkExecutorTest {
       assertThat(manager.job(otherCluster).status()).isEqualTo(JobHandle.Status.FAILED);
       assertThat(manager.job(notOurs).status()).isEqualTo(JobHandle.Status.FAILED);
       assertThat(manager.pullErrors()).isEmpty();
-      assertThat(KUBE.server().journal().requests()).as("nothing asked of the cluster").isEmpty();
+      assertThat(KUBE.server().journal().requests())
+          .as("only a look for the other cluster's resource in this one")
+          .map(r -> r.verb() + " " + r.path())
+          .containsExactly(
+              "GET /apis/spark.apache.org/v1/namespaces/gravitino-jobs/sparkapplications/kj-job-8");
     }
     assertThatThrownBy(() -> executor.getJobExecutionInfo(foreign))
         .isInstanceOf(NoSuchJobException.class)
         .hasMessageContaining("cluster 'staging'")
         .hasMessageContaining("connected to cluster 'prod'")
+        .hasMessageContaining("where it has no SparkApplication gravitino-jobs/kj-job-8")
         .hasMessageContaining("gravitino.jobExecutor.kubejobs.cluster");
     assertThatThrownBy(() -> executor.cancelJob("local-job-123"))
         .isInstanceOf(NoSuchJobException.class)
