@@ -31,9 +31,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -50,8 +48,7 @@ class OperatorRestartIT {
 
   @BeforeAll
   static void startTheOperator() {
-    Optional<String> missing = RealOperator.missing();
-    Assumptions.assumeTrue(missing.isEmpty(), missing.orElse(""));
+    RealOperator.assumePresent();
     cluster =
         RealOperatorCluster.start(
             Path.of(System.getProperty("realop.workDir", "target/real-operator"), "restart"),

@@ -40,11 +40,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -101,8 +99,7 @@ class RealApacheOperatorIT {
 
   @BeforeAll
   static void startTheOperator() {
-    Optional<String> missing = RealOperator.missing();
-    Assumptions.assumeTrue(missing.isEmpty(), missing.orElse(""));
+    RealOperator.assumePresent();
     cluster =
         RealOperatorCluster.start(
             Path.of(System.getProperty("realop.workDir", "target/real-operator"), "main"),
@@ -200,6 +197,20 @@ class RealApacheOperatorIT {
         .server()
         .store()
         .get(ResourceType.APACHE_SPARK_APPLICATION, id.namespace(), id.name())
+        .orElse(null);
+  }
+
+  /** The driver pod found by the label the operator puts on it, whatever its name. */
+  static JsonObject driverPodByLabel(ExecutionId id) {
+    return cluster.server().store().list(ResourceType.POD, id.namespace()).stream()
+        .filter(
+            p -> {
+              JsonObject labels = p.getAsJsonObject("metadata").getAsJsonObject("labels");
+              return labels != null
+                  && labels.has("spark.operator/spark-app-name")
+                  && labels.get("spark.operator/spark-app-name").getAsString().equals(id.name());
+            })
+        .findFirst()
         .orElse(null);
   }
 
@@ -318,24 +329,13 @@ class RealApacheOperatorIT {
         "manifest " + name + " / a job id longer than a Kubernetes name allows, on purpose";
     ExecutionId id = jobs.submitter().submit(jobId, spec);
 
-    JsonObject pod =
-        await()
-            .atMost(JOB_TIMEOUT)
-            .until(
-                () ->
-                    cluster.server().store().list(ResourceType.POD, NS).stream()
-                        .filter(
-                            p ->
-                                id.name()
-                                    .equals(
-                                        p.getAsJsonObject("metadata")
-                                            .getAsJsonObject("labels")
-                                            .get("spark.operator/spark-app-name")
-                                            .getAsString()))
-                        .findFirst()
-                        .orElse(null),
-                p -> p != null);
+    // a driver pod, or the job's end (SchedulingFailure when the operator could not build one)
+    await()
+        .atMost(JOB_TIMEOUT)
+        .until(() -> driverPodByLabel(id) != null || sample(jobs, id).status() != JobStatus.QUEUED);
+    JsonObject pod = driverPodByLabel(id);
 
+    assertThat(pod).as("the driver pod; the job reads %s", sample(jobs, id)).isNotNull();
     assertThat(
             pod.getAsJsonObject("metadata")
                 .getAsJsonObject("labels")

@@ -52,6 +52,10 @@ final class RealOperator implements AutoCloseable {
   /** The operator's own namespace. */
   static final String OPERATOR_NAMESPACE = "spark-operator";
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RealOperator.class);
+  private static final java.util.concurrent.atomic.AtomicBoolean SKIP_LOGGED =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
   private static final Pattern JAVA_VERSION =
       Pattern.compile("^JAVA_VERSION=\"?(\\d+)", Pattern.MULTILINE);
 
@@ -181,6 +185,18 @@ final class RealOperator implements AutoCloseable {
       // no release file: not a JDK we can vouch for
     }
     return 0;
+  }
+
+  /**
+   * Skips the calling test class, through a JUnit assumption, when {@link #missing()} names
+   * something; the reason is logged once per run, as one line.
+   */
+  static void assumePresent() {
+    Optional<String> missing = missing();
+    if (missing.isPresent() && SKIP_LOGGED.compareAndSet(false, true)) {
+      LOG.warn(missing.get());
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(missing.isEmpty(), missing.orElse(""));
   }
 
   /**
