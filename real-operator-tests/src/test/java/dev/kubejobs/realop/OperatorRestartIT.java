@@ -83,9 +83,9 @@ class OperatorRestartIT {
         "restart: stopped in {}, ready again in {}; running job {} then {}; submitted meanwhile {}",
         stopped,
         restart,
-        before,
-        after,
-        other);
+        RealApacheOperatorIT.runs(before),
+        RealApacheOperatorIT.runs(after),
+        RealApacheOperatorIT.runs(other));
     assertThat(runningWhileDown).isEqualTo(JobStatus.STARTED);
     assertThat(meanwhileWhileDown).isEqualTo(JobStatus.QUEUED);
     assertThat(path(after)).containsExactly(JobStatus.STARTED, JobStatus.SUCCEEDED);

@@ -169,6 +169,29 @@ class RealApacheOperatorIT {
     return samples;
   }
 
+  /** The samples as runs, for the log: {@code QUEUED(DriverRequested) x12, STARTED(...) x3}. */
+  static String runs(List<Sample> samples) {
+    List<String> out = new ArrayList<>();
+    String last = null;
+    int count = 0;
+    for (Sample s : samples) {
+      String text = s.toString();
+      if (text.equals(last)) {
+        count++;
+        continue;
+      }
+      if (last != null) {
+        out.add(last + " x" + count);
+      }
+      last = text;
+      count = 1;
+    }
+    if (last != null) {
+      out.add(last + " x" + count);
+    }
+    return String.join(", ", out);
+  }
+
   /** The distinct statuses in the order they were first read. */
   static List<JobStatus> path(List<Sample> samples) {
     List<JobStatus> out = new ArrayList<>();
@@ -248,7 +271,7 @@ class RealApacheOperatorIT {
               return s.status() == JobStatus.SUCCEEDED;
             });
 
-    LOG.info("happy path: {}", samples);
+    LOG.info("happy path: {}", runs(samples));
     assertThat(path(samples))
         .containsExactly(JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SUCCEEDED);
     assertEverySampleAgreesWithTheReadmeTable(samples);
@@ -375,7 +398,7 @@ class RealApacheOperatorIT {
     List<Sample> samples = follow(jobs, id, s -> s.status() == JobStatus.FAILED);
     JobExecutionInfo info = jobs.statusReader().get(id);
 
-    LOG.info("failing driver: {} -> {}", samples, info);
+    LOG.info("failing driver: {} -> {}", runs(samples), info);
     assertThat(path(samples))
         .startsWith(JobStatus.QUEUED)
         .endsWith(JobStatus.FAILED)
@@ -430,9 +453,9 @@ class RealApacheOperatorIT {
         "cancel: resource gone {} ms after the cancel; the cancelling instance read {}, then {}"
             + " once it was gone; another node polling every 5 s read {}",
         Duration.between(cancelledAt, goneAt).toMillis(),
-        samples,
+        runs(samples),
         afterGone,
-        polled);
+        runs(polled));
     assertThat(samples.stream().map(Sample::status).filter(s -> s != null))
         .allMatch(s -> s == JobStatus.CANCELLING || s == JobStatus.CANCELLED);
     assertThat(afterGone.status()).isIn(JobStatus.CANCELLED, null);
@@ -474,7 +497,7 @@ class RealApacheOperatorIT {
     Duration toFailed = Duration.between(submittedAt, samples.get(samples.size() - 1).at());
     JobExecutionInfo failed = jobs.statusReader().get(id);
 
-    LOG.info("never pulls: {} then {} after {}; {}", diagnosed, failed, toFailed, samples);
+    LOG.info("never pulls: {} then {} after {}; {}", diagnosed, failed, toFailed, runs(samples));
     assertThat(diagnosed.status()).isEqualTo(JobStatus.QUEUED);
     assertThat(diagnosed.diagnosis().orElseThrow().cause()).isEqualTo(Cause.IMAGE_PULL_FAILED);
     assertThat(path(samples)).containsExactly(JobStatus.QUEUED, JobStatus.FAILED);
