@@ -574,7 +574,7 @@ public final class FakeKubelet implements AutoCloseable {
             statuses.add(containerStatus(p, c, waiting("ContainerCreating", null), false));
           }
           status.add("containerStatuses", statuses);
-          status.addProperty("qosClass", "BestEffort");
+          status.addProperty("qosClass", qosClass(p));
           return p;
         });
   }
@@ -787,6 +787,30 @@ public final class FakeKubelet implements AutoCloseable {
       inits.add(containerStatus(pod, c, state, false));
     }
     return inits;
+  }
+
+  /**
+   * The pod's QoS class as {@code GetPodQOS} computes it (kubernetes/kubernetes {@code
+   * pkg/apis/core/helper/qos/qos.go}), simplified: {@code BestEffort} without requests or limits,
+   * {@code Guaranteed} when every container's limits equal its requests for cpu and memory, else
+   * {@code Burstable}.
+   */
+  private static String qosClass(JsonObject pod) {
+    boolean any = false;
+    boolean guaranteed = true;
+    for (JsonObject c : containers(pod, "containers")) {
+      JsonObject resources = c.get("resources") instanceof JsonObject r ? r : new JsonObject();
+      JsonObject requests =
+          resources.get("requests") instanceof JsonObject q ? q : new JsonObject();
+      JsonObject limits = resources.get("limits") instanceof JsonObject l ? l : new JsonObject();
+      any |= !requests.isEmpty() || !limits.isEmpty();
+      for (String r : List.of("cpu", "memory")) {
+        JsonElement limit = limits.get(r);
+        JsonElement request = requests.has(r) ? requests.get(r) : limit;
+        guaranteed &= limit != null && limit.equals(request);
+      }
+    }
+    return !any ? "BestEffort" : guaranteed ? "Guaranteed" : "Burstable";
   }
 
   private static JsonObject containerStatus(

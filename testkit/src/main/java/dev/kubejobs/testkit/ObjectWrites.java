@@ -166,16 +166,17 @@ final class ObjectWrites {
             : call.contentType().split(";")[0].trim().toLowerCase(Locale.ROOT);
     boolean merge =
         contentType.equals("application/merge-patch+json")
-            || (contentType.equals("application/strategic-merge-patch+json") && type.isCore());
+            || (contentType.equals("application/strategic-merge-patch+json") && type.isBuiltIn());
     boolean json = contentType.equals("application/json-patch+json");
-    if (contentType.equals("application/apply-patch+yaml") && !type.isBuiltIn()) {
+    boolean podOrEvent = type.equals(ResourceType.POD) || ObjectLists.isEvent(type);
+    if (contentType.equals("application/apply-patch+yaml") && !podOrEvent) {
       return serverSideApply(call, type, ns, name, mode);
     }
     if (contentType.equals("application/apply-patch+yaml")) {
       throw new FakeApiException(
           415,
           "UnsupportedMediaType",
-          "server-side apply (application/apply-patch+yaml) of built-in kinds is not supported by"
+          "server-side apply (application/apply-patch+yaml) of pods and events is not supported by"
               + " the fake Kubernetes API server; use a merge or JSON patch");
     }
     if (!merge && !json) {

@@ -210,6 +210,114 @@ class ClusterBasicsTest {
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
   }
 
+  /**
+   * What Spark's submission client does with a driver's resources (fabric8 {@code
+   * resourceList(...).forceConflicts().serverSideApply()}, Spark's {@code
+   * KubernetesClientApplication}): server-side apply creates a ConfigMap and a Service, then
+   * applies them again with the driver pod as owner; a strategic merge patch of a network policy is
+   * read as a merge patch.
+   */
+  @Test
+  void fabric8ServerSideAppliesTheBasicsAsSparksSubmissionClientDoes() {
+    io.fabric8.kubernetes.client.Config config =
+        new io.fabric8.kubernetes.client.ConfigBuilder(io.fabric8.kubernetes.client.Config.empty())
+            .withMasterUrl(kube.server().url())
+            .withNamespace(NS)
+            .withRequestRetryBackoffLimit(0)
+            .build();
+    try (io.fabric8.kubernetes.client.KubernetesClient client =
+        new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build()) {
+      io.fabric8.kubernetes.api.model.ConfigMap cm =
+          new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+              .withNewMetadata()
+              .withName("spark-drv-conf-map")
+              .withNamespace(NS)
+              .endMetadata()
+              .addToData("spark.properties", "spark.app.name=pi")
+              .build();
+      io.fabric8.kubernetes.api.model.Service svc =
+          new io.fabric8.kubernetes.api.model.ServiceBuilder()
+              .withNewMetadata()
+              .withName("pi-driver-svc")
+              .withNamespace(NS)
+              .endMetadata()
+              .withNewSpec()
+              .withClusterIP("None")
+              .addNewPort()
+              .withName("driver-rpc-port")
+              .withPort(7078)
+              .endPort()
+              .endSpec()
+              .build();
+      client.resourceList(cm, svc).forceConflicts().serverSideApply();
+
+      io.fabric8.kubernetes.api.model.Pod driver =
+          client
+              .pods()
+              .resource(
+                  new io.fabric8.kubernetes.api.model.PodBuilder()
+                      .withNewMetadata()
+                      .withName("pi-driver")
+                      .endMetadata()
+                      .withNewSpec()
+                      .addNewContainer()
+                      .withName("spark-kubernetes-driver")
+                      .withImage("spark")
+                      .endContainer()
+                      .endSpec()
+                      .build())
+              .create();
+      io.fabric8.kubernetes.api.model.OwnerReference owner =
+          new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+              .withApiVersion("v1")
+              .withKind("Pod")
+              .withName("pi-driver")
+              .withUid(driver.getMetadata().getUid())
+              .withController(true)
+              .build();
+      cm.getMetadata().setOwnerReferences(List.of(owner));
+      svc.getMetadata().setOwnerReferences(List.of(owner));
+      client.resourceList(cm, svc).forceConflicts().serverSideApply();
+
+      assertThat(
+              client
+                  .configMaps()
+                  .withName("spark-drv-conf-map")
+                  .get()
+                  .getMetadata()
+                  .getOwnerReferences())
+          .extracting(io.fabric8.kubernetes.api.model.OwnerReference::getUid)
+          .containsExactly(driver.getMetadata().getUid());
+      assertThat(client.services().withName("pi-driver-svc").get().getSpec().getClusterIP())
+          .isEqualTo("None");
+
+      var netpols = client.genericKubernetesResources("networking.k8s.io/v1", "NetworkPolicy");
+      netpols
+          .resource(
+              new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                  .withApiVersion("networking.k8s.io/v1")
+                  .withKind("NetworkPolicy")
+                  .withNewMetadata()
+                  .withName("pi-netpol")
+                  .endMetadata()
+                  .addToAdditionalProperties("spec", Map.of("podSelector", Map.of()))
+                  .build())
+          .create();
+      netpols
+          .withName("pi-netpol")
+          .patch(
+              io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                  io.fabric8.kubernetes.client.dsl.base.PatchType.STRATEGIC_MERGE),
+              "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}");
+      assertThat(netpols.withName("pi-netpol").get().getMetadata().getLabels())
+          .containsEntry("a", "b");
+
+      client.pods().withName("pi-driver").withGracePeriod(0).delete();
+      assertThat(client.configMaps().withName("spark-drv-conf-map").get()).isNull();
+      assertThat(client.services().withName("pi-driver-svc").get()).isNull();
+    }
+  }
+
   @Test
   void theBasicsCannotBeUnregistered() {
     assertThatThrownBy(() -> kube.server().unregisterResource(ResourceType.CONFIG_MAP))

@@ -292,6 +292,23 @@ class FakeKubeletTest {
     assertThat(kube.server().store().get(SPARK_APP, NS, "pi")).isEmpty();
   }
 
+  /** {@code gracePeriodSeconds=0} removes a pod at once (a force delete), kubelet or not. */
+  @Test
+  void aDeleteWithGracePeriodZeroRemovesARunningPodAtOnce() throws ApiException {
+    FakeKubelet kubelet =
+        kubelet(
+            FakeKubelet.builder(kube.server())
+                .defaultScript(FakeKubelet.Script.runsUntilDeleted()));
+    createPod("pi-exec-1", "apache/spark:4.0.1", Map.of());
+    kubelet.stepUntilSettled();
+    assertThat(read("pi-exec-1").getStatus().getQosClass()).isEqualTo("BestEffort");
+
+    core().deleteNamespacedPod("pi-exec-1", NS).gracePeriodSeconds(0).execute();
+
+    assertThat(kube.server().store().get(ResourceType.POD, NS, "pi-exec-1")).isEmpty();
+    assertThat(kubelet.step()).isFalse();
+  }
+
   @Test
   void podsWrittenWholeByAFakeOperatorOrBoundElsewhereAreLeftAlone() {
     FakeKubelet kubelet = kubelet(FakeKubelet.builder(kube.server()));
