@@ -484,6 +484,16 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         JobExecutionInfo info = decided.info();
         Instant now = ctx.clock().instant();
         ResourceSnapshot decidedOn = decided.app() != null ? decided.app() : copy.app();
+        if (c.seen != null
+            && c.seen.ended() != null
+            && (decidedOn == null
+                || decidedOn.annotation(JobIdentity.ANNOTATION_ENDED).isEmpty())) {
+          // Decided on a copy without this reader's end mark, read after it (an older copy would
+          // have been ended by the mark again, which meets 409 and reads on): the mark was
+          // withdrawn, the operator acted, so its delete never landed. A cached copy is dropped
+          // only without an end mark.
+          reported.notEndMarked(c.id, copy.uid());
+        }
         if (diagnosis.wanted(info, decidedOn, now) && decidedOn != null) {
           events = events != null ? events : diagnosis.eventsOf(ns);
           info = diagnosis.diagnose(c.id, info, decidedOn, decided.pod(), events, now);

@@ -113,10 +113,8 @@ public final class StatusPipeline {
   private final ResourceKind resourceKind;
   private final DriverPodLocator locator;
   private final FollowUpExecutor followUps;
-  private final ReportedStatuses reported;
 
   StatusPipeline(KubeJobsContext<?> ctx, ReportedStatuses reported) {
-    this.reported = reported;
     this.ctx = ctx;
     this.kind = ctx.jobKind();
     this.resourceKind = kind.resourceKind();
@@ -234,15 +232,6 @@ public final class StatusPipeline {
         }
         info = null;
         changedBefore = WITHDRAW_END_MARK;
-      }
-      if (info != null
-          && copy != null
-          && !copy.isBeingDeleted()
-          && reported.ended(id).isPresent()
-          && operatorActed(id, copy)) {
-        // This reader's end mark of the job, whose delete may have been applied, gave way to the
-        // operator: the copy, not being deleted, shows the operator's status written after it.
-        reported.notEndMarked(id, copy.uid());
       }
       if (info != null) {
         if (!endsMarkedCopy(copy, driver, info)) {
