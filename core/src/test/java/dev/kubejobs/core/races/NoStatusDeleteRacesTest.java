@@ -292,6 +292,31 @@ class NoStatusDeleteRacesTest {
   }
 
   @Test
+  void theMarksWriterWhoseDeleteWasResetAfterTheOperatorActedReadsAgainAndHoldsNoMark() {
+    // Race simulation seed 212: the operator writes its status between A's end mark and A's
+    // delete, which is reset on its way; B withdraws the mark and cancels, the operator removes
+    // the application, and A, reading next, finds it gone. A read the job once more after its
+    // delete's lost answer: the operator had acted, so the mark gives way and A does not say
+    // FAILED.
+    server.faults().add(Fault.on("DELETE", OBJECT).times(9).connectionReset());
+    ClientHooks hooks =
+        new ClientHooks()
+            .before(
+                "DELETE",
+                OBJECT,
+                () -> Fixture.setStatus(server, "etl", "kj-job-1", "{\"state\":\"RUNNING\"}"));
+    KubeJobs<TestJobSpec> racingA = Fixture.scripted(server, hooks, CLOCK, "gravitino").build();
+    assertThatThrownBy(() -> racingA.statusReader().get(id))
+        .isInstanceOf(ApiUnavailableException.class);
+    server.faults().clear();
+
+    assertThat(nodeB.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
+
+    assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
+    assertThatThrownBy(() -> racingA.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+  }
+
+  @Test
   void anEndMarkedResourceAlreadyBeingDeletedIsReportedAsItsMarkDecidedWithoutAnotherDelete() {
     server.faults().add(Fault.on("DELETE", OBJECT).forClient("node-a").times(9).connectionReset());
     assertThatThrownBy(() -> nodeA.statusReader().get(id))

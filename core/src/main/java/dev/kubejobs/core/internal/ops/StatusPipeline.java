@@ -90,13 +90,6 @@ public final class StatusPipeline {
   private static final String WITHDRAW_END_MARK =
       "withdraw the end mark of a job the operator acted on";
 
-  /**
-   * How far ahead a copy is mapped to tell whether the operator acted on it: past any no-status
-   * timeout, a copy the operator never wrote a status to is still one the mapper would end by a
-   * delete; one it wrote to is not.
-   */
-  private static final java.time.Duration LONG_AFTER = java.time.Duration.ofDays(365L * 100);
-
   /** Who asks for the decision, which decides whether a follow-up is carried out here. */
   enum Purpose {
     /** A status read: every follow-up is carried out before its outcome is reported. */
@@ -362,15 +355,11 @@ public final class StatusPipeline {
    * status). Told by the mapper, never by the clock, so two readers whose clocks differ agree.
    */
   boolean operatorActed(ExecutionId id, ResourceSnapshot app) {
-    MappingDecision later;
     try {
-      later =
-          kind.statusMapper()
-              .map(app, DriverPod.notLookedUp(), ctx.clock().instant().plus(LONG_AFTER));
+      return EndMark.operatorActed(kind.statusMapper(), app, ctx.clock().instant());
     } catch (RuntimeException e) {
       throw mapperFailed(id, e);
     }
-    return !deletesApplication(later);
   }
 
   private static boolean deletesApplication(MappingDecision decision) {
