@@ -28,12 +28,10 @@ import java.util.Optional;
  */
 public interface CancelDecisions {
   /**
-   * Returns the terminal status the reader reported for a job, if it remembers one, or the outcome
-   * an end mark it knows was written decided (the job then is finished, even while its delete is
-   * unconfirmed).
+   * Returns the terminal status the reader reported for a job, if it remembers one.
    *
    * @param id the job
-   * @return the terminal info reported or decided, or empty
+   * @return the terminal info reported, or empty
    */
   Optional<JobExecutionInfo> reportedTerminal(ExecutionId id);
 

@@ -101,6 +101,28 @@ record EndMark(Instant at, String writer, JobStatus status, String message) {
   }
 
   /**
+   * How far ahead a copy is mapped to tell whether the operator acted on it: past any no-status
+   * timeout, a copy the operator never wrote a status to is still one the mapper would end by a
+   * delete; one it wrote to is not.
+   */
+  private static final java.time.Duration LONG_AFTER = java.time.Duration.ofDays(365L * 100);
+
+  /**
+   * Whether the operator wrote a status to a copy: the job kind's mapper, asked long after any
+   * no-status timeout, would not end it by deleting it (it only does so for a copy without a
+   * status). Told by the mapper, never by the clock, so two readers whose clocks differ agree.
+   *
+   * @throws RuntimeException what the mapper throws
+   */
+  static boolean operatorActed(
+      dev.kubejobs.core.spi.JobStatusMapper mapper, ResourceSnapshot app, Instant now) {
+    MappingDecision later =
+        mapper.map(app, dev.kubejobs.core.spi.DriverPod.notLookedUp(), now.plus(LONG_AFTER));
+    return !(later instanceof MappingDecision.ReportAfter after
+        && after.followUp().action() == FollowUp.Action.DELETE_APPLICATION);
+  }
+
+  /**
    * The merge patch that puts this mark, locked to {@code resourceVersion}: the API server answers
    * 409 when the resource changed since (a cancel mark, the operator's first status).
    */

@@ -384,12 +384,33 @@ final class FollowUpExecutor {
       reported.notEndMarked(id, marked.uid());
       throw e;
     } catch (dev.kubejobs.core.ApiUnavailableException e) {
-      if (!e.mayHaveBeenApplied()) {
+      if (!e.mayHaveBeenApplied() || givenWayToTheOperator(id, marked, e)) {
         reported.notEndMarked(id, marked.uid());
       }
       throw e;
     }
     return true;
+  }
+
+  /**
+   * After a delete whose answer was lost: reads the job once more and tells whether the delete
+   * cannot have landed because the operator acted since the mark (the copy is not being deleted and
+   * shows the operator's status: the delete, locked to the marked copy, would have made it deleting
+   * or gone, and the mark now gives way). A failed read answers false and is kept with {@code
+   * lost}.
+   */
+  private boolean givenWayToTheOperator(
+      ExecutionId id, ResourceSnapshot marked, RuntimeException lost) {
+    try {
+      Optional<ResourceSnapshot> now = gateway.get(id, resourceKind, id.namespace(), id.name());
+      return now.isPresent()
+          && now.get().uid().equals(marked.uid())
+          && !now.get().isBeingDeleted()
+          && EndMark.operatorActed(ctx.jobKind().statusMapper(), now.get(), ctx.clock().instant());
+    } catch (RuntimeException readFailure) {
+      lost.addSuppressed(readFailure);
+      return false;
+    }
   }
 
   /**

@@ -250,7 +250,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
 
   @Override
   public Optional<JobExecutionInfo> reportedTerminal(ExecutionId id) {
-    return reported.terminal(id).or(() -> reported.ended(id));
+    return reported.terminal(id);
   }
 
   /**
@@ -484,6 +484,16 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         JobExecutionInfo info = decided.info();
         Instant now = ctx.clock().instant();
         ResourceSnapshot decidedOn = decided.app() != null ? decided.app() : copy.app();
+        if (c.seen != null
+            && c.seen.ended() != null
+            && (decidedOn == null
+                || decidedOn.annotation(JobIdentity.ANNOTATION_ENDED).isEmpty())) {
+          // Decided on a copy without this reader's end mark, read after it (an older copy would
+          // have been ended by the mark again, which meets 409 and reads on): the mark was
+          // withdrawn, the operator acted, so its delete never landed. A cached copy is dropped
+          // only without an end mark.
+          reported.notEndMarked(c.id, copy.uid());
+        }
         if (diagnosis.wanted(info, decidedOn, now) && decidedOn != null) {
           events = events != null ? events : diagnosis.eventsOf(ns);
           info = diagnosis.diagnose(c.id, info, decidedOn, decided.pod(), events, now);
@@ -532,13 +542,10 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         LOG.debug("Job '{}' is gone after this instance cancelled it; reporting CANCELLED", id);
         return JobStatusResult.of(cancelled.get());
       }
-      Optional<JobExecutionInfo> ended = reported.goneAfterEnd(id);
-      if (ended.isPresent()) {
-        // Its end mark was written before it went: the deletion that mark announced (its own
-        // delete's answer may have been lost) ended the job as the mark decided.
-        LOG.debug("Job '{}' is gone after its end mark; reporting {}", id, ended.get().status());
-        return JobStatusResult.of(ended.get());
-      }
+      // An end mark this reader wrote, whose delete lost its answer, does not make the job FAILED
+      // once it is gone: that delete was never confirmed, and the operator may have acted since
+      // (another node then withdrew the mark and cancelled the job). Only a durable record tells
+      // how (docs/outcome-record.md); until then the job is gone.
       reported.gone(id, null);
     }
     return JobStatusResult.failed(e);

@@ -90,13 +90,6 @@ public final class StatusPipeline {
   private static final String WITHDRAW_END_MARK =
       "withdraw the end mark of a job the operator acted on";
 
-  /**
-   * How far ahead a copy is mapped to tell whether the operator acted on it: past any no-status
-   * timeout, a copy the operator never wrote a status to is still one the mapper would end by a
-   * delete; one it wrote to is not.
-   */
-  private static final java.time.Duration LONG_AFTER = java.time.Duration.ofDays(365L * 100);
-
   /** Who asks for the decision, which decides whether a follow-up is carried out here. */
   enum Purpose {
     /** A status read: every follow-up is carried out before its outcome is reported. */
@@ -113,10 +106,8 @@ public final class StatusPipeline {
   private final ResourceKind resourceKind;
   private final DriverPodLocator locator;
   private final FollowUpExecutor followUps;
-  private final ReportedStatuses reported;
 
   StatusPipeline(KubeJobsContext<?> ctx, ReportedStatuses reported) {
-    this.reported = reported;
     this.ctx = ctx;
     this.kind = ctx.jobKind();
     this.resourceKind = kind.resourceKind();
@@ -234,15 +225,6 @@ public final class StatusPipeline {
         }
         info = null;
         changedBefore = WITHDRAW_END_MARK;
-      }
-      if (info != null
-          && copy != null
-          && !copy.isBeingDeleted()
-          && reported.ended(id).isPresent()
-          && operatorActed(id, copy)) {
-        // This reader's end mark of the job, whose delete may have been applied, gave way to the
-        // operator: the copy, not being deleted, shows the operator's status written after it.
-        reported.notEndMarked(id, copy.uid());
       }
       if (info != null) {
         if (!endsMarkedCopy(copy, driver, info)) {
@@ -373,15 +355,11 @@ public final class StatusPipeline {
    * status). Told by the mapper, never by the clock, so two readers whose clocks differ agree.
    */
   boolean operatorActed(ExecutionId id, ResourceSnapshot app) {
-    MappingDecision later;
     try {
-      later =
-          kind.statusMapper()
-              .map(app, DriverPod.notLookedUp(), ctx.clock().instant().plus(LONG_AFTER));
+      return EndMark.operatorActed(kind.statusMapper(), app, ctx.clock().instant());
     } catch (RuntimeException e) {
       throw mapperFailed(id, e);
     }
-    return !deletesApplication(later);
   }
 
   private static boolean deletesApplication(MappingDecision decision) {
