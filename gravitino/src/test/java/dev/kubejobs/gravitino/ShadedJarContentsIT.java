@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -105,6 +106,18 @@ class ShadedJarContentsIT {
           .extracting(JarEntry::getName)
           .noneMatch(e -> e.startsWith("META-INF/versions/"));
     }
+  }
+
+  /** The size docs/gravitino.md promises the deployable jar stays under: {@value} bytes. */
+  static final long MAX_SHADED_BYTES = 46_000_000;
+
+  @Test
+  void theShadedJarStaysUnderTheSizeTheDocsGive() throws IOException {
+    long size = Files.size(SHADED);
+    System.out.printf("%s: %,d bytes%n", SHADED.getFileName(), size);
+    assertThat(size).isLessThan(MAX_SHADED_BYTES);
+    assertThat(Files.readString(Path.of(System.getProperty("kubejobs.docs"), "gravitino.md")))
+        .contains(String.format(java.util.Locale.ROOT, "under **%,d bytes**", MAX_SHADED_BYTES));
   }
 
   static List<String> entries(Path jar) throws IOException {
