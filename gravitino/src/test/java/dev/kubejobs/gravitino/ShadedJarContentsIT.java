@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -105,6 +106,48 @@ class ShadedJarContentsIT {
           .extracting(JarEntry::getName)
           .noneMatch(e -> e.startsWith("META-INF/versions/"));
     }
+  }
+
+  /** The size docs/gravitino.md promises the deployable jar stays under: {@value} bytes. */
+  static final long MAX_SHADED_BYTES = 30_000_000;
+
+  @Test
+  void theShadedJarStaysUnderTheSizeTheDocsGive() throws IOException {
+    long size = Files.size(SHADED);
+    System.out.printf("%s: %,d bytes%n", SHADED.getFileName(), size);
+    assertThat(size).isLessThan(MAX_SHADED_BYTES);
+    assertThat(Files.readString(Path.of(System.getProperty("kubejobs.docs"), "gravitino.md")))
+        .contains(String.format(java.util.Locale.ROOT, "under **%,d bytes**", MAX_SHADED_BYTES));
+  }
+
+  /**
+   * client-java's protobuf models (client-java-proto), protobuf and client-java's {@code
+   * ProtoClient}, their only reader, are left out: no class kept refers to them, so none can fail
+   * to load for their absence.
+   */
+  @Test
+  void theProtobufModelsAreLeftOutAndNoClassKeptRefersToThem() throws IOException {
+    List<String> dropped =
+        List.of(
+            "dev/kubejobs/gravitino/shaded/com/google/protobuf/",
+            "dev/kubejobs/gravitino/shaded/io/kubernetes/client/proto/",
+            "dev/kubejobs/gravitino/shaded/io/kubernetes/client/ProtoClient");
+    List<String> referring = new ArrayList<>();
+    try (JarFile jar = new JarFile(SHADED.toFile())) {
+      for (JarEntry entry : Collections.list(jar.entries())) {
+        assertThat(dropped).noneMatch(d -> entry.getName().startsWith(d));
+        if (entry.getName().endsWith(".class")) {
+          try (InputStream in = jar.getInputStream(entry)) {
+            // class names in the constant pool are UTF-8 (modified, the same for ASCII names)
+            String pool = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            if (dropped.stream().anyMatch(pool::contains)) {
+              referring.add(entry.getName());
+            }
+          }
+        }
+      }
+    }
+    assertThat(referring).as("classes referring to what was left out").isEmpty();
   }
 
   static List<String> entries(Path jar) throws IOException {
