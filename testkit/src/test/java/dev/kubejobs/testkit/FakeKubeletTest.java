@@ -351,12 +351,50 @@ class FakeKubeletTest {
     assertThatThrownBy(kubelet::step).isInstanceOf(IllegalStateException.class);
   }
 
+  /**
+   * The example testkit/README.md quotes: a node on its own server, whose drivers fail, whose
+   * images with a typo never pull and whose other pods (executors) run until deleted.
+   */
+  @Test
+  void theReadmesNodeMovesEachPodByTheFirstScriptThatMatches() throws ApiException {
+    try (FakeKubernetesApiServer server = FakeKubernetesApiServer.start();
+        FakeKubelet kubelet =
+            FakeKubelet.builder(server)
+                .script(FakeKubelet.imageContains(":typo"), FakeKubelet.Script.imagePullFails())
+                .script(
+                    FakeKubelet.labelled("spark-role", "driver"),
+                    FakeKubelet.Script.exits(1).runningFor(3).log("Exception in thread main\n"))
+                .defaultScript(FakeKubelet.Script.runsUntilDeleted()) // executors
+                .build()) {
+      CoreV1Api api = new CoreV1Api(server.newClient());
+      createPod(api, "pi-driver", "apache/spark:4.0.1", Map.of("spark-role", "driver"));
+      createPod(api, "pi-exec-1", "apache/spark:4.0.1", Map.of("spark-role", "executor"));
+      createPod(api, "typo-driver", "apache/spark:typo", Map.of("spark-role", "driver"));
+
+      kubelet.stepUntilSettled(); // every pod as far as its script goes (deterministic tests)
+
+      V1Pod driver = api.readNamespacedPod("pi-driver", NS).execute();
+      assertThat(driver.getStatus().getPhase()).isEqualTo("Failed");
+      assertThat(driver(driver).getState().getTerminated().getExitCode()).isEqualTo(1);
+      assertThat(api.readNamespacedPodLog("pi-driver", NS).execute())
+          .isEqualTo("Exception in thread main\n");
+      assertThat(api.readNamespacedPod("pi-exec-1", NS).execute().getStatus().getPhase())
+          .isEqualTo("Running");
+      V1Pod typo = api.readNamespacedPod("typo-driver", NS).execute();
+      assertThat(driver(typo).getState().getWaiting().getReason()).isEqualTo("ImagePullBackOff");
+    }
+  }
+
   // ---- helpers ----------------------------------------------------------------------------------
 
   private void createPod(String name, String image, Map<String, String> labels)
       throws ApiException {
-    core()
-        .createNamespacedPod(
+    createPod(core(), name, image, labels);
+  }
+
+  private static void createPod(
+      CoreV1Api api, String name, String image, Map<String, String> labels) throws ApiException {
+    api.createNamespacedPod(
             NS,
             new V1Pod()
                 .metadata(new V1ObjectMeta().name(name).labels(labels))
