@@ -286,12 +286,11 @@ class NoStatusDeleteRacesTest {
   }
 
   @Test
-  void theMarksWriterWhoseDeleteWasResetAfterTheOperatorActedReadsAgainAndHoldsNoMark() {
+  void theMarksWriterWhoseDeleteWasResetAfterTheOperatorActedFindsTheCancelledJobGoneNotFailed() {
     // Race simulation seed 212: the operator writes its status between A's end mark and A's
     // delete, which is reset on its way; B withdraws the mark and cancels, the operator removes
-    // the application, and A, reading next, finds it gone. A read the job once more after its
-    // delete's lost answer: the operator had acted, so the mark gives way and A does not say
-    // FAILED.
+    // the application, and A, reading next, finds it gone. A's delete was never confirmed, so A
+    // does not say FAILED from its mark.
     server.faults().add(Fault.on("DELETE", OBJECT).times(9).connectionReset());
     ClientHooks hooks =
         new ClientHooks()

@@ -34,10 +34,10 @@ import java.util.Optional;
  * with a merge patch locked to the resourceVersion of the copy the follow-up was decided on, so it
  * and a cancel mark exclude each other (the later of the two meets 409), and it stays on the
  * resource until the resource is gone or the operator acts. A delete whose answer was lost thus
- * leaves evidence while the resource lives, and its sender, which knows the mark was written,
- * reports the outcome once the resource is gone. What the operator did wins: once a copy that is
- * not being deleted shows a status the operator wrote after the mark, the mark is withdrawn and
- * decides nothing. Not a published API; immutable.
+ * leaves evidence while the resource lives; once the resource is gone, the outcome is reported only
+ * by a reader that saw a delete confirmed. What the operator did wins: once a copy that is not
+ * being deleted shows a status the operator wrote after the mark, the mark is withdrawn and decides
+ * nothing. Not a published API; immutable.
  *
  * @param at when the mark was put, by the writer's clock; the job's finish time on every instance
  * @param writer the writer's token ({@code <instance id>-<counter>})

@@ -52,10 +52,10 @@ import org.slf4j.LoggerFactory;
  * modified"), and a DELETE whose preconditions do not match fails in {@code rest.BeforeDelete}
  * ({@code staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go}); the testkit's {@code
  * DeleteTest} and {@code ConformanceTest} hold the fake to both. So the end mark and a cancel mark
- * exclude each other, and the mark decides the outcome for every instance until the operator acts;
- * the reader remembers it while its delete may have been applied ({@link
- * ReportedStatuses#endMarked}), so a delete whose answer was lost is reported as the mark decided
- * once the resource is found gone. Not a published API; thread safe.
+ * exclude each other, and the mark decides the outcome for every instance until the operator acts.
+ * FAILED is reported only on a delete seen confirmed: a delete whose answer was lost, then the job
+ * found gone, is gone (the operator may have acted after the mark, and another node withdrawn it
+ * and cancelled the job). Not a published API; thread safe.
  */
 final class FollowUpExecutor {
   private static final Logger LOG = LoggerFactory.getLogger(FollowUpExecutor.class);
@@ -64,14 +64,12 @@ final class FollowUpExecutor {
   private final KubeGateway gateway;
   private final ResourceKind resourceKind;
   private final DriverPodLocator locator;
-  private final ReportedStatuses reported;
 
-  FollowUpExecutor(KubeJobsContext<?> ctx, DriverPodLocator locator, ReportedStatuses reported) {
+  FollowUpExecutor(KubeJobsContext<?> ctx, DriverPodLocator locator) {
     this.ctx = ctx;
     this.gateway = ctx.gateway();
     this.resourceKind = ctx.jobKind().resourceKind();
     this.locator = locator;
-    this.reported = reported;
   }
 
   /** What carrying out a follow-up came to. */
@@ -122,9 +120,7 @@ final class FollowUpExecutor {
         Optional<ResourceSnapshot> marked = endMark(id, app, followUp, waiting);
         ended = marked.flatMap(EndMark::of);
         verb = "delete";
-        done =
-            marked.isPresent()
-                && deleteEnded(id, marked.get(), ended.get(), ended.get().outcome(waiting));
+        done = marked.isPresent() && deleteEnded(id, marked.get(), ended.get());
       }
       if (!done) {
         return new Outcome.CopyChanged();
@@ -278,15 +274,13 @@ final class FollowUpExecutor {
   /**
    * Withdraws the end mark from a copy the operator wrote a status to after the mark, with a merge
    * patch locked to the copy's resourceVersion: what the operator did wins over kubejobs' own
-   * decision, and the mark's delete, locked to the marked copy, can no longer land. The reader
-   * forgets the mark first (the job is no longer ended by it).
+   * decision, and the mark's delete, locked to the marked copy, can no longer land.
    *
    * @return the copy without the mark, or empty when the copy changed before the patch (409):
    *     decide again
    * @throws NoSuchJobException if the resource is gone before the patch
    */
   Optional<ResourceSnapshot> withdrawEndMark(ExecutionId id, ResourceSnapshot app) {
-    reported.notEndMarked(id, app.uid());
     try {
       ResourceSnapshot unmarked =
           gateway.mergePatch(
@@ -356,15 +350,12 @@ final class FollowUpExecutor {
   /**
    * Deletes an end-marked job's resource, locked to the uid and resourceVersion of the marked copy:
    * a copy the operator changed since (its first status) is not deleted (409), so the operator's
-   * outcome can win. The reader remembers the mark while its delete may have been applied, so a
-   * lost answer is reported as the mark decided once the resource is found gone.
+   * outcome can win.
    *
    * @return true when deleted or gone since the mark (the deletion the mark announced); false on
    *     409 (changed since the mark, or replaced): read again and decide again
    */
-  private boolean deleteEnded(
-      ExecutionId id, ResourceSnapshot marked, EndMark mark, JobExecutionInfo outcome) {
-    reported.endMarked(id, marked.uid(), outcome);
+  private boolean deleteEnded(ExecutionId id, ResourceSnapshot marked, EndMark mark) {
     try {
       DeleteResult result =
           gateway.delete(
@@ -374,43 +365,13 @@ final class FollowUpExecutor {
         LOG.debug("Job '{}' was gone after its end mark; {} holds", id, mark.status());
       }
     } catch (ApiStatusException e) {
-      reported.notEndMarked(id, marked.uid());
       if (!e.isConflict()) {
         throw e;
       }
       LOG.debug("Job '{}': the delete after its end mark met 409; reading again", id);
       return false;
-    } catch (JobRejectedException e) {
-      reported.notEndMarked(id, marked.uid());
-      throw e;
-    } catch (dev.kubejobs.core.ApiUnavailableException e) {
-      if (!e.mayHaveBeenApplied() || givenWayToTheOperator(id, marked, e)) {
-        reported.notEndMarked(id, marked.uid());
-      }
-      throw e;
     }
     return true;
-  }
-
-  /**
-   * After a delete whose answer was lost: reads the job once more and tells whether the delete
-   * cannot have landed because the operator acted since the mark (the copy is not being deleted and
-   * shows the operator's status: the delete, locked to the marked copy, would have made it deleting
-   * or gone, and the mark now gives way). A failed read answers false and is kept with {@code
-   * lost}.
-   */
-  private boolean givenWayToTheOperator(
-      ExecutionId id, ResourceSnapshot marked, RuntimeException lost) {
-    try {
-      Optional<ResourceSnapshot> now = gateway.get(id, resourceKind, id.namespace(), id.name());
-      return now.isPresent()
-          && now.get().uid().equals(marked.uid())
-          && !now.get().isBeingDeleted()
-          && EndMark.operatorActed(ctx.jobKind().statusMapper(), now.get(), ctx.clock().instant());
-    } catch (RuntimeException readFailure) {
-      lost.addSuppressed(readFailure);
-      return false;
-    }
   }
 
   /**

@@ -36,8 +36,8 @@ import java.util.function.BiConsumer;
  * first out). A job holds its status (an enum reference) while unfinished and its terminal info
  * once ended, a few hundred bytes per job: at the default 50,000 jobs, under about 25 MB at worst.
  * A job evicted and read again starts from what the cluster shows. The same bound holds what this
- * instance knows of how it ended a job itself (its confirmed cancel, its end mark whose delete may
- * have been applied): per instance, no state shared between instances.
+ * instance knows of how it ended a job itself (its confirmed cancel): per instance, no state shared
+ * between instances.
  */
 final class ReportedStatuses {
   /** How many jobs an instance remembers by default. */
@@ -144,70 +144,12 @@ final class ReportedStatuses {
               out.status().isTerminal() ? out : null,
               known,
               false,
-              out.status().isTerminal() || !sameResource ? null : s.ended,
               out.status().isTerminal() || !sameResource ? null : s.cancelled));
     }
     if (onChange != null && (s == null || s.status != out.status())) {
       onChange.accept(id, out);
     }
     return new Raised.Report(out);
-  }
-
-  /**
-   * Remembers that the resource {@code uid} of a job carries an end mark this reader knows was
-   * written, deciding {@code outcome}: once that resource is found gone, {@link #goneAfterEnd}
-   * reports the outcome. Nothing changes for a job that already ended.
-   */
-  synchronized void endMarked(ExecutionId id, String uid, JobExecutionInfo outcome) {
-    Objects.requireNonNull(uid, "uid");
-    Seen s = seen.get(id);
-    if (s != null && s.terminal != null) {
-      return;
-    }
-    boolean sameResource = s != null && uid.equals(s.uid);
-    seen.put(
-        id,
-        new Seen(
-            s == null ? null : s.status,
-            null,
-            uid,
-            false,
-            outcome,
-            sameResource ? s.cancelled : null));
-  }
-
-  /**
-   * Forgets the end mark remembered for the resource {@code uid} of a job: its delete was not
-   * applied, or the operator acted after it and the mark gives way. Nothing changes otherwise.
-   */
-  synchronized void notEndMarked(ExecutionId id, String uid) {
-    Seen s = seen.get(id);
-    if (s == null || s.ended == null || !Objects.equals(uid, s.uid)) {
-      return;
-    }
-    seen.put(id, new Seen(s.status, s.terminal, s.uid, s.gone, null, s.cancelled));
-  }
-
-  /** The outcome an end mark this reader knows of decided, while the job has not been reported. */
-  synchronized Optional<JobExecutionInfo> ended(ExecutionId id) {
-    Seen s = seen.get(id);
-    return s == null ? Optional.empty() : Optional.ofNullable(s.ended);
-  }
-
-  /**
-   * The job's resource was found gone: when it carried an end mark this reader knows of, the
-   * deletion that mark announced is confirmed and its outcome is reported (and kept) from now on.
-   *
-   * @return the outcome, or empty when no end mark is known (the job is then gone)
-   */
-  synchronized Optional<JobExecutionInfo> goneAfterEnd(ExecutionId id) {
-    Seen s = seen.get(id);
-    if (s == null || s.ended == null) {
-      return Optional.empty();
-    }
-    return raise(id, s.ended, s.uid) instanceof Raised.Report report
-        ? Optional.of(report.info())
-        : Optional.empty();
   }
 
   /**
@@ -228,15 +170,7 @@ final class ReportedStatuses {
       return;
     }
     boolean sameResource = s != null && uid.equals(s.uid);
-    seen.put(
-        id,
-        new Seen(
-            s == null ? null : s.status,
-            null,
-            uid,
-            false,
-            sameResource ? s.ended : null,
-            cancelled));
+    seen.put(id, new Seen(s == null ? null : s.status, null, uid, false, cancelled));
   }
 
   /**
@@ -275,7 +209,7 @@ final class ReportedStatuses {
       return;
     }
     String goneUid = uid != null ? uid : s == null ? null : s.uid;
-    seen.put(id, new Seen(s == null ? null : s.status, null, goneUid, true, null, null));
+    seen.put(id, new Seen(s == null ? null : s.status, null, goneUid, true, null));
   }
 
   synchronized int size() {
@@ -299,8 +233,6 @@ final class ReportedStatuses {
    * @param terminal the terminal info, once ended
    * @param uid the uid of the resource last reported (or reported gone), null when unknown
    * @param gone whether that resource was reported gone
-   * @param ended the outcome an end mark on that resource decided, known to be written; null when
-   *     none is known
    * @param cancelled the CANCELLED info of this instance's own confirmed cancel of that resource;
    *     null when it did not cancel it
    */
@@ -309,7 +241,6 @@ final class ReportedStatuses {
       JobExecutionInfo terminal,
       String uid,
       boolean gone,
-      JobExecutionInfo ended,
       JobExecutionInfo cancelled) {
 
     /**

@@ -138,7 +138,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         new ReportedStatuses(
             ReportedStatuses.DEFAULT_CAPACITY, dispatch == null ? null : dispatch::changed);
     this.ttl = ttl;
-    this.pipeline = new StatusPipeline(ctx, reported);
+    this.pipeline = new StatusPipeline(ctx);
     this.diagnosis = new DiagnosisStep(ctx, pipeline.locator(), diagnoseAfter);
     this.cache = new StatusCache(ctx, ttl, new AtomicLong(), pipeline);
     this.executor = executor;
@@ -484,16 +484,6 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         JobExecutionInfo info = decided.info();
         Instant now = ctx.clock().instant();
         ResourceSnapshot decidedOn = decided.app() != null ? decided.app() : copy.app();
-        if (c.seen != null
-            && c.seen.ended() != null
-            && (decidedOn == null
-                || decidedOn.annotation(JobIdentity.ANNOTATION_ENDED).isEmpty())) {
-          // Decided on a copy without this reader's end mark, read after it (an older copy would
-          // have been ended by the mark again, which meets 409 and reads on): the mark was
-          // withdrawn, the operator acted, so its delete never landed. A cached copy is dropped
-          // only without an end mark.
-          reported.notEndMarked(c.id, copy.uid());
-        }
         if (diagnosis.wanted(info, decidedOn, now) && decidedOn != null) {
           events = events != null ? events : diagnosis.eventsOf(ns);
           info = diagnosis.diagnose(c.id, info, decidedOn, decided.pod(), events, now);

@@ -107,12 +107,12 @@ public final class StatusPipeline {
   private final DriverPodLocator locator;
   private final FollowUpExecutor followUps;
 
-  StatusPipeline(KubeJobsContext<?> ctx, ReportedStatuses reported) {
+  StatusPipeline(KubeJobsContext<?> ctx) {
     this.ctx = ctx;
     this.kind = ctx.jobKind();
     this.resourceKind = kind.resourceKind();
     this.locator = new DriverPodLocator(ctx);
-    this.followUps = new FollowUpExecutor(ctx, locator, reported);
+    this.followUps = new FollowUpExecutor(ctx, locator);
   }
 
   /** The driver-pod locator, for callers that look up several jobs' pods at once. */

@@ -110,53 +110,6 @@ class ReportedStatusesTest {
   }
 
   @Test
-  void anEndMarkIsKeptForItsResourceUntilTheJobIsReportedEnded() {
-    ReportedStatuses reported = new ReportedStatuses(10);
-    JobExecutionInfo failed = info(JobStatus.FAILED);
-
-    // marked before any status was reported, then read again as the same resource
-    reported.endMarked(id(1), "uid-a", failed);
-    assertThat(reported.ended(id(1))).containsSame(failed);
-    report(reported.raise(id(1), info(JobStatus.QUEUED), "uid-a"));
-    assertThat(reported.ended(id(1))).containsSame(failed);
-    assertThat(reported.goneAfterEnd(id(1))).contains(failed);
-
-    // marked while started; once ended, the mark has nothing more to tell
-    report(reported.raise(id(2), info(JobStatus.STARTED), "uid-b"));
-    reported.endMarked(id(2), "uid-b", failed);
-    assertThat(reported.ended(id(2))).containsSame(failed);
-    JobExecutionInfo done = report(reported.raise(id(2), info(JobStatus.SUCCEEDED), "uid-b"));
-    assertThat(reported.ended(id(2))).isEmpty();
-    assertThat(reported.goneAfterEnd(id(2))).isEmpty();
-    assertThat(reported.terminal(id(2))).containsSame(done);
-  }
-
-  @Test
-  void aJobThatEndedIgnoresALaterEndMark() {
-    ReportedStatuses reported = new ReportedStatuses(10);
-    JobExecutionInfo done = report(reported.raise(id(1), info(JobStatus.SUCCEEDED), "uid-a"));
-
-    reported.endMarked(id(1), "uid-a", info(JobStatus.FAILED));
-
-    assertThat(reported.ended(id(1))).isEmpty();
-    assertThat(reported.terminal(id(1))).containsSame(done);
-    assertThat(report(reported.raise(id(1), info(JobStatus.STARTED), "uid-a"))).isSameAs(done);
-  }
-
-  @Test
-  void anotherResourceUnderTheJobsNameDoesNotCarryTheEndMarkOfTheFirst() {
-    ReportedStatuses reported = new ReportedStatuses(10);
-    report(reported.raise(id(1), info(JobStatus.STARTED), "uid-a"));
-    reported.endMarked(id(1), "uid-a", info(JobStatus.FAILED));
-
-    // the same status, read from a new resource under the job's name
-    report(reported.raise(id(1), info(JobStatus.STARTED), "uid-b"));
-
-    assertThat(reported.ended(id(1))).isEmpty();
-    assertThat(reported.goneAfterEnd(id(1))).isEmpty();
-  }
-
-  @Test
   void theResourceReportedGoneIsTheLastOneReadEvenWhenItsStatusDidNotChange() {
     ReportedStatuses reported = new ReportedStatuses(10);
     report(reported.raise(id(1), info(JobStatus.STARTED), "uid-a"));

@@ -97,7 +97,7 @@ class StatusCacheEntryTest {
             Clock.fixed(Fixture.T0, ZoneOffset.UTC),
             new WarnOnce(),
             WriterId.random());
-    StatusPipeline pipeline = new StatusPipeline(ctx, new ReportedStatuses(10));
+    StatusPipeline pipeline = new StatusPipeline(ctx);
     JsonObject app = Fixture.testJob("kj-job-1", "gravitino-a", "job-1", state);
     app.getAsJsonObject("metadata").addProperty("uid", "u1");
     app.getAsJsonObject("metadata").addProperty("resourceVersion", "7");
