@@ -681,6 +681,22 @@ class DiagnoserTest {
     }
 
     @Test
+    void anEventsFiveMegabyteMessageIsPassedOnCappedWithItsHeadAndTail() {
+      String huge = "0/3 nodes are available: " + "x".repeat(5 * 1024 * 1024) + " END.";
+      JsonObject p = pod().unschedulable("0/3 nodes are available: 3 Insufficient cpu.").build();
+      JsonObject event = EventBuilder.about(p).warning("FailedScheduling", huge).build();
+
+      Diagnosis d = diagnose(stuck().driverPod(p).events(List.of(event)));
+
+      assertThat(d.evidence()).hasSizeGreaterThan(1);
+      assertThat(d.evidence())
+          .allSatisfy(
+              e -> assertThat(e.message()).hasSizeLessThanOrEqualTo(Messages.MAX_MESSAGE_CHARS));
+      assertThat(d.evidence())
+          .anySatisfy(e -> assertThat(e.message()).startsWith("0/3 nodes").endsWith(" END."));
+    }
+
+    @Test
     void everyMessagePassedOnIsCapped() {
       String huge = "x".repeat(3_000_000);
       JsonObject p = pod().waiting("CreateContainerConfigError", huge).build();
