@@ -18,11 +18,13 @@ package dev.kubejobs.spark.diagnosis;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.diagnosis.Cause;
+import dev.kubejobs.core.diagnosis.ClusterEvent;
 import dev.kubejobs.core.diagnosis.Diagnoser;
 import dev.kubejobs.core.diagnosis.Diagnosis;
 import dev.kubejobs.core.diagnosis.DiagnosisInput;
 import dev.kubejobs.core.diagnosis.DiagnosisRule;
 import dev.kubejobs.core.diagnosis.Evidence;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,12 +43,16 @@ import java.util.regex.Pattern;
  *   <li>{@link #kubeflow()} reads {@code status.applicationState}: {@code SUBMISSION_FAILED} (and
  *       {@code FAILED} after it) with spark-submit's stderr in {@code errorMessage}, from which the
  *       line that matters is taken (a ResourceQuota exceeded, an admission webhook's denial, an
- *       RBAC refusal, else the exception); {@code FAILED} with {@code "driver container failed with
- *       ExitCode: %d, Reason: %s"} once the driver pod is gone; {@code SUSPENDED}.
+ *       admission webhook that could not be called, an RBAC refusal: each its own {@link Cause},
+ *       else {@link Cause#SUBMISSION_FAILED} with the exception); the operator's {@code
+ *       SparkApplicationSubmissionFailed} Warning event when the status no longer says it; {@code
+ *       FAILED} with {@code "driver container failed with ExitCode: %d, Reason: %s"} once the
+ *       driver pod is gone; {@code SUSPENDED}.
  *   <li>{@link #apache()} reads {@code status.currentState} and {@code stateTransitionHistory},
  *       latest first: a state's {@code lastObservedDriverStatus} (the driver pod's status the
  *       operator copied) is diagnosed as the pod itself; {@code SchedulingFailure} carries the API
- *       server's refusal in its stack trace; other failure states are passed on as written.
+ *       server's refusal in its stack trace (told apart as for Kubeflow); other failure states are
+ *       passed on as written.
  * </ul>
  */
 public final class SparkDiagnosisRules {
@@ -74,7 +80,9 @@ public final class SparkDiagnosisRules {
    * @return the rule
    */
   public static DiagnosisRule kubeflow() {
-    return SparkDiagnosisRules::kubeflow;
+    return (input, diagnoser) ->
+        kubeflow(input, diagnoser)
+            .or(() -> refusalEvent(input, "SparkApplicationSubmissionFailed"));
   }
 
   /**
@@ -83,7 +91,7 @@ public final class SparkDiagnosisRules {
    * @return the rule
    */
   public static DiagnosisRule apache() {
-    return SparkDiagnosisRules::apache;
+    return (input, diagnoser) -> apache(input, diagnoser).or(() -> refusalEvent(input, null));
   }
 
   private static Optional<Diagnosis> kubeflow(DiagnosisInput input, Diagnoser diagnoser) {
@@ -148,7 +156,7 @@ public final class SparkDiagnosisRules {
     String line = f.line.endsWith(".") ? f.line : f.line + ".";
     return Optional.of(
         Diagnosis.of(
-            Cause.SUBMISSION_FAILED,
+            f.kind.cause,
             lead + app(input) + ": " + cap(line) + SubmitErrors.advice(f, input.namespace()),
             List.of(evidence)));
   }
@@ -220,6 +228,59 @@ public final class SparkDiagnosisRules {
               List.of(evidence)));
     }
     return Optional.empty();
+  }
+
+  /**
+   * A refusal read from a Warning event: about the application (the Kubeflow operator's {@code
+   * reason}, {@code "failed to submit SparkApplication %s: %s"} with spark-submit's stderr), or any
+   * Warning event whose message refuses one of the application's pods ({@code pods "<app>…"}), as a
+   * controller's {@code FailedCreate} does. Only the four refusals are read from events; the latest
+   * event wins.
+   */
+  private static Optional<Diagnosis> refusalEvent(DiagnosisInput input, String appReason) {
+    ClusterEvent found = null;
+    SubmitErrors.Finding finding = null;
+    String podsOfApp = "pods \"" + input.applicationName();
+    for (ClusterEvent e : input.events()) {
+      if (!e.type().equals("Warning")) {
+        continue;
+      }
+      boolean aboutApp = e.isAbout(input.applicationKind(), input.applicationName(), null);
+      if (!aboutApp && !e.message().contains(podsOfApp)) {
+        continue;
+      }
+      if (aboutApp && appReason != null && !e.reason().equals(appReason)) {
+        continue;
+      }
+      Optional<SubmitErrors.Finding> f = SubmitErrors.find(e.message());
+      if (f.isEmpty() || f.get().kind == SubmitErrors.Kind.OTHER) {
+        continue;
+      }
+      if (found == null
+          || e.lastSeen().orElse(Instant.MIN).isAfter(found.lastSeen().orElse(Instant.MIN))) {
+        found = e;
+        finding = f.get();
+      }
+    }
+    if (found == null) {
+      return Optional.empty();
+    }
+    String line = finding.line.endsWith(".") ? finding.line : finding.line + ".";
+    return Optional.of(
+        Diagnosis.of(
+            finding.kind.cause,
+            "A pod of "
+                + app(input)
+                + " was refused ("
+                + found.reason()
+                + " event on "
+                + found.kind()
+                + " "
+                + found.name()
+                + "): "
+                + cap(line)
+                + SubmitErrors.advice(finding, input.namespace()),
+            List.of(found.toEvidence())));
   }
 
   private static JsonObject observedPod(
