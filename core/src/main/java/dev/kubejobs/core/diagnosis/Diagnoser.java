@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.core.diagnosis;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobStatus;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -45,8 +47,8 @@ import java.util.Optional;
  *   <li>The operator's rules ({@link Builder#rule(DiagnosisRule)}), in the order added.
  *   <li>A queueing system's events about the job (Kueue Workload, Volcano PodGroup, YuniKorn),
  *       Normal events included.
- *   <li>No status and no event from an operator after {@link Builder#stuckAfter(Duration)}: {@link
- *       Cause#OPERATOR_NOT_RUNNING}.
+ *   <li>No status and no event from an operator after {@link Builder#stuckAfter(Duration)}, for a
+ *       QUEUED job and for one FAILED by the no-status timeout: {@link Cause#OPERATOR_NOT_RUNNING}.
  *   <li>Nothing found while events could not be read: {@link Cause#UNDETERMINED}, naming what was
  *       not read.
  * </ol>
@@ -272,10 +274,15 @@ public final class Diagnoser {
   }
 
   private Optional<Diagnosis> operatorSilent(DiagnosisInput input) {
-    if (input.status() != JobStatus.QUEUED || input.driverPod().isPresent()) {
+    // A FAILED job with no status is one the no-status timeout failed (or one deleted before any
+    // operator wrote to it): the same cause as a QUEUED one, once it waited past the threshold.
+    boolean waiting = input.status() == JobStatus.QUEUED;
+    boolean failedWaiting =
+        input.status() == JobStatus.FAILED && input.waited().compareTo(stuckAfter) >= 0;
+    if (!(waiting || failedWaiting) || input.driverPod().isPresent()) {
       return Optional.empty();
     }
-    boolean noStatus = input.operatorStatus().map(s -> s.size() == 0).orElse(true);
+    boolean noStatus = input.operatorStatus().map(Diagnoser::blank).orElse(true);
     if (!noStatus) {
       return Optional.empty();
     }
@@ -304,10 +311,35 @@ public final class Diagnoser {
                 + input.applicationName()
                 + " in "
                 + input.waited().toSeconds()
-                + " s: check that the operator runs and watches namespace "
+                + " s"
+                + (failedWaiting ? ", so it was failed" : "")
+                + ": check that the operator runs and watches namespace "
                 + input.namespace()
                 + ".",
             evidence));
+  }
+
+  /**
+   * Whether a status holds nothing an operator wrote: no field, or only empty strings and empty
+   * objects (the Kubeflow operator's {@code applicationState.state ""} before it picks the
+   * application up).
+   */
+  private static boolean blank(JsonElement e) {
+    if (e == null || e.isJsonNull()) {
+      return true;
+    }
+    if (e.isJsonObject()) {
+      for (Map.Entry<String, JsonElement> f : e.getAsJsonObject().entrySet()) {
+        if (!blank(f.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (e.isJsonArray()) {
+      return e.getAsJsonArray().isEmpty();
+    }
+    return e.getAsJsonPrimitive().isString() && e.getAsString().isEmpty();
   }
 
   private Optional<Diagnosis> undetermined(DiagnosisInput input) {

@@ -552,6 +552,37 @@ class DiagnoserTest {
     }
 
     @Test
+    void aJobFailedByTheNoStatusTimeoutHasTheSameCauseAndSaysItWasFailed() {
+      Diagnosis d = diagnose(failed().waited(Duration.ofMinutes(10)));
+
+      assertThat(d.cause()).isEqualTo(Cause.OPERATOR_NOT_RUNNING);
+      assertThat(d.summary())
+          .isEqualTo(
+              "No operator has written a status or an event for SparkApplication jobs/app in 600"
+                  + " s, so it was failed: check that the operator runs and watches namespace"
+                  + " jobs.");
+    }
+
+    @Test
+    void aStatusOfEmptyStringsIsNoStatus() {
+      JsonObject state = new JsonObject();
+      state.addProperty("state", "");
+      JsonObject status = new JsonObject();
+      status.add("applicationState", state);
+
+      assertThat(diagnose(stuck().operatorStatus(status)).cause())
+          .isEqualTo(Cause.OPERATOR_NOT_RUNNING);
+      state.addProperty("state", "SUBMITTED");
+      assertThat(DIAGNOSER.diagnose(stuck().operatorStatus(status).build())).isEmpty();
+    }
+
+    @Test
+    void aJobFailedWithoutStatusBeforeTheThresholdIsNotBlamedOnTheOperator() {
+      // Deleted by someone within seconds: no operator could have been expected to write yet.
+      assertThat(DIAGNOSER.diagnose(failed().waited(Duration.ofSeconds(59)).build())).isEmpty();
+    }
+
+    @Test
     void anOperatorEventAboutTheApplicationMeansAnOperatorWatches() {
       JsonObject added =
           EventBuilder.about("SparkApplication", "jobs", "app")
