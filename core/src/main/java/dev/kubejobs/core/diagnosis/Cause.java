@@ -33,7 +33,11 @@ public enum Cause {
    * missing Secret, ConfigMap or key), or a volume cannot be mounted ({@code FailedMount}).
    */
   CONFIG_ERROR,
-  /** A container was killed for exceeding its memory limit ({@code OOMKilled}). */
+  /**
+   * A container was killed for exceeding its memory limit ({@code OOMKilled}), the driver's or,
+   * while the driver runs or after it failed, executors' (also an executor whose JVM ran out of
+   * heap, Spark's exit code 52).
+   */
   OOM_KILLED,
   /** The kubelet evicted a pod under node pressure; its message names the resource. */
   EVICTED,
@@ -76,6 +80,12 @@ public enum Cause {
   WAITING_FOR_ADMISSION,
   /** The driver runs while executor pods cannot start. */
   EXECUTORS_PENDING,
+  /**
+   * The driver runs while executors died: executor pods that exited with an error or were evicted,
+   * or executors the operator lists as failed whose pods are gone; the summary names them and how
+   * they died. Executors killed for memory alone are {@link #OOM_KILLED}.
+   */
+  EXECUTORS_DIED,
   /** The operator reported a failure whose reason kubejobs passes on as the operator wrote it. */
   OPERATOR_REPORTED_FAILURE,
   /**

@@ -21,6 +21,7 @@ import dev.kubejobs.core.JobStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -112,7 +113,14 @@ public final class Diagnoser {
       return Optional.empty();
     }
     if (status == JobStatus.STARTED) {
-      return executorsPending(input);
+      Optional<Diagnosis> d = executorsPending(input);
+      if (d.isEmpty()) {
+        d = executorsDied(input);
+      }
+      for (int i = 0; d.isEmpty() && i < rules.size(); i++) {
+        d = rules.get(i).diagnose(input, this);
+      }
+      return d;
     }
     if (status == JobStatus.QUEUED && input.waited().compareTo(stuckAfter) < 0) {
       return Optional.empty();
@@ -199,6 +207,77 @@ public final class Diagnoser {
                 + " executor pods cannot start: "
                 + first.summary(),
             first.evidence()));
+  }
+
+  /** The most executor deaths named in a summary; the rest are counted. */
+  private static final int MAX_NAMED = 5;
+
+  /**
+   * Executor pods of a running driver that died: OOMKilled, out of heap, evicted or exited with an
+   * error, named with how, and what to raise. OOM_KILLED when every death was for memory.
+   */
+  private Optional<Diagnosis> executorsDied(DiagnosisInput input) {
+    List<PodRules.Death> deaths = new ArrayList<>();
+    for (JsonObject pod : input.executorPods()) {
+      new PodRules(pod, "Executor", input.events()).death().ifPresent(deaths::add);
+    }
+    if (deaths.isEmpty()) {
+      return Optional.empty();
+    }
+    EnumSet<PodRules.DeathKind> kinds = EnumSet.noneOf(PodRules.DeathKind.class);
+    StringBuilder named = new StringBuilder();
+    List<Evidence> evidence = new ArrayList<>();
+    for (int i = 0; i < deaths.size(); i++) {
+      PodRules.Death death = deaths.get(i);
+      kinds.add(death.kind());
+      if (i < MAX_NAMED) {
+        named.append(i == 0 ? "" : ", ").append(death.pod()).append(' ').append(death.how());
+        evidence.add(death.evidence());
+      }
+    }
+    if (deaths.size() > MAX_NAMED) {
+      named.append(" and ").append(deaths.size() - MAX_NAMED).append(" more");
+    }
+    StringBuilder advice = new StringBuilder();
+    if (kinds.contains(PodRules.DeathKind.OOM_KILLED)) {
+      advice.append(
+          " An OOMKilled executor used more memory than its pod's limit, outside the JVM heap"
+              + " too: raise spark.executor.memoryOverhead (or spark.executor.memory).");
+    }
+    if (kinds.contains(PodRules.DeathKind.OUT_OF_HEAP)) {
+      advice.append(
+          " An executor out of JVM heap needs a larger spark.executor.memory, or smaller"
+              + " partitions.");
+    }
+    if (kinds.contains(PodRules.DeathKind.EVICTED)) {
+      advice.append(
+          " An evicted executor ran on a node short of the resource named: request enough of it,"
+              + " or run on nodes with more.");
+    }
+    if (kinds.contains(PodRules.DeathKind.EXITED)) {
+      advice.append(" Read the executors' logs for the error of the others.");
+    }
+    boolean memoryOnly =
+        kinds.stream()
+            .allMatch(
+                k -> k == PodRules.DeathKind.OOM_KILLED || k == PodRules.DeathKind.OUT_OF_HEAP);
+    return Optional.of(
+        Diagnosis.of(
+            memoryOnly ? Cause.OOM_KILLED : Cause.EXECUTORS_DIED,
+            "The driver of "
+                + input.applicationKind()
+                + " "
+                + input.namespace()
+                + "/"
+                + input.applicationName()
+                + " runs, but "
+                + deaths.size()
+                + (deaths.size() == 1 ? " executor pod" : " executor pods")
+                + " died: "
+                + named
+                + "."
+                + advice,
+            evidence));
   }
 
   private Optional<Diagnosis> executorOom(DiagnosisInput input, Optional<Diagnosis> driver) {

@@ -642,6 +642,79 @@ class DiagnoserTest {
                   + " Insufficient memory.");
     }
 
+    private DiagnosisInput.Builder runningWith(JsonObject... executors) {
+      return DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.STARTED, NOW)
+          .driverPod(pod().running(Fixtures.T0.plusSeconds(30)).build())
+          .executorPods(List.of(executors));
+    }
+
+    private JsonObject executor(String name, int exitCode, String reason) {
+      return DriverPodBuilder.kubeflow("app")
+          .name(name)
+          .terminated(exitCode, Fixtures.T0.plusSeconds(60), Fixtures.T0.plusSeconds(300))
+          .terminationReason(reason, null)
+          .build();
+    }
+
+    /**
+     * The kubelet reports a container the kernel killed at its cgroup's memory limit as terminated
+     * with reason {@code OOMKilled} and exit code 137 (kubernetes {@code
+     * pkg/kubelet/kuberuntime/kuberuntime_container.go}, the runtime's {@code OOMKilled} reason).
+     */
+    @Test
+    void oomKilledExecutorsOfARunningDriverAreNamedWithTheOverheadToRaise() {
+      JsonObject live =
+          DriverPodBuilder.kubeflow("app")
+              .name("app-exec-3")
+              .running(Fixtures.T0.plusSeconds(60))
+              .build();
+
+      Diagnosis d =
+          diagnose(
+              runningWith(
+                  executor("app-exec-1", 137, "OOMKilled"),
+                  live,
+                  executor("app-exec-2", 137, "OOMKilled")));
+
+      assertThat(d.cause()).isEqualTo(Cause.OOM_KILLED);
+      assertThat(d.summary())
+          .isEqualTo(
+              "The driver of SparkApplication jobs/app runs, but 2 executor pods died:"
+                  + " jobs/app-exec-1 OOMKilled (exit code 137), jobs/app-exec-2 OOMKilled (exit"
+                  + " code 137). An OOMKilled executor used more memory than its pod's limit,"
+                  + " outside the JVM heap too: raise spark.executor.memoryOverhead (or"
+                  + " spark.executor.memory).");
+      assertThat(d.evidence())
+          .extracting(Evidence::source)
+          .containsExactly(Evidence.Source.CONTAINER_STATE, Evidence.Source.CONTAINER_STATE);
+    }
+
+    /**
+     * Spark's executor exits with {@code SparkExitCode.OOM}, 52, when its JVM runs out of heap
+     * (apache/spark {@code core/src/main/scala/org/apache/spark/util/SparkExitCode.scala}); other
+     * exits are named with their code and the logs to read.
+     */
+    @Test
+    void executorsThatDiedOtherwiseAreNamedWithHowAndWhatToDo() {
+      Diagnosis d =
+          diagnose(
+              runningWith(executor("app-exec-1", 52, "Error"), executor("app-exec-2", 1, "Error")));
+
+      assertThat(d.cause()).isEqualTo(Cause.EXECUTORS_DIED);
+      assertThat(d.summary())
+          .contains(
+              "2 executor pods died: jobs/app-exec-1 out of JVM heap (exit code 52),"
+                  + " jobs/app-exec-2 exited with code 1 (Error).")
+          .contains("larger spark.executor.memory")
+          .contains("Read the executors' logs");
+    }
+
+    @Test
+    void anExecutorThatEndedWellIsNoCause() {
+      assertThat(DIAGNOSER.diagnose(runningWith(executor("app-exec-1", 0, "Completed")).build()))
+          .isEmpty();
+    }
+
     @Test
     void executorPendingForLessThanTheThresholdIsNoCause() {
       JsonObject executor =

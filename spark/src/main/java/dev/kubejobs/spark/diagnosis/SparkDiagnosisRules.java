@@ -17,6 +17,7 @@ package dev.kubejobs.spark.diagnosis;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.diagnosis.Cause;
 import dev.kubejobs.core.diagnosis.ClusterEvent;
 import dev.kubejobs.core.diagnosis.Diagnoser;
@@ -26,6 +27,7 @@ import dev.kubejobs.core.diagnosis.DiagnosisRule;
 import dev.kubejobs.core.diagnosis.Evidence;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,6 +61,9 @@ public final class SparkDiagnosisRules {
 
   private static final Pattern KUBEFLOW_DRIVER_EXIT =
       Pattern.compile("driver container failed with ExitCode: (-?\\d+), Reason: (\\S*)");
+
+  private static final Pattern KUBEFLOW_EXECUTOR_FAILED =
+      Pattern.compile("Executor (\\S+) failed with ExitCode: (-?\\d+), Reason: ([^,]*)");
 
   private static final Set<String> APACHE_FAILURES =
       Set.of(
@@ -95,6 +100,9 @@ public final class SparkDiagnosisRules {
   }
 
   private static Optional<Diagnosis> kubeflow(DiagnosisInput input, Diagnoser diagnoser) {
+    if (input.status() == JobStatus.STARTED) {
+      return kubeflowFailedExecutors(input);
+    }
     JsonObject appState = obj(input.operatorStatus().orElse(null), "applicationState");
     String state = str(appState, "state");
     String error = str(appState, "errorMessage");
@@ -146,6 +154,98 @@ public final class SparkDiagnosisRules {
     return Optional.empty();
   }
 
+  /**
+   * A running application whose {@code status.executorState} lists executors {@code FAILED} and
+   * whose pods were not there to say how they died (Spark deletes an executor pod that ended unless
+   * {@code spark.kubernetes.executor.deleteOnTermination} is false): named from the operator's
+   * record, with the exit code and reason of its {@code SparkExecutorFailed} event ({@code
+   * "Executor %s failed with ExitCode: %d, Reason: %s, Pod Message: %s"}) when there is one.
+   */
+  private static Optional<Diagnosis> kubeflowFailedExecutors(DiagnosisInput input) {
+    JsonObject states = obj(input.operatorStatus().orElse(null), "executorState");
+    if (states == null) {
+      return Optional.empty();
+    }
+    Set<String> present = new HashSet<>();
+    for (JsonObject pod : input.executorPods()) {
+      present.add(str(obj(pod, "metadata"), "name"));
+    }
+    TreeMap<String, String> failed = new TreeMap<>();
+    for (Map.Entry<String, JsonElement> e : states.entrySet()) {
+      if (e.getValue().isJsonPrimitive()
+          && "FAILED".equals(e.getValue().getAsString())
+          && !present.contains(e.getKey())) {
+        failed.put(e.getKey(), "");
+      }
+    }
+    if (failed.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Evidence> evidence = new ArrayList<>();
+    for (ClusterEvent e : input.events()) {
+      if (!e.isAbout(input.applicationKind(), input.applicationName(), null)) {
+        continue;
+      }
+      Matcher m = KUBEFLOW_EXECUTOR_FAILED.matcher(e.message());
+      if (m.find() && failed.containsKey(m.group(1)) && failed.get(m.group(1)).isEmpty()) {
+        String reason = m.group(3).strip();
+        failed.put(
+            m.group(1), (reason.isEmpty() ? "exited" : reason) + " (exit code " + m.group(2) + ")");
+        if (evidence.size() < 5) {
+          evidence.add(e.toEvidence());
+        }
+      }
+    }
+    boolean allOom = true;
+    boolean anyOom = false;
+    StringBuilder named = new StringBuilder();
+    int i = 0;
+    for (Map.Entry<String, String> f : failed.entrySet()) {
+      boolean oom = f.getValue().startsWith("OOMKilled");
+      allOom &= oom;
+      anyOom |= oom;
+      if (i < 5) {
+        named
+            .append(i == 0 ? "" : ", ")
+            .append(f.getKey())
+            .append(f.getValue().isEmpty() ? "" : " " + f.getValue());
+      }
+      i++;
+    }
+    if (failed.size() > 5) {
+      named.append(" and ").append(failed.size() - 5).append(" more");
+    }
+    String app = app(input);
+    evidence.add(
+        0,
+        Evidence.builder(Evidence.Source.OPERATOR_STATUS, app)
+            .reason("executorState")
+            .message(String.join(": FAILED, ", failed.keySet()) + ": FAILED")
+            .build());
+    return Optional.of(
+        Diagnosis.of(
+            allOom ? Cause.OOM_KILLED : Cause.EXECUTORS_DIED,
+            "The driver of "
+                + app
+                + " runs, but the Kubeflow Spark operator lists "
+                + failed.size()
+                + (failed.size() == 1 ? " executor" : " executors")
+                + " as FAILED and their pods are gone: "
+                + named
+                + "."
+                + (anyOom
+                    ? " An OOMKilled executor used more memory than its pod's limit: raise"
+                        + " spark.executor.memoryOverhead (or spark.executor.memory)."
+                    : "")
+                + (allOom
+                    ? ""
+                    : " Look for ExecutorLostFailure in the driver log (exit code 137 or"
+                        + " OOMKilled: raise spark.executor.memoryOverhead; 52:"
+                        + " spark.executor.memory), or set"
+                        + " spark.kubernetes.executor.deleteOnTermination=false to keep the pods."),
+            evidence));
+  }
+
   private static Optional<Diagnosis> submissionFailed(
       DiagnosisInput input, String lead, String error, Evidence evidence) {
     Optional<SubmitErrors.Finding> found = SubmitErrors.find(error);
@@ -163,7 +263,8 @@ public final class SparkDiagnosisRules {
 
   private static Optional<Diagnosis> apache(DiagnosisInput input, Diagnoser diagnoser) {
     JsonObject status = input.operatorStatus().orElse(null);
-    if (status == null) {
+    // A running application's executors are read from their pods by the core rules.
+    if (status == null || input.status() == JobStatus.STARTED) {
       return Optional.empty();
     }
     List<JsonObject> states = new ArrayList<>();
@@ -238,6 +339,9 @@ public final class SparkDiagnosisRules {
    * event wins.
    */
   private static Optional<Diagnosis> refusalEvent(DiagnosisInput input, String appReason) {
+    if (running(input)) {
+      return Optional.empty();
+    }
     ClusterEvent found = null;
     SubmitErrors.Finding finding = null;
     String podsOfApp = "pods \"" + input.applicationName();
@@ -307,6 +411,10 @@ public final class SparkDiagnosisRules {
             dev.kubejobs.core.spi.ResourceSnapshot.parseTime(str(state, "lastTransitionTime"))
                 .orElse(null))
         .build();
+  }
+
+  private static boolean running(DiagnosisInput input) {
+    return input.status() == JobStatus.STARTED;
   }
 
   private static String app(DiagnosisInput input) {

@@ -288,6 +288,96 @@ class SparkDiagnosisRulesTest {
       assertThat(d.evidence().get(0).message()).startsWith("failed to run spark-submit");
     }
 
+    /**
+     * The operator records each executor pod's state by name in {@code status.executorState}
+     * ({@code ExecutorStateFailed}, {@code "FAILED"}, kubeflow/spark-operator {@code
+     * api/v1beta2/sparkapplication_types.go}; set from the pod by {@code util.GetExecutorState} in
+     * {@code internal/controller/sparkapplication/controller.go}) and keeps the record once Spark
+     * has deleted the pod.
+     */
+    @Test
+    void failedExecutorsWhosePodsAreGoneAreNamedFromTheOperatorsRecord() {
+      JsonObject s = KubeflowStatuses.empty();
+      s.getAsJsonObject("applicationState").addProperty("state", "RUNNING");
+      JsonObject executors = new JsonObject();
+      executors.addProperty("app-exec-1", "RUNNING");
+      executors.addProperty("app-exec-2", "FAILED");
+      executors.addProperty("app-exec-3", "FAILED");
+      s.add("executorState", executors);
+      DiagnosisInput input =
+          DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.STARTED, NOW)
+              .operatorStatus(s)
+              .driverPod(DriverPodBuilder.kubeflow("app").running(Fixtures.T0).build())
+              .build();
+
+      Diagnosis d = DIAGNOSER.diagnose(input).orElseThrow();
+
+      assertThat(d.cause()).isEqualTo(Cause.EXECUTORS_DIED);
+      assertThat(d.summary())
+          .startsWith(
+              "The driver of SparkApplication jobs/app runs, but the Kubeflow Spark operator lists"
+                  + " 2 executors as FAILED and their pods are gone: app-exec-2, app-exec-3.")
+          .contains("spark.executor.memoryOverhead", "deleteOnTermination=false");
+      assertThat(d.evidence().get(0).message()).isEqualTo("app-exec-2: FAILED, app-exec-3: FAILED");
+
+      // The operator's SparkExecutorFailed event keeps how each died (recordExecutorEvent:
+      // "Executor %s failed with ExitCode: %d, Reason: %s, Pod Message: %s", a Warning on the
+      // application).
+      java.util.List<JsonObject> events = new java.util.ArrayList<>();
+      for (String exec : java.util.List.of("app-exec-2", "app-exec-3")) {
+        events.add(
+            EventBuilder.about("SparkApplication", "jobs", "app")
+                .warning(
+                    "SparkExecutorFailed",
+                    "Executor "
+                        + exec
+                        + " failed with ExitCode: 137, Reason: OOMKilled, Pod Message: ")
+                .reportedBy("spark-operator")
+                .build());
+      }
+      DiagnosisInput withEvents =
+          DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.STARTED, NOW)
+              .operatorStatus(s)
+              .events(events)
+              .build();
+
+      Diagnosis oom = DIAGNOSER.diagnose(withEvents).orElseThrow();
+
+      assertThat(oom.cause()).isEqualTo(Cause.OOM_KILLED);
+      assertThat(oom.summary())
+          .isEqualTo(
+              "The driver of SparkApplication jobs/app runs, but the Kubeflow Spark operator lists"
+                  + " 2 executors as FAILED and their pods are gone: app-exec-2 OOMKilled (exit"
+                  + " code 137), app-exec-3 OOMKilled (exit code 137). An OOMKilled executor used"
+                  + " more memory than its pod's limit: raise spark.executor.memoryOverhead (or"
+                  + " spark.executor.memory).");
+      assertThat(oom.evidence()).hasSize(3);
+    }
+
+    @Test
+    void failedExecutorsWhosePodsRemainAreDiagnosedFromThePods() {
+      JsonObject s = KubeflowStatuses.empty();
+      JsonObject executors = new JsonObject();
+      executors.addProperty("app-exec-2", "FAILED");
+      s.add("executorState", executors);
+      JsonObject pod =
+          DriverPodBuilder.kubeflow("app")
+              .name("app-exec-2")
+              .terminated(137, Fixtures.T0, Fixtures.T0.plusSeconds(60))
+              .terminationReason("OOMKilled", null)
+              .build();
+      DiagnosisInput input =
+          DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.STARTED, NOW)
+              .operatorStatus(s)
+              .executorPods(java.util.List.of(pod))
+              .build();
+
+      Diagnosis d = DIAGNOSER.diagnose(input).orElseThrow();
+
+      assertThat(d.cause()).isEqualTo(Cause.OOM_KILLED);
+      assertThat(d.summary()).contains("jobs/app-exec-2 OOMKilled (exit code 137)");
+    }
+
     @Test
     void driverExitRecordedByTheOperatorOnceThePodIsGone() {
       Diagnosis oom =

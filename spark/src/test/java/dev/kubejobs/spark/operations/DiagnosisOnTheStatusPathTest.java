@@ -388,6 +388,46 @@ class DiagnosisOnTheStatusPathTest {
         .isEqualTo(1);
   }
 
+  /**
+   * An executor the Kubeflow operator records {@code FAILED} ({@code ExecutorStateFailed}, set for
+   * a pod in phase Failed) is read at once, with no threshold: the executor pods (one LIST) say it
+   * was OOMKilled.
+   */
+  @org.junit.jupiter.api.Test
+  void anExecutorRecordedFailedWhileTheDriverRunsIsExplainedFromItsPodAtOnce() {
+    start(Operator.KUBEFLOW, SparkAppPath.HAPPY);
+    ExecutionId id = submit("job-1", SparkAppPath.HAPPY);
+    operator.moveTo(NS, id.name(), "RUNNING");
+    executorState(id, "FAILED");
+    server
+        .store()
+        .create(
+            ResourceType.POD,
+            NS,
+            DriverPodBuilder.kubeflow(id.name())
+                .name(id.name() + "-exec-1")
+                .label("spark-role", "executor")
+                .createdAt(T0)
+                .terminated(137, T0.plusSeconds(5), T0.plusSeconds(20))
+                .terminationReason("OOMKilled", null)
+                .build());
+    CLOCK.set(T0.plusSeconds(25));
+    server.journal().clear();
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+    Diagnosis d = diagnosisOf(info);
+    assertThat(d.cause()).isEqualTo(Cause.OOM_KILLED);
+    assertThat(d.summary())
+        .contains(id.name() + "-exec-1 OOMKilled (exit code 137)")
+        .contains("spark.executor.memoryOverhead");
+    assertThat(server.journal().count("GET", "/api/v1/namespaces/" + NS + "/pods"))
+        .as("one executor pod LIST")
+        .isEqualTo(1);
+    assertThat(server.journal().count("GET", EVENTS)).isEqualTo(1);
+  }
+
   @org.junit.jupiter.api.Test
   void executorsAllRunningCostNoRequest() {
     start(Operator.KUBEFLOW, SparkAppPath.HAPPY);
