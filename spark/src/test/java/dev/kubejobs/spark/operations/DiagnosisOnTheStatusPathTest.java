@@ -33,6 +33,7 @@ import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import dev.kubejobs.testkit.fixtures.DriverPodBuilder;
 import dev.kubejobs.testkit.fixtures.EventBuilder;
+import dev.kubejobs.testkit.operator.DriverTrouble;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import dev.kubejobs.testkit.operator.SparkAppPath;
 import io.github.resilience4j.retry.RetryConfig;
@@ -273,6 +274,31 @@ class DiagnosisOnTheStatusPathTest {
     assertThat(all.get(id).orElseThrow().diagnosis()).isEmpty();
     assertThat(server.journal().count("GET", EVENTS)).isZero();
     assertThat(server.journal().count("GET", PODS)).isZero();
+  }
+
+  /** The testkit's refusals, as each operator reports them, each its own cause. */
+  @ParameterizedTest
+  @EnumSource(Operator.class)
+  void aDriverPodTheApiServerRefusesIsExplainedWithTheQuotaOrWebhookNamed(Operator op) {
+    start(op, SparkAppPath.HAPPY);
+    operator.driverTrouble(NS, "kj-job-1", DriverTrouble.quotaExceeded("team-a"));
+    operator.driverTrouble(NS, "kj-job-2", DriverTrouble.admissionDenied());
+    ExecutionId quota = submit("job-1", SparkAppPath.HAPPY);
+    ExecutionId denied = submit("job-2", SparkAppPath.HAPPY);
+    operator.runToEnd(NS, quota.name());
+    operator.runToEnd(NS, denied.name());
+    CLOCK.set(T0.plusSeconds(30));
+
+    JobExecutionInfo q = jobs.statusReader().get(quota);
+    JobExecutionInfo d = jobs.statusReader().get(denied);
+
+    assertThat(q.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(diagnosisOf(q).cause()).isEqualTo(Cause.QUOTA_EXCEEDED);
+    assertThat(diagnosisOf(q).summary()).contains("ResourceQuota team-a in namespace " + NS);
+    assertThat(d.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(diagnosisOf(d).cause()).isEqualTo(Cause.ADMISSION_DENIED);
+    assertThat(diagnosisOf(d).summary())
+        .contains("Admission webhook " + DriverTrouble.DEFAULT_WEBHOOK + " refuses the job");
   }
 
   @ParameterizedTest
