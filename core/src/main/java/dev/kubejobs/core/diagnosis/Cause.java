@@ -86,6 +86,12 @@ public enum Cause {
    * they died. Executors killed for memory alone are {@link #OOM_KILLED}.
    */
   EXECUTORS_DIED,
+  /**
+   * The driver was lost with its node: the node lifecycle controller's {@code NodeNotReady} or the
+   * taint eviction's {@code TaintManagerEviction} event about the driver pod; the summary names the
+   * node when an event or the pod does. Not the job's fault: submit it again.
+   */
+  NODE_LOST,
   /** The operator reported a failure whose reason kubejobs passes on as the operator wrote it. */
   OPERATOR_REPORTED_FAILURE,
   /**

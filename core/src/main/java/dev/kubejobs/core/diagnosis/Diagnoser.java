@@ -27,6 +27,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Explains why a job is stuck or why it failed, from the driver pod, executor pods, the namespace's
@@ -38,13 +40,15 @@ import java.util.Optional;
  * <ol>
  *   <li>Nothing for a job that succeeded or was cancelled, nor for a QUEUED job that waited less
  *       than {@link Builder#stuckAfter(Duration)}.
- *   <li>For a STARTED job, only executor pods pending longer than that: {@link
- *       Cause#EXECUTORS_PENDING}.
+ *   <li>For a STARTED job, only its executors: pods pending longer than that ({@link
+ *       Cause#EXECUTORS_PENDING}), pods that died ({@link Cause#OOM_KILLED}, {@link
+ *       Cause#EXECUTORS_DIED}), then the operator's rules on its executor records.
  *   <li>The driver pod: evicted, OOMKilled, a container waiting on its image, configuration or in
  *       CrashLoopBackOff, a volume that cannot be mounted, not schedulable, held by scheduling
  *       gates or skipped by YuniKorn for its queue's quota, the driver container exited with an
  *       error. For a failed job whose driver merely exited with an error, an OOMKilled executor is
  *       named instead.
+ *   <li>For a FAILED job, a driver pod lost with its node: {@link Cause#NODE_LOST}.
  *   <li>The operator's rules ({@link Builder#rule(DiagnosisRule)}), in the order added.
  *   <li>A queueing system's events about the job (Kueue Workload, Volcano PodGroup, YuniKorn),
  *       Normal events included.
@@ -136,6 +140,12 @@ public final class Diagnoser {
     if (d.isPresent()) {
       return d;
     }
+    if (status == JobStatus.FAILED) {
+      d = nodeLost(input);
+      if (d.isPresent()) {
+        return d;
+      }
+    }
     for (DiagnosisRule rule : rules) {
       d = rule.diagnose(input, this);
       if (d.isPresent()) {
@@ -207,6 +217,78 @@ public final class Diagnoser {
                 + " executor pods cannot start: "
                 + first.summary(),
             first.evidence()));
+  }
+
+  private static final Pattern ASSIGNED = Pattern.compile("^Successfully assigned \\S+ to (\\S+)$");
+
+  /**
+   * A failed job whose driver pod's node was lost: a {@code NodeNotReady} or {@code
+   * TaintManagerEviction} event about the driver pod (the pod itself, or one named {@code
+   * <app>…-driver} when it is gone), the node named from the pod or its {@code Scheduled} event.
+   */
+  private Optional<Diagnosis> nodeLost(DiagnosisInput input) {
+    String driverName =
+        input.driverPod().map(p -> PodRules.str(PodRules.obj(p, "metadata"), "name")).orElse(null);
+    ClusterEvent lost = null;
+    String pod = null;
+    String node =
+        input
+            .driverPod()
+            .map(p -> PodRules.str(PodRules.obj(p, "spec"), "nodeName"))
+            .filter(n -> !n.isEmpty())
+            .orElse(null);
+    for (ClusterEvent e : input.events()) {
+      if (!e.kind().equals("Pod")) {
+        continue;
+      }
+      boolean driver =
+          driverName != null
+              ? e.name().equals(driverName)
+              : e.name().startsWith(input.applicationName()) && e.name().endsWith("-driver");
+      if (!driver) {
+        continue;
+      }
+      if (e.reason().equals("NodeNotReady") || e.reason().equals("TaintManagerEviction")) {
+        if (lost == null || e.reason().equals("NodeNotReady")) {
+          lost = e;
+          pod = e.name();
+        }
+      }
+    }
+    if (lost == null) {
+      return Optional.empty();
+    }
+    for (ClusterEvent e : input.events()) {
+      Matcher m = ASSIGNED.matcher(e.message());
+      if (node == null && e.reason().equals("Scheduled") && e.name().equals(pod) && m.find()) {
+        node = m.group(1);
+      }
+    }
+    List<Evidence> evidence = new ArrayList<>();
+    for (ClusterEvent e : input.events()) {
+      if (e.name().equals(pod)
+          && (e.reason().equals("NodeNotReady") || e.reason().equals("TaintManagerEviction"))) {
+        evidence.add(e.toEvidence());
+      }
+    }
+    return Optional.of(
+        Diagnosis.of(
+            Cause.NODE_LOST,
+            "The driver pod "
+                + input.namespace()
+                + "/"
+                + pod
+                + " of "
+                + input.applicationKind()
+                + " "
+                + input.namespace()
+                + "/"
+                + input.applicationName()
+                + " was lost with its node"
+                + (node == null ? "" : " " + node)
+                + " (the node stopped reporting ready and its pods were evicted): not the job's"
+                + " fault; submit it again, and ask the cluster's owners about the node.",
+            evidence));
   }
 
   /** The most executor deaths named in a summary; the rest are counted. */

@@ -732,6 +732,56 @@ class DiagnoserTest {
     }
   }
 
+  /**
+   * A node that stops reporting: the node lifecycle controller marks its pods not ready and records
+   * {@code Warning NodeNotReady "Node is not ready"} on each (kubernetes {@code
+   * pkg/controller/util/node/controller_utils.go}, {@code MarkPodsNotReady}); the taint eviction
+   * controller records {@code Normal TaintManagerEviction "Marking for deletion Pod %s"}
+   * (kubernetes {@code pkg/controller/tainteviction/taint_eviction.go}, {@code
+   * emitPodDeletionEvent}); the scheduler's {@code Scheduled} event named the node.
+   */
+  @Nested
+  class NodeLost {
+    @Test
+    void aFailedJobWhoseDriverPodWentWithItsNodeNamesTheNode() {
+      JsonObject scheduled =
+          EventBuilder.about("Pod", "jobs", "app-driver")
+              .normal("Scheduled", "Successfully assigned jobs/app-driver to node-7")
+              .build();
+      JsonObject notReady =
+          EventBuilder.about("Pod", "jobs", "app-driver")
+              .warning("NodeNotReady", "Node is not ready")
+              .reportedBy("node-controller")
+              .build();
+      JsonObject evicted =
+          EventBuilder.about("Pod", "jobs", "app-driver")
+              .normal("TaintManagerEviction", "Marking for deletion Pod jobs/app-driver")
+              .reportedBy("taint-eviction-controller")
+              .build();
+
+      Diagnosis d = diagnose(failed().events(List.of(scheduled, notReady, evicted)));
+
+      assertThat(d.cause()).isEqualTo(Cause.NODE_LOST);
+      assertThat(d.summary())
+          .startsWith(
+              "The driver pod jobs/app-driver of SparkApplication jobs/app was lost with its node"
+                  + " node-7 ");
+      assertThat(d.evidence())
+          .extracting(Evidence::reason)
+          .containsExactly("NodeNotReady", "TaintManagerEviction");
+    }
+
+    @Test
+    void anotherPodsLostNodeIsNoCause() {
+      JsonObject notReady =
+          EventBuilder.about("Pod", "jobs", "other-driver")
+              .warning("NodeNotReady", "Node is not ready")
+              .build();
+
+      assertThat(DIAGNOSER.diagnose(failed().events(List.of(notReady)).build())).isEmpty();
+    }
+  }
+
   @Nested
   class Controls {
     @Test
