@@ -16,6 +16,7 @@
 package dev.kubejobs.core;
 
 import dev.kubejobs.core.diagnosis.Diagnosis;
+import dev.kubejobs.core.diagnosis.Messages;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -102,7 +103,8 @@ public final class JobExecutionInfo {
   }
 
   /**
-   * Returns a human-readable explanation of the status.
+   * Returns a human-readable explanation of the status, at most {@link
+   * dev.kubejobs.core.diagnosis.Messages#MAX_MESSAGE_CHARS} chars (head and tail kept).
    *
    * @return the message, empty when there is nothing to say
    */
@@ -236,13 +238,14 @@ public final class JobExecutionInfo {
     }
 
     /**
-     * Sets the message.
+     * Sets the message, capped by {@link dev.kubejobs.core.diagnosis.Messages#cap(String)}: an
+     * operator's message of megabytes keeps its head and tail.
      *
      * @param message the message; null means empty
      * @return this builder
      */
     public Builder message(String message) {
-      this.message = message == null ? "" : message;
+      this.message = Messages.cap(message);
       return this;
     }
 

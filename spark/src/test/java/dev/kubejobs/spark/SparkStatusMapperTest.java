@@ -21,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobStatus;
+import dev.kubejobs.core.diagnosis.Messages;
 import dev.kubejobs.core.spi.CancelMark;
 import dev.kubejobs.core.spi.DriverPod;
 import dev.kubejobs.core.spi.FollowUp;
@@ -270,6 +271,25 @@ class SparkStatusMapperTest {
 
     assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
     assertThat(info.info().message()).contains("ExitCode: 137, Reason: Error");
+  }
+
+  /**
+   * An operator's message of 5 MB (a Kubeflow {@code errorMessage} holding spark-submit's whole
+   * stderr, an Apache {@code currentState.message} with a stack trace) is passed on capped, its
+   * head and its tail (where the exception is printed last) kept.
+   */
+  @ParameterizedTest
+  @EnumSource(Operator.class)
+  void aFiveMegabyteOperatorMessageIsPassedOnCappedWithItsHeadAndTail(Operator op) {
+    String huge = "FIRST " + "x".repeat(5 * 1024 * 1024) + " LAST";
+    App app = op.failedWithMessage(huge);
+
+    MappingDecision info = op.map(app, DriverPod.absent());
+
+    assertThat(info.info().status()).isEqualTo(JobStatus.FAILED);
+    assertThat(info.info().message())
+        .hasSizeLessThanOrEqualTo(Messages.MAX_MESSAGE_CHARS)
+        .contains("FIRST ", " LAST", "chars cut");
   }
 
   @Nested

@@ -15,15 +15,20 @@
  */
 package dev.kubejobs.core.diagnosis;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Explains why a job is stuck or why it failed, from the driver pod, executor pods, the namespace's
@@ -35,18 +40,20 @@ import java.util.Optional;
  * <ol>
  *   <li>Nothing for a job that succeeded or was cancelled, nor for a QUEUED job that waited less
  *       than {@link Builder#stuckAfter(Duration)}.
- *   <li>For a STARTED job, only executor pods pending longer than that: {@link
- *       Cause#EXECUTORS_PENDING}.
+ *   <li>For a STARTED job, only its executors: pods pending longer than that ({@link
+ *       Cause#EXECUTORS_PENDING}), pods that died ({@link Cause#OOM_KILLED}, {@link
+ *       Cause#EXECUTORS_DIED}), then the operator's rules on its executor records.
  *   <li>The driver pod: evicted, OOMKilled, a container waiting on its image, configuration or in
  *       CrashLoopBackOff, a volume that cannot be mounted, not schedulable, held by scheduling
  *       gates or skipped by YuniKorn for its queue's quota, the driver container exited with an
  *       error. For a failed job whose driver merely exited with an error, an OOMKilled executor is
  *       named instead.
+ *   <li>For a FAILED job, a driver pod lost with its node: {@link Cause#NODE_LOST}.
  *   <li>The operator's rules ({@link Builder#rule(DiagnosisRule)}), in the order added.
  *   <li>A queueing system's events about the job (Kueue Workload, Volcano PodGroup, YuniKorn),
  *       Normal events included.
- *   <li>No status and no event from an operator after {@link Builder#stuckAfter(Duration)}: {@link
- *       Cause#OPERATOR_NOT_RUNNING}.
+ *   <li>No status and no event from an operator after {@link Builder#stuckAfter(Duration)}, for a
+ *       QUEUED job and for one FAILED by the no-status timeout: {@link Cause#OPERATOR_NOT_RUNNING}.
  *   <li>Nothing found while events could not be read: {@link Cause#UNDETERMINED}, naming what was
  *       not read.
  * </ol>
@@ -110,7 +117,14 @@ public final class Diagnoser {
       return Optional.empty();
     }
     if (status == JobStatus.STARTED) {
-      return executorsPending(input);
+      Optional<Diagnosis> d = executorsPending(input);
+      if (d.isEmpty()) {
+        d = executorsDied(input);
+      }
+      for (int i = 0; d.isEmpty() && i < rules.size(); i++) {
+        d = rules.get(i).diagnose(input, this);
+      }
+      return d;
     }
     if (status == JobStatus.QUEUED && input.waited().compareTo(stuckAfter) < 0) {
       return Optional.empty();
@@ -125,6 +139,12 @@ public final class Diagnoser {
     }
     if (d.isPresent()) {
       return d;
+    }
+    if (status == JobStatus.FAILED) {
+      d = nodeLost(input);
+      if (d.isPresent()) {
+        return d;
+      }
     }
     for (DiagnosisRule rule : rules) {
       d = rule.diagnose(input, this);
@@ -197,6 +217,149 @@ public final class Diagnoser {
                 + " executor pods cannot start: "
                 + first.summary(),
             first.evidence()));
+  }
+
+  private static final Pattern ASSIGNED = Pattern.compile("^Successfully assigned \\S+ to (\\S+)$");
+
+  /**
+   * A failed job whose driver pod's node was lost: a {@code NodeNotReady} or {@code
+   * TaintManagerEviction} event about the driver pod (the pod itself, or one named {@code
+   * <app>…-driver} when it is gone), the node named from the pod or its {@code Scheduled} event.
+   */
+  private Optional<Diagnosis> nodeLost(DiagnosisInput input) {
+    String driverName =
+        input.driverPod().map(p -> PodRules.str(PodRules.obj(p, "metadata"), "name")).orElse(null);
+    ClusterEvent lost = null;
+    String pod = null;
+    String node =
+        input
+            .driverPod()
+            .map(p -> PodRules.str(PodRules.obj(p, "spec"), "nodeName"))
+            .filter(n -> !n.isEmpty())
+            .orElse(null);
+    for (ClusterEvent e : input.events()) {
+      if (!e.kind().equals("Pod")) {
+        continue;
+      }
+      boolean driver =
+          driverName != null
+              ? e.name().equals(driverName)
+              : e.name().startsWith(input.applicationName()) && e.name().endsWith("-driver");
+      if (!driver) {
+        continue;
+      }
+      if (e.reason().equals("NodeNotReady") || e.reason().equals("TaintManagerEviction")) {
+        if (lost == null || e.reason().equals("NodeNotReady")) {
+          lost = e;
+          pod = e.name();
+        }
+      }
+    }
+    if (lost == null) {
+      return Optional.empty();
+    }
+    for (ClusterEvent e : input.events()) {
+      Matcher m = ASSIGNED.matcher(e.message());
+      if (node == null && e.reason().equals("Scheduled") && e.name().equals(pod) && m.find()) {
+        node = m.group(1);
+      }
+    }
+    List<Evidence> evidence = new ArrayList<>();
+    for (ClusterEvent e : input.events()) {
+      if (e.name().equals(pod)
+          && (e.reason().equals("NodeNotReady") || e.reason().equals("TaintManagerEviction"))) {
+        evidence.add(e.toEvidence());
+      }
+    }
+    return Optional.of(
+        Diagnosis.of(
+            Cause.NODE_LOST,
+            "The driver pod "
+                + input.namespace()
+                + "/"
+                + pod
+                + " of "
+                + input.applicationKind()
+                + " "
+                + input.namespace()
+                + "/"
+                + input.applicationName()
+                + " was lost with its node"
+                + (node == null ? "" : " " + node)
+                + " (the node stopped reporting ready and its pods were evicted): not the job's"
+                + " fault; submit it again, and ask the cluster's owners about the node.",
+            evidence));
+  }
+
+  /** The most executor deaths named in a summary; the rest are counted. */
+  private static final int MAX_NAMED = 5;
+
+  /**
+   * Executor pods of a running driver that died: OOMKilled, out of heap, evicted or exited with an
+   * error, named with how, and what to raise. OOM_KILLED when every death was for memory.
+   */
+  private Optional<Diagnosis> executorsDied(DiagnosisInput input) {
+    List<PodRules.Death> deaths = new ArrayList<>();
+    for (JsonObject pod : input.executorPods()) {
+      new PodRules(pod, "Executor", input.events()).death().ifPresent(deaths::add);
+    }
+    if (deaths.isEmpty()) {
+      return Optional.empty();
+    }
+    EnumSet<PodRules.DeathKind> kinds = EnumSet.noneOf(PodRules.DeathKind.class);
+    StringBuilder named = new StringBuilder();
+    List<Evidence> evidence = new ArrayList<>();
+    for (int i = 0; i < deaths.size(); i++) {
+      PodRules.Death death = deaths.get(i);
+      kinds.add(death.kind());
+      if (i < MAX_NAMED) {
+        named.append(i == 0 ? "" : ", ").append(death.pod()).append(' ').append(death.how());
+        evidence.add(death.evidence());
+      }
+    }
+    if (deaths.size() > MAX_NAMED) {
+      named.append(" and ").append(deaths.size() - MAX_NAMED).append(" more");
+    }
+    StringBuilder advice = new StringBuilder();
+    if (kinds.contains(PodRules.DeathKind.OOM_KILLED)) {
+      advice.append(
+          " An OOMKilled executor used more memory than its pod's limit, outside the JVM heap"
+              + " too: raise spark.executor.memoryOverhead (or spark.executor.memory).");
+    }
+    if (kinds.contains(PodRules.DeathKind.OUT_OF_HEAP)) {
+      advice.append(
+          " An executor out of JVM heap needs a larger spark.executor.memory, or smaller"
+              + " partitions.");
+    }
+    if (kinds.contains(PodRules.DeathKind.EVICTED)) {
+      advice.append(
+          " An evicted executor ran on a node short of the resource named: request enough of it,"
+              + " or run on nodes with more.");
+    }
+    if (kinds.contains(PodRules.DeathKind.EXITED)) {
+      advice.append(" Read the executors' logs for the error of the others.");
+    }
+    boolean memoryOnly =
+        kinds.stream()
+            .allMatch(
+                k -> k == PodRules.DeathKind.OOM_KILLED || k == PodRules.DeathKind.OUT_OF_HEAP);
+    return Optional.of(
+        Diagnosis.of(
+            memoryOnly ? Cause.OOM_KILLED : Cause.EXECUTORS_DIED,
+            "The driver of "
+                + input.applicationKind()
+                + " "
+                + input.namespace()
+                + "/"
+                + input.applicationName()
+                + " runs, but "
+                + deaths.size()
+                + (deaths.size() == 1 ? " executor pod" : " executor pods")
+                + " died: "
+                + named
+                + "."
+                + advice,
+            evidence));
   }
 
   private Optional<Diagnosis> executorOom(DiagnosisInput input, Optional<Diagnosis> driver) {
@@ -272,10 +435,15 @@ public final class Diagnoser {
   }
 
   private Optional<Diagnosis> operatorSilent(DiagnosisInput input) {
-    if (input.status() != JobStatus.QUEUED || input.driverPod().isPresent()) {
+    // A FAILED job with no status is one the no-status timeout failed (or one deleted before any
+    // operator wrote to it): the same cause as a QUEUED one, once it waited past the threshold.
+    boolean waiting = input.status() == JobStatus.QUEUED;
+    boolean failedWaiting =
+        input.status() == JobStatus.FAILED && input.waited().compareTo(stuckAfter) >= 0;
+    if (!(waiting || failedWaiting) || input.driverPod().isPresent()) {
       return Optional.empty();
     }
-    boolean noStatus = input.operatorStatus().map(s -> s.size() == 0).orElse(true);
+    boolean noStatus = input.operatorStatus().map(Diagnoser::blank).orElse(true);
     if (!noStatus) {
       return Optional.empty();
     }
@@ -304,10 +472,35 @@ public final class Diagnoser {
                 + input.applicationName()
                 + " in "
                 + input.waited().toSeconds()
-                + " s: check that the operator runs and watches namespace "
+                + " s"
+                + (failedWaiting ? ", so it was failed" : "")
+                + ": check that the operator runs and watches namespace "
                 + input.namespace()
                 + ".",
             evidence));
+  }
+
+  /**
+   * Whether a status holds nothing an operator wrote: no field, or only empty strings and empty
+   * objects (the Kubeflow operator's {@code applicationState.state ""} before it picks the
+   * application up).
+   */
+  private static boolean blank(JsonElement e) {
+    if (e == null || e.isJsonNull()) {
+      return true;
+    }
+    if (e.isJsonObject()) {
+      for (Map.Entry<String, JsonElement> f : e.getAsJsonObject().entrySet()) {
+        if (!blank(f.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (e.isJsonArray()) {
+      return e.getAsJsonArray().isEmpty();
+    }
+    return e.getAsJsonPrimitive().isString() && e.getAsString().isEmpty();
   }
 
   private Optional<Diagnosis> undetermined(DiagnosisInput input) {

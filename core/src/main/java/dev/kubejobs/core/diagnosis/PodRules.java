@@ -411,6 +411,77 @@ final class PodRules {
     return Optional.empty();
   }
 
+  /** How an executor pod died. */
+  enum DeathKind {
+    /** The kernel killed a container at its memory limit: raise the memory overhead. */
+    OOM_KILLED,
+    /** The JVM ran out of heap: Spark's {@code SparkExitCode.OOM}, exit code 52. */
+    OUT_OF_HEAP,
+    /** The kubelet evicted the pod under node pressure. */
+    EVICTED,
+    /** A container exited with another non-zero code. */
+    EXITED
+  }
+
+  /** An executor pod's death: the pod, how, in words, and the evidence. */
+  record Death(String pod, DeathKind kind, String how, Evidence evidence) {}
+
+  /** Spark's exit code of a JVM that ran out of heap ({@code SparkExitCode.OOM}). */
+  private static final long SPARK_OOM_EXIT = 52;
+
+  /**
+   * How this pod died, when it did: evicted, a container OOMKilled (now or in its last state), or a
+   * container terminated with a non-zero code; empty for a pod that lives or ended well.
+   */
+  Optional<Death> death() {
+    String name = object.substring("Pod ".length());
+    JsonObject status = obj(pod, "status");
+    if ("Evicted".equals(str(status, "reason"))) {
+      return Optional.of(
+          new Death(
+              name,
+              DeathKind.EVICTED,
+              "evicted (" + firstSentence(str(status, "message")).replaceAll("\\.$", "") + ")",
+              Evidence.builder(Evidence.Source.POD_STATUS, object)
+                  .type(str(status, "phase"))
+                  .reason("Evicted")
+                  .message(str(status, "message"))
+                  .build()));
+    }
+    Death exited = null;
+    for (Container c : containers()) {
+      for (String which : new String[] {"state", "lastState"}) {
+        JsonObject t = obj(obj(c.status, which), "terminated");
+        if (t == null || num(t, "exitCode") == 0) {
+          continue;
+        }
+        long code = num(t, "exitCode");
+        if ("OOMKilled".equals(str(t, "reason"))) {
+          return Optional.of(
+              new Death(
+                  name,
+                  DeathKind.OOM_KILLED,
+                  "OOMKilled (exit code " + code + ")",
+                  terminatedEvidence(c, t)));
+        }
+        if (exited == null) {
+          boolean heap = code == SPARK_OOM_EXIT;
+          exited =
+              new Death(
+                  name,
+                  heap ? DeathKind.OUT_OF_HEAP : DeathKind.EXITED,
+                  heap
+                      ? "out of JVM heap (exit code 52)"
+                      : "exited with code "
+                          + code
+                          + (str(t, "reason").isEmpty() ? "" : " (" + str(t, "reason") + ")"),
+                  terminatedEvidence(c, t));
+        }
+      }
+    }
+    return Optional.ofNullable(exited);
+  }
+
   private Evidence terminatedEvidence(Container c, JsonObject t) {
     return Evidence.builder(Evidence.Source.CONTAINER_STATE, c.describe(object))
         .type("terminated, exit code " + num(t, "exitCode"))

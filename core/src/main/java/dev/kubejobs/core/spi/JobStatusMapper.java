@@ -76,4 +76,18 @@ public interface JobStatusMapper {
   default boolean executorsWaiting(ResourceSnapshot application) {
     return false;
   }
+
+  /**
+   * Whether the operator's own status records executors that failed while the driver runs, read
+   * from the copy alone with no request. The status pipeline then reads the executor pods (and the
+   * namespace's events) to say which died and how ("executors that die while the driver runs"), at
+   * once, with no threshold: a dead executor is a fact, not a wait. A kind whose operator does not
+   * record executors keeps the default. Pure, like the mapper.
+   *
+   * @param application the copy of the job's resource
+   * @return true when at least one executor is recorded as failed; false by default
+   */
+  default boolean executorsFailed(ResourceSnapshot application) {
+    return false;
+  }
 }

@@ -552,6 +552,37 @@ class DiagnoserTest {
     }
 
     @Test
+    void aJobFailedByTheNoStatusTimeoutHasTheSameCauseAndSaysItWasFailed() {
+      Diagnosis d = diagnose(failed().waited(Duration.ofMinutes(10)));
+
+      assertThat(d.cause()).isEqualTo(Cause.OPERATOR_NOT_RUNNING);
+      assertThat(d.summary())
+          .isEqualTo(
+              "No operator has written a status or an event for SparkApplication jobs/app in 600"
+                  + " s, so it was failed: check that the operator runs and watches namespace"
+                  + " jobs.");
+    }
+
+    @Test
+    void aStatusOfEmptyStringsIsNoStatus() {
+      JsonObject state = new JsonObject();
+      state.addProperty("state", "");
+      JsonObject status = new JsonObject();
+      status.add("applicationState", state);
+
+      assertThat(diagnose(stuck().operatorStatus(status)).cause())
+          .isEqualTo(Cause.OPERATOR_NOT_RUNNING);
+      state.addProperty("state", "SUBMITTED");
+      assertThat(DIAGNOSER.diagnose(stuck().operatorStatus(status).build())).isEmpty();
+    }
+
+    @Test
+    void aJobFailedWithoutStatusBeforeTheThresholdIsNotBlamedOnTheOperator() {
+      // Deleted by someone within seconds: no operator could have been expected to write yet.
+      assertThat(DIAGNOSER.diagnose(failed().waited(Duration.ofSeconds(59)).build())).isEmpty();
+    }
+
+    @Test
     void anOperatorEventAboutTheApplicationMeansAnOperatorWatches() {
       JsonObject added =
           EventBuilder.about("SparkApplication", "jobs", "app")
@@ -611,6 +642,79 @@ class DiagnoserTest {
                   + " Insufficient memory.");
     }
 
+    private DiagnosisInput.Builder runningWith(JsonObject... executors) {
+      return DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.STARTED, NOW)
+          .driverPod(pod().running(Fixtures.T0.plusSeconds(30)).build())
+          .executorPods(List.of(executors));
+    }
+
+    private JsonObject executor(String name, int exitCode, String reason) {
+      return DriverPodBuilder.kubeflow("app")
+          .name(name)
+          .terminated(exitCode, Fixtures.T0.plusSeconds(60), Fixtures.T0.plusSeconds(300))
+          .terminationReason(reason, null)
+          .build();
+    }
+
+    /**
+     * The kubelet reports a container the kernel killed at its cgroup's memory limit as terminated
+     * with reason {@code OOMKilled} and exit code 137 (kubernetes {@code
+     * pkg/kubelet/kuberuntime/kuberuntime_container.go}, the runtime's {@code OOMKilled} reason).
+     */
+    @Test
+    void oomKilledExecutorsOfARunningDriverAreNamedWithTheOverheadToRaise() {
+      JsonObject live =
+          DriverPodBuilder.kubeflow("app")
+              .name("app-exec-3")
+              .running(Fixtures.T0.plusSeconds(60))
+              .build();
+
+      Diagnosis d =
+          diagnose(
+              runningWith(
+                  executor("app-exec-1", 137, "OOMKilled"),
+                  live,
+                  executor("app-exec-2", 137, "OOMKilled")));
+
+      assertThat(d.cause()).isEqualTo(Cause.OOM_KILLED);
+      assertThat(d.summary())
+          .isEqualTo(
+              "The driver of SparkApplication jobs/app runs, but 2 executor pods died:"
+                  + " jobs/app-exec-1 OOMKilled (exit code 137), jobs/app-exec-2 OOMKilled (exit"
+                  + " code 137). An OOMKilled executor used more memory than its pod's limit,"
+                  + " outside the JVM heap too: raise spark.executor.memoryOverhead (or"
+                  + " spark.executor.memory).");
+      assertThat(d.evidence())
+          .extracting(Evidence::source)
+          .containsExactly(Evidence.Source.CONTAINER_STATE, Evidence.Source.CONTAINER_STATE);
+    }
+
+    /**
+     * Spark's executor exits with {@code SparkExitCode.OOM}, 52, when its JVM runs out of heap
+     * (apache/spark {@code core/src/main/scala/org/apache/spark/util/SparkExitCode.scala}); other
+     * exits are named with their code and the logs to read.
+     */
+    @Test
+    void executorsThatDiedOtherwiseAreNamedWithHowAndWhatToDo() {
+      Diagnosis d =
+          diagnose(
+              runningWith(executor("app-exec-1", 52, "Error"), executor("app-exec-2", 1, "Error")));
+
+      assertThat(d.cause()).isEqualTo(Cause.EXECUTORS_DIED);
+      assertThat(d.summary())
+          .contains(
+              "2 executor pods died: jobs/app-exec-1 out of JVM heap (exit code 52),"
+                  + " jobs/app-exec-2 exited with code 1 (Error).")
+          .contains("larger spark.executor.memory")
+          .contains("Read the executors' logs");
+    }
+
+    @Test
+    void anExecutorThatEndedWellIsNoCause() {
+      assertThat(DIAGNOSER.diagnose(runningWith(executor("app-exec-1", 0, "Completed")).build()))
+          .isEmpty();
+    }
+
     @Test
     void executorPendingForLessThanTheThresholdIsNoCause() {
       JsonObject executor =
@@ -625,6 +729,56 @@ class DiagnoserTest {
               .build();
 
       assertThat(DIAGNOSER.diagnose(input)).isEmpty();
+    }
+  }
+
+  /**
+   * A node that stops reporting: the node lifecycle controller marks its pods not ready and records
+   * {@code Warning NodeNotReady "Node is not ready"} on each (kubernetes {@code
+   * pkg/controller/util/node/controller_utils.go}, {@code MarkPodsNotReady}); the taint eviction
+   * controller records {@code Normal TaintManagerEviction "Marking for deletion Pod %s"}
+   * (kubernetes {@code pkg/controller/tainteviction/taint_eviction.go}, {@code
+   * emitPodDeletionEvent}); the scheduler's {@code Scheduled} event named the node.
+   */
+  @Nested
+  class NodeLost {
+    @Test
+    void aFailedJobWhoseDriverPodWentWithItsNodeNamesTheNode() {
+      JsonObject scheduled =
+          EventBuilder.about("Pod", "jobs", "app-driver")
+              .normal("Scheduled", "Successfully assigned jobs/app-driver to node-7")
+              .build();
+      JsonObject notReady =
+          EventBuilder.about("Pod", "jobs", "app-driver")
+              .warning("NodeNotReady", "Node is not ready")
+              .reportedBy("node-controller")
+              .build();
+      JsonObject evicted =
+          EventBuilder.about("Pod", "jobs", "app-driver")
+              .normal("TaintManagerEviction", "Marking for deletion Pod jobs/app-driver")
+              .reportedBy("taint-eviction-controller")
+              .build();
+
+      Diagnosis d = diagnose(failed().events(List.of(scheduled, notReady, evicted)));
+
+      assertThat(d.cause()).isEqualTo(Cause.NODE_LOST);
+      assertThat(d.summary())
+          .startsWith(
+              "The driver pod jobs/app-driver of SparkApplication jobs/app was lost with its node"
+                  + " node-7 ");
+      assertThat(d.evidence())
+          .extracting(Evidence::reason)
+          .containsExactly("NodeNotReady", "TaintManagerEviction");
+    }
+
+    @Test
+    void anotherPodsLostNodeIsNoCause() {
+      JsonObject notReady =
+          EventBuilder.about("Pod", "jobs", "other-driver")
+              .warning("NodeNotReady", "Node is not ready")
+              .build();
+
+      assertThat(DIAGNOSER.diagnose(failed().events(List.of(notReady)).build())).isEmpty();
     }
   }
 
@@ -678,6 +832,22 @@ class DiagnoserTest {
       assertThatThrownBy(() -> Diagnoser.builder().stuckAfter(Duration.ZERO))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("stuckAfter must be positive, but was PT0S");
+    }
+
+    @Test
+    void anEventsFiveMegabyteMessageIsPassedOnCappedWithItsHeadAndTail() {
+      String huge = "0/3 nodes are available: " + "x".repeat(5 * 1024 * 1024) + " END.";
+      JsonObject p = pod().unschedulable("0/3 nodes are available: 3 Insufficient cpu.").build();
+      JsonObject event = EventBuilder.about(p).warning("FailedScheduling", huge).build();
+
+      Diagnosis d = diagnose(stuck().driverPod(p).events(List.of(event)));
+
+      assertThat(d.evidence()).hasSizeGreaterThan(1);
+      assertThat(d.evidence())
+          .allSatisfy(
+              e -> assertThat(e.message()).hasSizeLessThanOrEqualTo(Messages.MAX_MESSAGE_CHARS));
+      assertThat(d.evidence())
+          .anySatisfy(e -> assertThat(e.message()).startsWith("0/3 nodes").endsWith(" END."));
     }
 
     @Test

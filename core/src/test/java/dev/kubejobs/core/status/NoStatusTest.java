@@ -24,6 +24,7 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.diagnosis.Cause;
 import dev.kubejobs.core.testing.ClientHooks;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.KubeJobsHarness;
@@ -108,6 +109,9 @@ class NoStatusTest {
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(info.message()).contains("no status");
+    assertThat(info.diagnosis().orElseThrow().cause()).isEqualTo(Cause.OPERATOR_NOT_RUNNING);
+    assertThat(info.diagnosis().orElseThrow().summary())
+        .contains("so it was failed", "watches namespace etl");
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
     // The end mark, then the delete, and no read of the job after it: its answer confirmed the
     // outcome.

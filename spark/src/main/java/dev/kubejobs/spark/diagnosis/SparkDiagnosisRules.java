@@ -17,13 +17,17 @@ package dev.kubejobs.spark.diagnosis;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.diagnosis.Cause;
+import dev.kubejobs.core.diagnosis.ClusterEvent;
 import dev.kubejobs.core.diagnosis.Diagnoser;
 import dev.kubejobs.core.diagnosis.Diagnosis;
 import dev.kubejobs.core.diagnosis.DiagnosisInput;
 import dev.kubejobs.core.diagnosis.DiagnosisRule;
 import dev.kubejobs.core.diagnosis.Evidence;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,18 +45,25 @@ import java.util.regex.Pattern;
  *   <li>{@link #kubeflow()} reads {@code status.applicationState}: {@code SUBMISSION_FAILED} (and
  *       {@code FAILED} after it) with spark-submit's stderr in {@code errorMessage}, from which the
  *       line that matters is taken (a ResourceQuota exceeded, an admission webhook's denial, an
- *       RBAC refusal, else the exception); {@code FAILED} with {@code "driver container failed with
- *       ExitCode: %d, Reason: %s"} once the driver pod is gone; {@code SUSPENDED}.
+ *       admission webhook that could not be called, an RBAC refusal: each its own {@link Cause},
+ *       else {@link Cause#SUBMISSION_FAILED} with the exception); the operator's {@code
+ *       SparkApplicationSubmissionFailed} Warning event when the status no longer says it; {@code
+ *       FAILED} with {@code "driver container failed with ExitCode: %d, Reason: %s"} once the
+ *       driver pod is gone; {@code SUSPENDED}.
  *   <li>{@link #apache()} reads {@code status.currentState} and {@code stateTransitionHistory},
  *       latest first: a state's {@code lastObservedDriverStatus} (the driver pod's status the
  *       operator copied) is diagnosed as the pod itself; {@code SchedulingFailure} carries the API
- *       server's refusal in its stack trace; other failure states are passed on as written.
+ *       server's refusal in its stack trace (told apart as for Kubeflow); other failure states are
+ *       passed on as written.
  * </ul>
  */
 public final class SparkDiagnosisRules {
 
   private static final Pattern KUBEFLOW_DRIVER_EXIT =
       Pattern.compile("driver container failed with ExitCode: (-?\\d+), Reason: (\\S*)");
+
+  private static final Pattern KUBEFLOW_EXECUTOR_FAILED =
+      Pattern.compile("Executor (\\S+) failed with ExitCode: (-?\\d+), Reason: ([^,]*)");
 
   private static final Set<String> APACHE_FAILURES =
       Set.of(
@@ -74,7 +85,9 @@ public final class SparkDiagnosisRules {
    * @return the rule
    */
   public static DiagnosisRule kubeflow() {
-    return SparkDiagnosisRules::kubeflow;
+    return (input, diagnoser) ->
+        kubeflow(input, diagnoser)
+            .or(() -> refusalEvent(input, "SparkApplicationSubmissionFailed"));
   }
 
   /**
@@ -83,10 +96,13 @@ public final class SparkDiagnosisRules {
    * @return the rule
    */
   public static DiagnosisRule apache() {
-    return SparkDiagnosisRules::apache;
+    return (input, diagnoser) -> apache(input, diagnoser).or(() -> refusalEvent(input, null));
   }
 
   private static Optional<Diagnosis> kubeflow(DiagnosisInput input, Diagnoser diagnoser) {
+    if (input.status() == JobStatus.STARTED) {
+      return kubeflowFailedExecutors(input);
+    }
     JsonObject appState = obj(input.operatorStatus().orElse(null), "applicationState");
     String state = str(appState, "state");
     String error = str(appState, "errorMessage");
@@ -138,6 +154,98 @@ public final class SparkDiagnosisRules {
     return Optional.empty();
   }
 
+  /**
+   * A running application whose {@code status.executorState} lists executors {@code FAILED} and
+   * whose pods were not there to say how they died (Spark deletes an executor pod that ended unless
+   * {@code spark.kubernetes.executor.deleteOnTermination} is false): named from the operator's
+   * record, with the exit code and reason of its {@code SparkExecutorFailed} event ({@code
+   * "Executor %s failed with ExitCode: %d, Reason: %s, Pod Message: %s"}) when there is one.
+   */
+  private static Optional<Diagnosis> kubeflowFailedExecutors(DiagnosisInput input) {
+    JsonObject states = obj(input.operatorStatus().orElse(null), "executorState");
+    if (states == null) {
+      return Optional.empty();
+    }
+    Set<String> present = new HashSet<>();
+    for (JsonObject pod : input.executorPods()) {
+      present.add(str(obj(pod, "metadata"), "name"));
+    }
+    TreeMap<String, String> failed = new TreeMap<>();
+    for (Map.Entry<String, JsonElement> e : states.entrySet()) {
+      if (e.getValue().isJsonPrimitive()
+          && "FAILED".equals(e.getValue().getAsString())
+          && !present.contains(e.getKey())) {
+        failed.put(e.getKey(), "");
+      }
+    }
+    if (failed.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Evidence> evidence = new ArrayList<>();
+    for (ClusterEvent e : input.events()) {
+      if (!e.isAbout(input.applicationKind(), input.applicationName(), null)) {
+        continue;
+      }
+      Matcher m = KUBEFLOW_EXECUTOR_FAILED.matcher(e.message());
+      if (m.find() && failed.containsKey(m.group(1)) && failed.get(m.group(1)).isEmpty()) {
+        String reason = m.group(3).strip();
+        failed.put(
+            m.group(1), (reason.isEmpty() ? "exited" : reason) + " (exit code " + m.group(2) + ")");
+        if (evidence.size() < 5) {
+          evidence.add(e.toEvidence());
+        }
+      }
+    }
+    boolean allOom = true;
+    boolean anyOom = false;
+    StringBuilder named = new StringBuilder();
+    int i = 0;
+    for (Map.Entry<String, String> f : failed.entrySet()) {
+      boolean oom = f.getValue().startsWith("OOMKilled");
+      allOom &= oom;
+      anyOom |= oom;
+      if (i < 5) {
+        named
+            .append(i == 0 ? "" : ", ")
+            .append(f.getKey())
+            .append(f.getValue().isEmpty() ? "" : " " + f.getValue());
+      }
+      i++;
+    }
+    if (failed.size() > 5) {
+      named.append(" and ").append(failed.size() - 5).append(" more");
+    }
+    String app = app(input);
+    evidence.add(
+        0,
+        Evidence.builder(Evidence.Source.OPERATOR_STATUS, app)
+            .reason("executorState")
+            .message(String.join(": FAILED, ", failed.keySet()) + ": FAILED")
+            .build());
+    return Optional.of(
+        Diagnosis.of(
+            allOom ? Cause.OOM_KILLED : Cause.EXECUTORS_DIED,
+            "The driver of "
+                + app
+                + " runs, but the Kubeflow Spark operator lists "
+                + failed.size()
+                + (failed.size() == 1 ? " executor" : " executors")
+                + " as FAILED and their pods are gone: "
+                + named
+                + "."
+                + (anyOom
+                    ? " An OOMKilled executor used more memory than its pod's limit: raise"
+                        + " spark.executor.memoryOverhead (or spark.executor.memory)."
+                    : "")
+                + (allOom
+                    ? ""
+                    : " Look for ExecutorLostFailure in the driver log (exit code 137 or"
+                        + " OOMKilled: raise spark.executor.memoryOverhead; 52:"
+                        + " spark.executor.memory), or set"
+                        + " spark.kubernetes.executor.deleteOnTermination=false to keep the pods."),
+            evidence));
+  }
+
   private static Optional<Diagnosis> submissionFailed(
       DiagnosisInput input, String lead, String error, Evidence evidence) {
     Optional<SubmitErrors.Finding> found = SubmitErrors.find(error);
@@ -148,14 +256,15 @@ public final class SparkDiagnosisRules {
     String line = f.line.endsWith(".") ? f.line : f.line + ".";
     return Optional.of(
         Diagnosis.of(
-            Cause.SUBMISSION_FAILED,
+            f.kind.cause,
             lead + app(input) + ": " + cap(line) + SubmitErrors.advice(f, input.namespace()),
             List.of(evidence)));
   }
 
   private static Optional<Diagnosis> apache(DiagnosisInput input, Diagnoser diagnoser) {
     JsonObject status = input.operatorStatus().orElse(null);
-    if (status == null) {
+    // A running application's executors are read from their pods by the core rules.
+    if (status == null || input.status() == JobStatus.STARTED) {
       return Optional.empty();
     }
     List<JsonObject> states = new ArrayList<>();
@@ -222,6 +331,62 @@ public final class SparkDiagnosisRules {
     return Optional.empty();
   }
 
+  /**
+   * A refusal read from a Warning event: about the application (the Kubeflow operator's {@code
+   * reason}, {@code "failed to submit SparkApplication %s: %s"} with spark-submit's stderr), or any
+   * Warning event whose message refuses one of the application's pods ({@code pods "<app>…"}), as a
+   * controller's {@code FailedCreate} does. Only the four refusals are read from events; the latest
+   * event wins.
+   */
+  private static Optional<Diagnosis> refusalEvent(DiagnosisInput input, String appReason) {
+    if (running(input)) {
+      return Optional.empty();
+    }
+    ClusterEvent found = null;
+    SubmitErrors.Finding finding = null;
+    String podsOfApp = "pods \"" + input.applicationName();
+    for (ClusterEvent e : input.events()) {
+      if (!e.type().equals("Warning")) {
+        continue;
+      }
+      boolean aboutApp = e.isAbout(input.applicationKind(), input.applicationName(), null);
+      if (!aboutApp && !e.message().contains(podsOfApp)) {
+        continue;
+      }
+      if (aboutApp && appReason != null && !e.reason().equals(appReason)) {
+        continue;
+      }
+      Optional<SubmitErrors.Finding> f = SubmitErrors.find(e.message());
+      if (f.isEmpty() || f.get().kind == SubmitErrors.Kind.OTHER) {
+        continue;
+      }
+      if (found == null
+          || e.lastSeen().orElse(Instant.MIN).isAfter(found.lastSeen().orElse(Instant.MIN))) {
+        found = e;
+        finding = f.get();
+      }
+    }
+    if (found == null) {
+      return Optional.empty();
+    }
+    String line = finding.line.endsWith(".") ? finding.line : finding.line + ".";
+    return Optional.of(
+        Diagnosis.of(
+            finding.kind.cause,
+            "A pod of "
+                + app(input)
+                + " was refused ("
+                + found.reason()
+                + " event on "
+                + found.kind()
+                + " "
+                + found.name()
+                + "): "
+                + cap(line)
+                + SubmitErrors.advice(finding, input.namespace()),
+            List.of(found.toEvidence())));
+  }
+
   private static JsonObject observedPod(
       DiagnosisInput input, JsonObject status, JsonObject observed) {
     long attempt = 0;
@@ -246,6 +411,10 @@ public final class SparkDiagnosisRules {
             dev.kubejobs.core.spi.ResourceSnapshot.parseTime(str(state, "lastTransitionTime"))
                 .orElse(null))
         .build();
+  }
+
+  private static boolean running(DiagnosisInput input) {
+    return input.status() == JobStatus.STARTED;
   }
 
   private static String app(DiagnosisInput input) {

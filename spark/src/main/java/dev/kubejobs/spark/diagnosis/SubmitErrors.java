@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.spark.diagnosis;
 
+import dev.kubejobs.core.diagnosis.Cause;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,22 +32,38 @@ final class SubmitErrors {
 
   /** What kind of refusal was found. */
   enum Kind {
-    QUOTA,
-    WEBHOOK,
-    RBAC,
-    OTHER
+    QUOTA(Cause.QUOTA_EXCEEDED),
+    WEBHOOK(Cause.ADMISSION_DENIED),
+    WEBHOOK_UNREACHABLE(Cause.ADMISSION_WEBHOOK_UNREACHABLE),
+    RBAC(Cause.FORBIDDEN_BY_RBAC),
+    OTHER(Cause.SUBMISSION_FAILED);
+
+    final Cause cause;
+
+    Kind(Cause cause) {
+      this.cause = cause;
+    }
   }
 
-  /** The line found and its kind; {@code quotaName} only for {@link Kind#QUOTA}. */
+  /**
+   * The line found and its kind; {@code detail} names the quota, the webhook or the user, {@code
+   * action} is RBAC's {@code "<verb> resource \"<resource>\""}, else empty.
+   */
   static final class Finding {
     final Kind kind;
     final String line;
     final String detail;
+    final String action;
 
     Finding(Kind kind, String line, String detail) {
+      this(kind, line, detail, "");
+    }
+
+    Finding(Kind kind, String line, String detail, String action) {
       this.kind = kind;
       this.line = line;
       this.detail = detail;
+      this.action = action;
     }
   }
 
@@ -65,6 +82,17 @@ final class SubmitErrors {
           "(admission webhook \"([^\"]+)\" denied the request(?::[^\\n]*?)?)"
               + "(?:\\. Received status|\\.?$)",
           Pattern.MULTILINE);
+  // An admission webhook that could not be called, failure policy Fail: ErrCallingWebhook's
+  // "failed calling webhook %q: %v" (kubernetes staging/src/k8s.io/apiserver/pkg/util/webhook/
+  // error.go), its reason "failed to call webhook: %w" (.../webhook/validating/dispatcher.go),
+  // wrapped by NewInternalError's "Internal error occurred: %v".
+  private static final Pattern WEBHOOK_UNREACHABLE =
+      Pattern.compile(
+          "((?:Internal error occurred: )?failed calling webhook \"([^\"]+)\"[^\n]*?)"
+              + "(?:\\. Received status|\\.?$)",
+          Pattern.MULTILINE);
+  private static final Pattern RBAC_ACTION =
+      Pattern.compile("cannot (\\S+) resource \"([^\"]*)\"(?: in API group \"([^\"]*)\")?");
   // RBAC: "%s is forbidden: User \"%s\" cannot %s resource \"%s\" in API group \"%s\" in the
   // namespace \"%s\"" (kubernetes staging/src/k8s.io/apiserver/pkg/endpoints/handlers/
   // responsewriters/errors.go, forbiddenMessage).
@@ -90,9 +118,19 @@ final class SubmitErrors {
     if (m.find()) {
       return Optional.of(new Finding(Kind.WEBHOOK, m.group(1).strip(), m.group(2)));
     }
+    m = WEBHOOK_UNREACHABLE.matcher(message);
+    if (m.find()) {
+      return Optional.of(new Finding(Kind.WEBHOOK_UNREACHABLE, m.group(1).strip(), m.group(2)));
+    }
     m = RBAC.matcher(message);
     if (m.find()) {
-      return Optional.of(new Finding(Kind.RBAC, m.group(1).strip(), m.group(2)));
+      Matcher action = RBAC_ACTION.matcher(m.group(1));
+      String what = "";
+      if (action.find()) {
+        String group = action.group(3) == null ? "" : action.group(3);
+        what = action.group(1) + " " + action.group(2) + (group.isEmpty() ? "" : "." + group);
+      }
+      return Optional.of(new Finding(Kind.RBAC, m.group(1).strip(), m.group(2), what));
     }
     String stripped = PREFIX.matcher(message.strip()).replaceFirst("");
     String exception = null;
@@ -122,15 +160,29 @@ final class SubmitErrors {
   static String advice(Finding f, String namespace) {
     switch (f.kind) {
       case QUOTA:
-        return " Free quota in namespace "
-            + namespace
-            + " or raise ResourceQuota "
+        return " ResourceQuota "
             + f.detail
-            + ", or lower the job's requests.";
+            + " in namespace "
+            + namespace
+            + " is used up: submit again once other pods there have ended, or raise the quota,"
+            + " or lower the job's requests.";
       case WEBHOOK:
-        return " Change the job so that webhook " + f.detail + " admits it, or ask its owners.";
+        return " Admission webhook "
+            + f.detail
+            + " refuses the job by policy and will refuse it again: change the job so that the"
+            + " policy admits it, or ask the webhook's owners.";
+      case WEBHOOK_UNREACHABLE:
+        return " Admission webhook "
+            + f.detail
+            + " could not be called: the cluster's fault, not the job's; submit again later and"
+            + " tell the team that runs the webhook.";
       case RBAC:
-        return " Grant " + f.detail + " that permission (a Role and RoleBinding).";
+        return " Grant "
+            + f.detail
+            + (f.action.isEmpty() ? " that permission" : " the permission to " + f.action)
+            + " in namespace "
+            + namespace
+            + " (a Role and RoleBinding).";
       default:
         return " Fix the job's spec or the cluster as the error says, then submit it again.";
     }

@@ -81,13 +81,23 @@ public final class KubeflowStatusMapper implements JobStatusMapper {
    * @return true when at least one executor is PENDING
    */
   @Override
+  public boolean executorsFailed(ResourceSnapshot application) {
+    return executorIn(application, "FAILED");
+  }
+
+  @Override
   public boolean executorsWaiting(ResourceSnapshot application) {
+    return executorIn(application, "PENDING");
+  }
+
+  /** Whether {@code status.executorState} lists an executor in the state. */
+  private static boolean executorIn(ResourceSnapshot application, String state) {
     JsonView states = application.view().object("status", "executorState").orElse(null);
     if (states == null) {
       return false;
     }
     for (String name : states.fieldNames()) {
-      if (states.string(name).filter("PENDING"::equals).isPresent()) {
+      if (states.string(name).filter(state::equals).isPresent()) {
         return true;
       }
     }

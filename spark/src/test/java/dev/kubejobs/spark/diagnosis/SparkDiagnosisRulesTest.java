@@ -27,13 +27,17 @@ import dev.kubejobs.core.diagnosis.Evidence;
 import dev.kubejobs.core.diagnosis.Messages;
 import dev.kubejobs.testkit.fixtures.ApacheStatuses;
 import dev.kubejobs.testkit.fixtures.DriverPodBuilder;
+import dev.kubejobs.testkit.fixtures.EventBuilder;
 import dev.kubejobs.testkit.fixtures.Fixtures;
 import dev.kubejobs.testkit.fixtures.KubeflowStatuses;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The operators' own diagnosis rules, from the statuses as the operators write them.
@@ -87,7 +91,9 @@ class SparkDiagnosisRulesTest {
         + " retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message="
         + statusMessage
         + ", metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null,"
-        + " selfLink=null, additionalProperties={}), reason=Forbidden, status=Failure,"
+        + " selfLink=null, additionalProperties={}), reason="
+        + (code == 500 ? "InternalError" : code == 400 ? "BadRequest" : "Forbidden")
+        + ", status=Failure,"
         + " additionalProperties={}).\n"
         + "\tat io.fabric8.kubernetes.client.dsl.internal.OperationSupport.requestFailure("
         + "OperationSupport.java:671)\n"
@@ -119,13 +125,14 @@ class SparkDiagnosisRulesTest {
 
       Diagnosis d = kubeflow("SUBMISSION_FAILED", error, JobStatus.QUEUED).orElseThrow();
 
-      assertThat(d.cause()).isEqualTo(Cause.SUBMISSION_FAILED);
+      assertThat(d.cause()).isEqualTo(Cause.QUOTA_EXCEEDED);
       assertThat(d.summary())
           .isEqualTo(
               "spark-submit failed for SparkApplication jobs/app: "
                   + QUOTA_STATUS_MESSAGE
-                  + ". Free quota in namespace jobs or raise ResourceQuota team-a-compute, or"
-                  + " lower the job's requests.");
+                  + ". ResourceQuota team-a-compute in namespace jobs is used up: submit again once"
+                  + " other pods there have ended, or raise the quota, or lower the job's"
+                  + " requests.");
       Evidence e = d.evidence().get(0);
       assertThat(e.source()).isEqualTo(Evidence.Source.OPERATOR_STATUS);
       assertThat(e.reason()).isEqualTo("SUBMISSION_FAILED");
@@ -143,10 +150,13 @@ class SparkDiagnosisRulesTest {
           kubeflow("SUBMISSION_FAILED", kubeflowError(fabric8(webhook, 400)), JobStatus.QUEUED)
               .orElseThrow();
 
-      assertThat(d.cause()).isEqualTo(Cause.SUBMISSION_FAILED);
+      assertThat(d.cause()).isEqualTo(Cause.ADMISSION_DENIED);
       assertThat(d.summary())
           .contains(webhook)
-          .endsWith("so that webhook validate.kyverno.svc-fail admits it, or ask its owners.");
+          .endsWith(
+              " Admission webhook validate.kyverno.svc-fail refuses the job by policy and will"
+                  + " refuse it again: change the job so that the policy admits it, or ask the"
+                  + " webhook's owners.");
     }
 
     @Test
@@ -158,11 +168,94 @@ class SparkDiagnosisRulesTest {
       Diagnosis d =
           kubeflow("FAILED", kubeflowError(fabric8(rbac, 403)), JobStatus.FAILED).orElseThrow();
 
-      assertThat(d.cause()).isEqualTo(Cause.SUBMISSION_FAILED);
+      assertThat(d.cause()).isEqualTo(Cause.FORBIDDEN_BY_RBAC);
       assertThat(d.summary())
           .contains(rbac)
           .endsWith(
-              "Grant system:serviceaccount:jobs:spark-operator that permission (a Role and RoleBinding).");
+              " Grant system:serviceaccount:jobs:spark-operator the permission to create pods in"
+                  + " namespace jobs (a Role and RoleBinding).");
+    }
+
+    /**
+     * A webhook with failure policy Fail that cannot be reached: the API server answers 500 with
+     * {@code NewInternalError(ErrCallingWebhook)} (kubernetes {@code
+     * staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/validating/dispatcher.go}, {@code
+     * staging/src/k8s.io/apiserver/pkg/util/webhook/error.go}), not the job's fault.
+     */
+    @Test
+    void unreachableWebhookIsTheClustersFaultAndNamesTheWebhook() {
+      String unreachable =
+          "Internal error occurred: failed calling webhook \"validation.gatekeeper.sh\": failed to"
+              + " call webhook: Post"
+              + " \"https://gatekeeper-webhook-service.gatekeeper-system.svc:443/v1/admit?timeout=3s\":"
+              + " dial tcp 10.96.14.2:443: connect: connection refused";
+
+      Diagnosis d =
+          kubeflow("SUBMISSION_FAILED", kubeflowError(fabric8(unreachable, 500)), JobStatus.QUEUED)
+              .orElseThrow();
+
+      assertThat(d.cause()).isEqualTo(Cause.ADMISSION_WEBHOOK_UNREACHABLE);
+      assertThat(d.summary())
+          .contains("connect: connection refused")
+          .endsWith(
+              " Admission webhook validation.gatekeeper.sh could not be called: the cluster's"
+                  + " fault, not the job's; submit again later and tell the team that runs the"
+                  + " webhook.");
+    }
+
+    /**
+     * The operator records each failed submission as a Warning event on the application, {@code
+     * SparkApplicationSubmissionFailed} with {@code "failed to submit SparkApplication %s: %s"} and
+     * the error message (kubeflow/spark-operator {@code
+     * internal/controller/sparkapplication/controller.go}, {@code recordSparkApplicationEvent}):
+     * the refusal is read from it when the status does not carry it (here: a retry cleared it).
+     */
+    @Test
+    void aRefusalIsReadFromTheOperatorsSubmissionFailedEvent() {
+      JsonObject event =
+          EventBuilder.about("SparkApplication", "jobs", "app")
+              .warning(
+                  "SparkApplicationSubmissionFailed",
+                  "failed to submit SparkApplication app: "
+                      + kubeflowError(fabric8(QUOTA_STATUS_MESSAGE, 403)))
+              .reportedBy("spark-operator")
+              .build();
+      JsonObject submitted = KubeflowStatuses.empty();
+      DiagnosisInput input =
+          DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.QUEUED, NOW)
+              .waited(Duration.ofMinutes(5))
+              .operatorStatus(submitted)
+              .events(List.of(event))
+              .build();
+
+      Diagnosis d = DIAGNOSER.diagnose(input).orElseThrow();
+
+      assertThat(d.cause()).isEqualTo(Cause.QUOTA_EXCEEDED);
+      assertThat(d.summary())
+          .startsWith(
+              "A pod of SparkApplication jobs/app was refused (SparkApplicationSubmissionFailed"
+                  + " event on SparkApplication app): pods \"app-driver\" is forbidden: exceeded"
+                  + " quota: team-a-compute")
+          .contains("ResourceQuota team-a-compute in namespace jobs is used up");
+      assertThat(d.evidence().get(0).source()).isEqualTo(Evidence.Source.EVENT);
+    }
+
+    @Test
+    void anEventThatRefusesNothingIsNoCause() {
+      JsonObject event =
+          EventBuilder.about("SparkApplication", "jobs", "app")
+              .warning(
+                  "SparkApplicationSubmissionFailed",
+                  "failed to submit SparkApplication app: failed to run spark-submit: exit 1")
+              .build();
+      DiagnosisInput input =
+          DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.QUEUED, NOW)
+              .waited(Duration.ofMinutes(5))
+              .operatorStatus(KubeflowStatuses.empty())
+              .events(List.of(event))
+              .build();
+
+      assertThat(DIAGNOSER.diagnose(input)).isEmpty();
     }
 
     @Test
@@ -193,6 +286,96 @@ class SparkDiagnosisRulesTest {
       assertThat(d.evidence().get(0).message())
           .hasSizeLessThanOrEqualTo(Messages.MAX_MESSAGE_CHARS);
       assertThat(d.evidence().get(0).message()).startsWith("failed to run spark-submit");
+    }
+
+    /**
+     * The operator records each executor pod's state by name in {@code status.executorState}
+     * ({@code ExecutorStateFailed}, {@code "FAILED"}, kubeflow/spark-operator {@code
+     * api/v1beta2/sparkapplication_types.go}; set from the pod by {@code util.GetExecutorState} in
+     * {@code internal/controller/sparkapplication/controller.go}) and keeps the record once Spark
+     * has deleted the pod.
+     */
+    @Test
+    void failedExecutorsWhosePodsAreGoneAreNamedFromTheOperatorsRecord() {
+      JsonObject s = KubeflowStatuses.empty();
+      s.getAsJsonObject("applicationState").addProperty("state", "RUNNING");
+      JsonObject executors = new JsonObject();
+      executors.addProperty("app-exec-1", "RUNNING");
+      executors.addProperty("app-exec-2", "FAILED");
+      executors.addProperty("app-exec-3", "FAILED");
+      s.add("executorState", executors);
+      DiagnosisInput input =
+          DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.STARTED, NOW)
+              .operatorStatus(s)
+              .driverPod(DriverPodBuilder.kubeflow("app").running(Fixtures.T0).build())
+              .build();
+
+      Diagnosis d = DIAGNOSER.diagnose(input).orElseThrow();
+
+      assertThat(d.cause()).isEqualTo(Cause.EXECUTORS_DIED);
+      assertThat(d.summary())
+          .startsWith(
+              "The driver of SparkApplication jobs/app runs, but the Kubeflow Spark operator lists"
+                  + " 2 executors as FAILED and their pods are gone: app-exec-2, app-exec-3.")
+          .contains("spark.executor.memoryOverhead", "deleteOnTermination=false");
+      assertThat(d.evidence().get(0).message()).isEqualTo("app-exec-2: FAILED, app-exec-3: FAILED");
+
+      // The operator's SparkExecutorFailed event keeps how each died (recordExecutorEvent:
+      // "Executor %s failed with ExitCode: %d, Reason: %s, Pod Message: %s", a Warning on the
+      // application).
+      java.util.List<JsonObject> events = new java.util.ArrayList<>();
+      for (String exec : java.util.List.of("app-exec-2", "app-exec-3")) {
+        events.add(
+            EventBuilder.about("SparkApplication", "jobs", "app")
+                .warning(
+                    "SparkExecutorFailed",
+                    "Executor "
+                        + exec
+                        + " failed with ExitCode: 137, Reason: OOMKilled, Pod Message: ")
+                .reportedBy("spark-operator")
+                .build());
+      }
+      DiagnosisInput withEvents =
+          DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.STARTED, NOW)
+              .operatorStatus(s)
+              .events(events)
+              .build();
+
+      Diagnosis oom = DIAGNOSER.diagnose(withEvents).orElseThrow();
+
+      assertThat(oom.cause()).isEqualTo(Cause.OOM_KILLED);
+      assertThat(oom.summary())
+          .isEqualTo(
+              "The driver of SparkApplication jobs/app runs, but the Kubeflow Spark operator lists"
+                  + " 2 executors as FAILED and their pods are gone: app-exec-2 OOMKilled (exit"
+                  + " code 137), app-exec-3 OOMKilled (exit code 137). An OOMKilled executor used"
+                  + " more memory than its pod's limit: raise spark.executor.memoryOverhead (or"
+                  + " spark.executor.memory).");
+      assertThat(oom.evidence()).hasSize(3);
+    }
+
+    @Test
+    void failedExecutorsWhosePodsRemainAreDiagnosedFromThePods() {
+      JsonObject s = KubeflowStatuses.empty();
+      JsonObject executors = new JsonObject();
+      executors.addProperty("app-exec-2", "FAILED");
+      s.add("executorState", executors);
+      JsonObject pod =
+          DriverPodBuilder.kubeflow("app")
+              .name("app-exec-2")
+              .terminated(137, Fixtures.T0, Fixtures.T0.plusSeconds(60))
+              .terminationReason("OOMKilled", null)
+              .build();
+      DiagnosisInput input =
+          DiagnosisInput.builder("jobs", "SparkApplication", "app", JobStatus.STARTED, NOW)
+              .operatorStatus(s)
+              .executorPods(java.util.List.of(pod))
+              .build();
+
+      Diagnosis d = DIAGNOSER.diagnose(input).orElseThrow();
+
+      assertThat(d.cause()).isEqualTo(Cause.OOM_KILLED);
+      assertThat(d.summary()).contains("jobs/app-exec-2 OOMKilled (exit code 137)");
     }
 
     @Test
@@ -350,12 +533,46 @@ class SparkDiagnosisRulesTest {
 
       Diagnosis d = DIAGNOSER.diagnose(input(s, JobStatus.FAILED).build()).orElseThrow();
 
-      assertThat(d.cause()).isEqualTo(Cause.SUBMISSION_FAILED);
+      assertThat(d.cause()).isEqualTo(Cause.QUOTA_EXCEEDED);
       assertThat(d.summary())
           .startsWith(
               "The Apache Spark operator could not create the driver of SparkApplication jobs/app:"
                   + " pods \"app-0-driver\" is forbidden: exceeded quota: team-a-compute");
       assertThat(d.evidence().get(0).firstSeen()).contains(Fixtures.T0.plusSeconds(2));
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+        delimiter = '|',
+        value = {
+          "ADMISSION_DENIED|400|admission webhook \"validation.gatekeeper.sh\" denied the request:"
+              + " [require-team-label] you must provide labels: {\"team\"}|webhook"
+              + " validation.gatekeeper.sh refuses",
+          "ADMISSION_WEBHOOK_UNREACHABLE|500|Internal error occurred: failed calling webhook"
+              + " \"validation.gatekeeper.sh\": failed to call webhook: Post"
+              + " \"https://gatekeeper-webhook-service.gatekeeper-system.svc:443/v1/admit?timeout=3s\":"
+              + " context deadline exceeded|webhook validation.gatekeeper.sh could not be called",
+          "FORBIDDEN_BY_RBAC|403|pods \"app-0-driver\" is forbidden: User"
+              + " \"system:serviceaccount:spark-operator:spark-operator\" cannot create resource"
+              + " \"pods\" in API group \"\" in the namespace \"jobs\"|Grant"
+              + " system:serviceaccount:spark-operator:spark-operator the permission to create pods"
+        })
+    void schedulingFailureTellsEachRefusalApart(
+        Cause cause, int code, String refusal, String says) {
+      JsonObject s = status();
+      ApacheStatuses.append(
+          s,
+          "SchedulingFailure",
+          "Failed to request driver from scheduler backend. StackTrace: " + fabric8(refusal, code),
+          Fixtures.T0.plusSeconds(2),
+          null);
+
+      Diagnosis d = DIAGNOSER.diagnose(input(s, JobStatus.FAILED).build()).orElseThrow();
+
+      assertThat(d.cause()).isEqualTo(cause);
+      assertThat(d.summary())
+          .startsWith("The Apache Spark operator could not create the driver of")
+          .contains(refusal, says);
     }
 
     @Test

@@ -33,6 +33,7 @@ import dev.kubejobs.testkit.MutableClock;
 import dev.kubejobs.testkit.ResourceType;
 import dev.kubejobs.testkit.fixtures.DriverPodBuilder;
 import dev.kubejobs.testkit.fixtures.EventBuilder;
+import dev.kubejobs.testkit.operator.DriverTrouble;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import dev.kubejobs.testkit.operator.SparkAppPath;
 import io.github.resilience4j.retry.RetryConfig;
@@ -275,6 +276,31 @@ class DiagnosisOnTheStatusPathTest {
     assertThat(server.journal().count("GET", PODS)).isZero();
   }
 
+  /** The testkit's refusals, as each operator reports them, each its own cause. */
+  @ParameterizedTest
+  @EnumSource(Operator.class)
+  void aDriverPodTheApiServerRefusesIsExplainedWithTheQuotaOrWebhookNamed(Operator op) {
+    start(op, SparkAppPath.HAPPY);
+    operator.driverTrouble(NS, "kj-job-1", DriverTrouble.quotaExceeded("team-a"));
+    operator.driverTrouble(NS, "kj-job-2", DriverTrouble.admissionDenied());
+    ExecutionId quota = submit("job-1", SparkAppPath.HAPPY);
+    ExecutionId denied = submit("job-2", SparkAppPath.HAPPY);
+    operator.runToEnd(NS, quota.name());
+    operator.runToEnd(NS, denied.name());
+    CLOCK.set(T0.plusSeconds(30));
+
+    JobExecutionInfo q = jobs.statusReader().get(quota);
+    JobExecutionInfo d = jobs.statusReader().get(denied);
+
+    assertThat(q.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(diagnosisOf(q).cause()).isEqualTo(Cause.QUOTA_EXCEEDED);
+    assertThat(diagnosisOf(q).summary()).contains("ResourceQuota team-a in namespace " + NS);
+    assertThat(d.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(diagnosisOf(d).cause()).isEqualTo(Cause.ADMISSION_DENIED);
+    assertThat(diagnosisOf(d).summary())
+        .contains("Admission webhook " + DriverTrouble.DEFAULT_WEBHOOK + " refuses the job");
+  }
+
   @ParameterizedTest
   @EnumSource(Operator.class)
   void aJobWhoseDriverWasOomKilledIsExplainedAsItIsReportedFailed(Operator op) {
@@ -386,6 +412,46 @@ class DiagnosisOnTheStatusPathTest {
     assertThat(server.journal().count("GET", "/api/v1/namespaces/" + NS + "/pods"))
         .as("one executor pod LIST")
         .isEqualTo(1);
+  }
+
+  /**
+   * An executor the Kubeflow operator records {@code FAILED} ({@code ExecutorStateFailed}, set for
+   * a pod in phase Failed) is read at once, with no threshold: the executor pods (one LIST) say it
+   * was OOMKilled.
+   */
+  @org.junit.jupiter.api.Test
+  void anExecutorRecordedFailedWhileTheDriverRunsIsExplainedFromItsPodAtOnce() {
+    start(Operator.KUBEFLOW, SparkAppPath.HAPPY);
+    ExecutionId id = submit("job-1", SparkAppPath.HAPPY);
+    operator.moveTo(NS, id.name(), "RUNNING");
+    executorState(id, "FAILED");
+    server
+        .store()
+        .create(
+            ResourceType.POD,
+            NS,
+            DriverPodBuilder.kubeflow(id.name())
+                .name(id.name() + "-exec-1")
+                .label("spark-role", "executor")
+                .createdAt(T0)
+                .terminated(137, T0.plusSeconds(5), T0.plusSeconds(20))
+                .terminationReason("OOMKilled", null)
+                .build());
+    CLOCK.set(T0.plusSeconds(25));
+    server.journal().clear();
+
+    JobExecutionInfo info = jobs.statusReader().get(id);
+
+    assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+    Diagnosis d = diagnosisOf(info);
+    assertThat(d.cause()).isEqualTo(Cause.OOM_KILLED);
+    assertThat(d.summary())
+        .contains(id.name() + "-exec-1 OOMKilled (exit code 137)")
+        .contains("spark.executor.memoryOverhead");
+    assertThat(server.journal().count("GET", "/api/v1/namespaces/" + NS + "/pods"))
+        .as("one executor pod LIST")
+        .isEqualTo(1);
+    assertThat(server.journal().count("GET", EVENTS)).isEqualTo(1);
   }
 
   @org.junit.jupiter.api.Test

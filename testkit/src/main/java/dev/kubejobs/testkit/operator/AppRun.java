@@ -222,6 +222,19 @@ final class AppRun {
                 observed));
   }
 
+  /**
+   * The Apache operator's {@code AppInitStep} when the driver pod's creation fails: {@code
+   * SchedulingFailure} with {@code "Failed to request driver from scheduler backend. StackTrace: "}
+   * and the exception's stack trace (the refusal of {@link #trouble}).
+   */
+  void apacheSchedulingFailure() {
+    String pod = ApacheStatuses.driverPodName(namespace, name, 0);
+    apacheAppend(
+        "SchedulingFailure",
+        "Failed to request driver from scheduler backend. StackTrace: "
+            + trouble.submitStderr(namespace, pod).replace("Exception in thread \"main\" ", ""));
+  }
+
   void apacheRelease() {
     deleteDriverPod();
     apacheAppend("ResourceReleased", null);
@@ -248,6 +261,31 @@ final class AppRun {
           "SparkApplicationSubmitted",
           "SparkApplication " + name + " was submitted successfully");
     }
+  }
+
+  /**
+   * The Kubeflow operator's failed submission: {@code SUBMISSION_FAILED} with spark-submit's stderr
+   * wrapped twice ({@code "failed to run spark-submit: %s"} in {@code runSparkSubmit}, again in
+   * {@code Submit}), and the {@code SparkApplicationSubmissionFailed} Warning event {@code "failed
+   * to submit SparkApplication %s: %s"} (kubeflow/spark-operator {@code
+   * internal/controller/sparkapplication/submission.go}, {@code controller.go}). No pod.
+   */
+  void kubeflowSubmissionFailed() {
+    submissions++;
+    String pod = KubeflowStatuses.driverPodName(name);
+    Instant at = now();
+    String submissionId = KubeflowStatuses.submissionId(uid, submissions);
+    String error =
+        "failed to run spark-submit: failed to run spark-submit: "
+            + trouble.submitStderr(namespace, pod);
+    updateStatus(
+        s ->
+            KubeflowStatuses.submissionFailed(
+                s == null ? KubeflowStatuses.empty() : s, pod, submissionId, at, error));
+    recordOperatorEvent(
+        "Warning",
+        "SparkApplicationSubmissionFailed",
+        "failed to submit SparkApplication " + name + ": " + error);
   }
 
   void kubeflowRunning() {

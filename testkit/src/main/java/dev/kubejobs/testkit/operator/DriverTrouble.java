@@ -27,7 +27,8 @@ import java.util.Objects;
  * the kubelet and the scheduler leave it, and the fake server gets the Events they record. Chosen
  * per application with {@link FakeSparkOperator#driverTrouble(String, String, DriverTrouble)} or
  * the label {@value FakeSparkOperator#TROUBLE_LABEL} ({@code image-pull}, {@code unschedulable},
- * {@code config-error}, {@code oom-killed}, each with the default message below).
+ * {@code config-error}, {@code oom-killed}, {@code quota-exceeded}, {@code admission-denied}, each
+ * with the default message below).
  *
  * <p>A trouble replaces the application's {@link SparkAppPath}:
  *
@@ -43,6 +44,10 @@ import java.util.Objects;
  *       driver pod to {@code SUBMITTED} and waits for ever.
  *   <li>A driver killed for its memory ({@link #oomKilled()}): the {@link SparkAppPath#FAILED} path
  *       with the driver container terminated {@code OOMKilled}, exit code 137.
+ *   <li>A driver pod the API server refuses ({@link #quotaExceeded}, {@link #admissionDenied}): no
+ *       pod. Kubeflow: {@code SUBMISSION_FAILED} (spark-submit's stderr in {@code errorMessage},
+ *       the {@code SparkApplicationSubmissionFailed} event){@code , FAILED}. Apache: {@code
+ *       finalizer, Submitted, SchedulingFailure} (the stack trace){@code , ResourceReleased}.
  * </ul>
  *
  * <p>Immutable and thread safe.
@@ -60,8 +65,22 @@ public final class DriverTrouble {
     /** The driver container cannot be created from its configuration. */
     CONFIG_ERROR,
     /** The driver container is killed for exceeding its memory limit. */
-    OOM_KILLED
+    OOM_KILLED,
+    /** The API server refuses the driver pod: a {@code ResourceQuota} is used up. */
+    QUOTA_EXCEEDED,
+    /** The API server refuses the driver pod: an admission webhook denies it. */
+    ADMISSION_DENIED
   }
+
+  /** The quota of {@link #quotaExceeded()}. */
+  public static final String DEFAULT_QUOTA = "compute-quota";
+
+  /** The webhook of {@link #admissionDenied()}. */
+  public static final String DEFAULT_WEBHOOK = "validation.gatekeeper.sh";
+
+  /** The denial of {@link #admissionDenied()}, as Gatekeeper words a missing label. */
+  public static final String DEFAULT_DENIAL =
+      "[require-team-label] you must provide labels: {\"team\"}";
 
   /** The image of {@link #imagePull()}: a tag that does not exist. */
   public static final String DEFAULT_BAD_IMAGE = "apache/spark:4.0.1-typo";
@@ -188,9 +207,118 @@ public final class DriverTrouble {
   }
 
   /**
+   * A driver pod the API server refuses because ResourceQuota {@code quota} is used up: {@code pods
+   * "<driver>" is forbidden: exceeded quota: <quota>, requested: …, used: …, limited: …}
+   * (kubernetes {@code plugin/pkg/admission/resourcequota/controller.go}, wrapped by {@code
+   * NewForbidden}). No driver pod is created; the operator reports the refusal as a failed
+   * submission: Kubeflow {@code SUBMISSION_FAILED} with spark-submit's stderr in {@code
+   * errorMessage} and its {@code SparkApplicationSubmissionFailed} event, then {@code FAILED};
+   * Apache {@code SchedulingFailure} with the stack trace, then {@code ResourceReleased}.
+   *
+   * @param quota the ResourceQuota's name
+   * @return the trouble
+   */
+  public static DriverTrouble quotaExceeded(String quota) {
+    return new DriverTrouble(Kind.QUOTA_EXCEEDED, null, requireText(quota, "quota"));
+  }
+
+  /**
+   * A driver pod refused by ResourceQuota {@value #DEFAULT_QUOTA}.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble quotaExceeded() {
+    return quotaExceeded(DEFAULT_QUOTA);
+  }
+
+  /**
+   * A driver pod an admission webhook denies: {@code admission webhook "<webhook>" denied the
+   * request: <denial>} (kubernetes {@code
+   * staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors/statuserror.go}). The
+   * operators report it as for {@link #quotaExceeded(String)}.
+   *
+   * @param webhook the webhook's name
+   * @param denial what the webhook answered
+   * @return the trouble
+   */
+  public static DriverTrouble admissionDenied(String webhook, String denial) {
+    return new DriverTrouble(
+        Kind.ADMISSION_DENIED, requireText(webhook, "webhook"), requireText(denial, "denial"));
+  }
+
+  /**
+   * A driver pod webhook {@value #DEFAULT_WEBHOOK} denies with {@link #DEFAULT_DENIAL}.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble admissionDenied() {
+    return admissionDenied(DEFAULT_WEBHOOK, DEFAULT_DENIAL);
+  }
+
+  /**
+   * Returns whether the API server refuses the driver pod, so that none is created ({@link
+   * Kind#QUOTA_EXCEEDED}, {@link Kind#ADMISSION_DENIED}).
+   *
+   * @return true for a refusal
+   */
+  public boolean refusesDriver() {
+    return kind == Kind.QUOTA_EXCEEDED || kind == Kind.ADMISSION_DENIED;
+  }
+
+  /**
+   * The API server's {@code Status.message} refusing driver pod {@code pod}.
+   *
+   * @param pod the driver pod's name
+   * @return the message, or null when this trouble refuses nothing
+   */
+  String refusal(String pod) {
+    return switch (kind) {
+      case QUOTA_EXCEEDED ->
+          "pods \""
+              + pod
+              + "\" is forbidden: exceeded quota: "
+              + message
+              + ", requested: limits.memory=1408Mi, used: limits.memory=4Gi, limited:"
+              + " limits.memory=5Gi";
+      case ADMISSION_DENIED -> "admission webhook \"" + image + "\" denied the request: " + message;
+      default -> null;
+    };
+  }
+
+  /**
+   * spark-submit's stderr for the refusal of driver pod {@code pod} in {@code namespace}, as
+   * fabric8's {@code KubernetesClientException} prints it ({@code OperationSupport.requestFailure}:
+   * {@code "Failure executing: POST at: <url>. Message: <message>. Received status: Status(...)."})
+   * under the JVM's {@code Exception in thread "main"}, with a frame of Spark's submission client.
+   */
+  String submitStderr(String namespace, String pod) {
+    String refusal = refusal(pod);
+    int code = kind == Kind.QUOTA_EXCEEDED ? 403 : 400;
+    return "Exception in thread \"main\" io.fabric8.kubernetes.client.KubernetesClientException:"
+        + " Failure executing: POST at: https://kubernetes.default.svc/api/v1/namespaces/"
+        + namespace
+        + "/pods. Message: "
+        + refusal
+        + ". Received status: Status(apiVersion=v1, code="
+        + code
+        + ", details=StatusDetails(causes=[], group=null, kind=pods, name="
+        + pod
+        + ", retryAfterSeconds=null, uid=null, additionalProperties={}), kind=Status, message="
+        + refusal
+        + ", metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null,"
+        + " selfLink=null, additionalProperties={}), reason="
+        + (code == 403 ? "Forbidden" : "BadRequest")
+        + ", status=Failure, additionalProperties={}).\n"
+        + "\tat io.fabric8.kubernetes.client.dsl.internal.OperationSupport.requestFailure("
+        + "OperationSupport.java:671)\n"
+        + "\tat org.apache.spark.deploy.k8s.submit.Client.run(KubernetesClientApplication.scala:153)\n";
+  }
+
+  /**
    * Parses a value of the label {@value FakeSparkOperator#TROUBLE_LABEL}: {@code image-pull},
-   * {@code unschedulable}, {@code config-error} or {@code oom-killed} (case-insensitive, {@code _}
-   * accepted for {@code -}), each with its default message.
+   * {@code unschedulable}, {@code config-error}, {@code oom-killed}, {@code quota-exceeded} or
+   * {@code admission-denied} (case-insensitive, {@code _} accepted for {@code -}), each with its
+   * default message.
    *
    * @param value the label value
    * @return the trouble
@@ -205,6 +333,8 @@ public final class DriverTrouble {
           case UNSCHEDULABLE -> unschedulable();
           case CONFIG_ERROR -> configError();
           case OOM_KILLED -> oomKilled();
+          case QUOTA_EXCEEDED -> quotaExceeded();
+          case ADMISSION_DENIED -> admissionDenied();
         };
       }
     }
@@ -229,18 +359,20 @@ public final class DriverTrouble {
   }
 
   /**
-   * Returns whether the driver never starts (every kind but {@link Kind#OOM_KILLED}).
+   * Returns whether the driver pod is created and never starts (every kind but {@link
+   * Kind#OOM_KILLED} and the refusals).
    *
    * @return true when the driver pod stays {@code Pending}
    */
   public boolean keepsDriverPending() {
-    return kind != Kind.OOM_KILLED;
+    return kind != Kind.OOM_KILLED && !refusesDriver();
   }
 
   /**
-   * Returns the driver image of an {@link Kind#IMAGE_PULL} trouble.
+   * Returns the driver image of an {@link Kind#IMAGE_PULL} trouble, or the webhook of an {@link
+   * Kind#ADMISSION_DENIED} one.
    *
-   * @return the image, or null for the other kinds
+   * @return the image or webhook, or null for the other kinds
    */
   public String image() {
     return image;
@@ -248,7 +380,9 @@ public final class DriverTrouble {
 
   /**
    * Returns the message the cluster writes: the runtime's answer ({@link Kind#IMAGE_PULL}), the
-   * scheduler's message ({@link Kind#UNSCHEDULABLE}) or the kubelet's ({@link Kind#CONFIG_ERROR}).
+   * scheduler's message ({@link Kind#UNSCHEDULABLE}) or the kubelet's ({@link Kind#CONFIG_ERROR});
+   * the quota's name ({@link Kind#QUOTA_EXCEEDED}) or the webhook's denial ({@link
+   * Kind#ADMISSION_DENIED}).
    *
    * @return the message, or null for {@link Kind#OOM_KILLED}
    */
@@ -262,8 +396,8 @@ public final class DriverTrouble {
       case IMAGE_PULL -> pod.image(image).waiting("ImagePullBackOff", backOffMessage());
       case UNSCHEDULABLE -> pod.unschedulable(message);
       case CONFIG_ERROR -> pod.waiting("CreateContainerConfigError", message);
-      case OOM_KILLED -> {
-        // set when the driver exits
+      case OOM_KILLED, QUOTA_EXCEEDED, ADMISSION_DENIED -> {
+        // set when the driver exits, or no pod at all
       }
     }
   }
@@ -319,7 +453,7 @@ public final class DriverTrouble {
                   true));
       case CONFIG_ERROR ->
           List.of(scheduled, kubelet("config-error", "Warning", "Failed", "Error: " + message));
-      case OOM_KILLED -> List.of();
+      case OOM_KILLED, QUOTA_EXCEEDED, ADMISSION_DENIED -> List.of();
     };
   }
 

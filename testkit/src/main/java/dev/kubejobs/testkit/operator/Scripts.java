@@ -52,6 +52,13 @@ final class Scripts {
     boolean retainAlways = "Always".equals(retainPolicy);
     boolean retainOnFailure = retainAlways || "OnFailure".equals(retainPolicy);
     s.add(step(FINALIZER_STEP, r -> r.addFinalizer(ApacheStatuses.FINALIZER)));
+    if (run.trouble != null && run.trouble.refusesDriver()) {
+      // AppInitStep: the driver pod's creation fails, SchedulingFailure with the stack trace.
+      s.add(step("Submitted", AppRun::apacheSubmitted));
+      s.add(step("SchedulingFailure", AppRun::apacheSchedulingFailure));
+      s.add(end(retainOnFailure));
+      return;
+    }
     switch (run.path) {
       case HAPPY -> {
         run(s);
@@ -144,6 +151,11 @@ final class Scripts {
   private static void kubeflow(AppRun run) {
     List<AppRun.Step> s = run.steps;
     String newer = run.settings.newerState();
+    if (run.trouble != null && run.trouble.refusesDriver()) {
+      s.add(step("SUBMISSION_FAILED", AppRun::kubeflowSubmissionFailed));
+      s.add(terminal("FAILED"));
+      return;
+    }
     switch (run.path) {
       case HAPPY -> {
         s.add(submitted());

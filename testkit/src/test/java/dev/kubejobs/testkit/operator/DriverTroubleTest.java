@@ -241,6 +241,52 @@ class DriverTroubleTest {
     assertThat(eventsAbout("kj-oom-0-driver")).isEmpty(); // the kubelet records none for it
   }
 
+  @Test
+  void apacheQuotaRefusalIsASchedulingFailureWithTheStackTraceAndNoPod() {
+    operator = FakeSparkOperator.apache(server);
+    submitApache("kj-q", "quota-exceeded");
+
+    operator.runToEnd(NS, "kj-q");
+
+    JsonObject app = app("kj-q");
+    assertThat(pod("kj-q-0-driver")).isEmpty();
+    String failure =
+        app.getAsJsonObject("status").getAsJsonObject("stateTransitionHistory").entrySet().stream()
+            .map(e -> e.getValue().getAsJsonObject())
+            .filter(st -> "SchedulingFailure".equals(str(st, "currentStateSummary")))
+            .map(st -> str(st, "message"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(failure)
+        .startsWith("Failed to request driver from scheduler backend. StackTrace: ")
+        .contains(
+            "pods \"kj-q-0-driver\" is forbidden: exceeded quota: "
+                + DriverTrouble.DEFAULT_QUOTA
+                + ", requested: ");
+  }
+
+  @Test
+  void kubeflowWebhookDenialIsAFailedSubmissionWithItsEventAndNoPod() {
+    operator = FakeSparkOperator.kubeflow(server);
+    submitKubeflow("den", "admission-denied");
+
+    operator.stepUntilSettled();
+
+    JsonObject app = app("den");
+    assertThat(str(app, "status", "applicationState", "state")).isEqualTo("FAILED");
+    assertThat(str(app, "status", "applicationState", "errorMessage"))
+        .startsWith("failed to run spark-submit: failed to run spark-submit: Exception in thread")
+        .contains(
+            "admission webhook \""
+                + DriverTrouble.DEFAULT_WEBHOOK
+                + "\" denied the request: "
+                + DriverTrouble.DEFAULT_DENIAL);
+    assertThat(pod("den-driver")).isEmpty();
+    assertThat(eventsAbout("den"))
+        .extracting(CoreV1Event::getReason)
+        .contains("SparkApplicationSubmissionFailed");
+  }
+
   // ---- Kubeflow ----
 
   @Test
@@ -311,11 +357,13 @@ class DriverTroubleTest {
   @Test
   void aTroubleLabelMustNameAKind() {
     assertThat(DriverTrouble.parse("Config_Error")).isEqualTo(DriverTrouble.configError());
+    assertThat(DriverTrouble.parse("quota-exceeded")).isEqualTo(DriverTrouble.quotaExceeded());
+    assertThat(DriverTrouble.parse("admission-denied")).isEqualTo(DriverTrouble.admissionDenied());
     assertThatThrownBy(() -> DriverTrouble.parse("slow"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "testkit.kubejobs.dev/driver-trouble must be one of [image-pull, unschedulable,"
-                + " config-error, oom-killed], but was 'slow'");
+                + " config-error, oom-killed, quota-exceeded, admission-denied], but was 'slow'");
     assertThatThrownBy(() -> DriverTrouble.imagePull(" "))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("image");

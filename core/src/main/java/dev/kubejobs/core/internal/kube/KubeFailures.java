@@ -21,6 +21,7 @@ import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.diagnosis.Messages;
 import dev.kubejobs.core.resilience.ApiCallFailure;
 import dev.kubejobs.core.spi.ResourceKind;
 import java.io.IOException;
@@ -99,6 +100,12 @@ final class KubeFailures {
     int code = response.code();
     JsonObject status = JsonBodies.parseObject(bytes);
     String message = status == null ? null : JsonBodies.string(status, "message");
+    if (message != null && !"POST".equals(request.method())) {
+      // The server's text is passed on in exceptions: capped, as every message kubejobs passes on.
+      // Not a create's: submit masks the manifest's secrets in this text afterwards, and a cut
+      // through a secret would leave its two ends unmasked.
+      message = Messages.cap(message);
+    }
     if (code == 429) {
       Duration retryAfter = retryAfter(response.header("Retry-After"), status, clock);
       return new ApiCallFailure(

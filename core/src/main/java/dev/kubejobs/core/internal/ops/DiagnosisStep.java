@@ -46,10 +46,11 @@ import org.slf4j.LoggerFactory;
  * events (one LIST per namespace per read, shared by every job of that namespace it diagnoses, and
  * only when one needs it).
  *
- * <p>Bounded cost: only a job that is {@link JobStatus#FAILED} as it is first reported, or {@link
- * JobStatus#QUEUED} longer than the threshold since its resource was created, is diagnosed; a
- * healthy job costs no request. Events that may not be listed are not a failure: the diagnosis says
- * what it could not read. Not a published API; thread safe.
+ * <p>Bounded cost: only a job that is {@link JobStatus#FAILED} as it is first reported, {@link
+ * JobStatus#QUEUED} longer than the threshold since its resource was created, or {@link
+ * JobStatus#STARTED} with executors its operator's status shows waiting that long or failed, is
+ * diagnosed; a healthy job costs no request. Events that may not be listed are not a failure: the
+ * diagnosis says what it could not read. Not a published API; thread safe.
  */
 final class DiagnosisStep {
   private static final Logger LOG = LoggerFactory.getLogger(DiagnosisStep.class);
@@ -109,7 +110,7 @@ final class DiagnosisStep {
       return true;
     }
     if (info.status() == JobStatus.STARTED && app != null) {
-      return executorsWaitingLong(info, app, now);
+      return executorsFailed(app) || executorsWaitingLong(info, app, now);
     }
     if (info.status() != JobStatus.QUEUED || app == null) {
       return false;
@@ -117,6 +118,19 @@ final class DiagnosisStep {
     return app.creationTimestamp()
         .map(created -> Duration.between(created, now).compareTo(after) >= 0)
         .orElse(false);
+  }
+
+  /**
+   * Whether a STARTED job's operator status records failed executors (the mapper's {@link
+   * dev.kubejobs.core.spi.JobStatusMapper#executorsFailed}, no request).
+   */
+  private boolean executorsFailed(ResourceSnapshot app) {
+    try {
+      return ctx.jobKind().statusMapper().executorsFailed(app);
+    } catch (RuntimeException e) {
+      LOG.debug("The job kind could not tell whether executors failed: {}", e.toString());
+      return false;
+    }
   }
 
   /**

@@ -161,13 +161,16 @@ public final class StatusPipeline {
   }
 
   /**
-   * Whether the job kind's mapper sees waiting executors in a copy ({@link
-   * dev.kubejobs.core.spi.JobStatusMapper#executorsWaiting}): a cache then keeps the copy of a
+   * Whether the job kind's mapper sees waiting or failed executors in a copy ({@link
+   * dev.kubejobs.core.spi.JobStatusMapper#executorsWaiting}, {@link
+   * dev.kubejobs.core.spi.JobStatusMapper#executorsFailed}): a cache then keeps the copy of a
    * STARTED job for its diagnosis. A mapper that fails here answers false.
    */
   boolean executorsWaiting(ResourceSnapshot app) {
     try {
-      return app != null && ctx.jobKind().statusMapper().executorsWaiting(app);
+      return app != null
+          && (ctx.jobKind().statusMapper().executorsWaiting(app)
+              || ctx.jobKind().statusMapper().executorsFailed(app));
     } catch (RuntimeException e) {
       return false;
     }

@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kubejobs.core.JobRejectedException;
+import dev.kubejobs.core.diagnosis.Messages;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.testing.TestJobKind;
@@ -156,6 +157,34 @@ class RejectionCausesTest {
             });
     assertThat(KUBE.server().journal().count("GET", "/apis/nothing.example.com/v1")).isEqualTo(1);
     assertThat(KUBE.server().journal().count("GET", ".*")).isEqualTo(2);
+  }
+
+  /**
+   * A refusal's text is passed on capped (head and tail kept): a 5 MB {@code Status.message}, as an
+   * admission webhook quoting a whole object may write, does not travel whole in the exception of a
+   * read or a delete.
+   */
+  @Test
+  void aServersFiveMegabyteMessageIsPassedOnCappedWithItsHeadAndTail() {
+    String huge = "HEAD " + "x".repeat(5 * 1024 * 1024) + " TAIL";
+    KUBE.server().faults().add(Fault.on("GET", ".*/testjobs/kj-1").status(409, "Conflict", huge));
+    KUBE.server().faults().add(Fault.on("DELETE", ".*/pods/d-1").status(500, "", huge));
+
+    assertThatThrownBy(() -> gateway.get(null, TestJobKind.KIND, "etl", "kj-1"))
+        .isInstanceOfSatisfying(
+            JobRejectedException.class,
+            e -> {
+              String said = ApiStatusException.in(e).orElseThrow().serverMessage();
+              assertThat(said).hasSize(Messages.MAX_MESSAGE_CHARS).startsWith("HEAD ");
+              assertThat(said).endsWith(" TAIL").contains("chars cut");
+              assertThat(e.getMessage()).hasSizeLessThan(Messages.MAX_MESSAGE_CHARS + 200);
+            });
+    assertThatThrownBy(() -> gateway.deletePod(null, "etl", "d-1", "uid-1"))
+        .satisfies(
+            e ->
+                assertThat(e.getMessage())
+                    .hasSizeLessThan(Messages.MAX_MESSAGE_CHARS + 200)
+                    .contains("HEAD ", " TAIL"));
   }
 
   @Test
