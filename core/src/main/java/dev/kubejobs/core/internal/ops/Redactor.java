@@ -21,6 +21,7 @@ import com.google.gson.JsonPrimitive;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.KubeJobsException;
+import dev.kubejobs.core.diagnosis.Messages;
 import dev.kubejobs.core.spi.SecretKeys;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -128,7 +129,7 @@ final class Redactor {
    * @return what it throws instead
    */
   KubeJobsException scrub(KubeJobsException e) {
-    if (!leaks(e, 0)) {
+    if (!needsCleaning(e, 0)) {
       return e;
     }
     Throwable cause = e.getCause() == null ? null : copy(e.getCause(), 0);
@@ -136,11 +137,11 @@ final class Redactor {
     if (e instanceof JobRejectedException r) {
       out =
           new JobRejectedException(
-              r.executionId().orElse(null), r.reason(), r.code(), redact(r.getMessage()), cause);
+              r.executionId().orElse(null), r.reason(), r.code(), clean(r.getMessage()), cause);
     } else if (e instanceof ApiUnavailableException u) {
       out =
           new ApiUnavailableException(
-              u.executionId().orElse(null), redact(u.getMessage()), u.mayHaveBeenApplied(), cause);
+              u.executionId().orElse(null), clean(u.getMessage()), u.mayHaveBeenApplied(), cause);
     } else {
       // Submit's other errors (conflict, invalid spec) carry no server text.
       return e;
@@ -152,26 +153,35 @@ final class Redactor {
     return out;
   }
 
-  private boolean leaks(Throwable t, int depth) {
+  /**
+   * Masks the secrets in a server's text, then caps it ({@link Messages#cap}): masked first, so a
+   * cut never leaves the two halves of a secret unmasked.
+   */
+  private String clean(String text) {
+    return text == null ? null : Messages.cap(redact(text));
+  }
+
+  /** Whether the exception or a cause carries a secret or a message longer than the cap. */
+  private boolean needsCleaning(Throwable t, int depth) {
     if (t == null || depth > 10) {
       return false;
     }
     String message = t.getMessage();
-    if (message != null && !message.equals(redact(message))) {
+    if (message != null && !message.equals(clean(message))) {
       return true;
     }
     for (Throwable s : t.getSuppressed()) {
-      if (leaks(s, depth + 1)) {
+      if (needsCleaning(s, depth + 1)) {
         return true;
       }
     }
-    return leaks(t.getCause(), depth + 1);
+    return needsCleaning(t.getCause(), depth + 1);
   }
 
   /** A stand-in for an internal exception, with the secrets masked in its and its causes' text. */
   private Throwable copy(Throwable t, int depth) {
     Throwable cause = t.getCause() == null || depth > 10 ? null : copy(t.getCause(), depth + 1);
-    Redacted out = new Redacted(t.getClass().getName() + ": " + redact(t.getMessage()), cause);
+    Redacted out = new Redacted(t.getClass().getName() + ": " + clean(t.getMessage()), cause);
     out.setStackTrace(t.getStackTrace());
     if (depth <= 10) {
       for (Throwable s : t.getSuppressed()) {

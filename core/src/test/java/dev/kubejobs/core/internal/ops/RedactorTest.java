@@ -39,6 +39,48 @@ class RedactorTest {
     return Redactor.of(JsonParser.parseString(manifestJson).getAsJsonObject());
   }
 
+  /**
+   * A refused submit passes the server's text on masked, then capped (a webhook may quote the whole
+   * manifest, megabytes of it): a secret in the kept head and tail is masked, and no cut leaves the
+   * halves of a secret unmasked, since the mask comes first.
+   */
+  @Test
+  void aRefusedSubmitsFiveMegabyteMessageIsMaskedThenCappedHeadAndTailKept() {
+    Redactor r = of("{\"spec\":{\"sparkConf\":{\"spark.db.password\":\"hunter22-secret\"}}}");
+    String middle = "x".repeat(5_000_000);
+    String message =
+        "admission webhook \"v.example.com\" denied the request: password=hunter22-secret "
+            + middle.substring(0, 2_500_000)
+            + "hunter22-secret"
+            + middle.substring(2_500_000)
+            + " password=hunter22-secret end";
+
+    KubeJobsException out =
+        r.scrub(
+            new JobRejectedException(ID, JobRejectedException.Reason.INVALID, 422, message, null));
+
+    assertThat(out.getMessage())
+        .hasSizeLessThanOrEqualTo(dev.kubejobs.core.diagnosis.Messages.MAX_MESSAGE_CHARS)
+        .startsWith("admission webhook \"v.example.com\" denied the request: password=****")
+        .endsWith(" password=**** end")
+        .doesNotContain("hunter22")
+        .doesNotContain("hunter");
+  }
+
+  /** A long text without any secret is capped too: scrub does not hand it on whole. */
+  @Test
+  void aLongRefusalWithoutSecretsIsCappedAll() {
+    Redactor r = of("{\"spec\":{\"sparkConf\":{\"spark.db.password\":\"hunter22-secret\"}}}");
+    String message = "quota: " + "y".repeat(1_000_000) + " :tail";
+
+    KubeJobsException out = r.scrub(new ApiUnavailableException(ID, message, true, null));
+
+    assertThat(out.getMessage())
+        .hasSizeLessThanOrEqualTo(dev.kubejobs.core.diagnosis.Messages.MAX_MESSAGE_CHARS)
+        .startsWith("quota: yyy")
+        .endsWith("yyy :tail");
+  }
+
   @Test
   void aSecretLookingConfValueNestedInTheSpecIsMasked() {
     Redactor r =
