@@ -30,6 +30,7 @@ import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.sweep.SweepEntry;
 import dev.kubejobs.core.sweep.SweepReport;
 import dev.kubejobs.core.sweep.SweepRequest;
+import dev.kubejobs.gravitino.GravitinoOnRealOperator;
 import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
@@ -42,9 +43,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.gravitino.connector.job.JobExecutor;
+import org.apache.gravitino.job.JobHandle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -103,7 +107,7 @@ class RealApacheOperatorIT {
     cluster =
         RealOperatorCluster.start(
             Path.of(System.getProperty("realop.workDir", "target/real-operator"), "main"),
-            NS + "," + SWEPT_NS,
+            String.join(",", NS, SWEPT_NS, GravitinoOnRealOperator.NAMESPACE),
             Map.of(
                 "spark.kubernetes.operator.reconciler.intervalSeconds", "2",
                 "spark.kubernetes.operator.reconciler.parallelism", "16"));
@@ -170,11 +174,11 @@ class RealApacheOperatorIT {
   }
 
   /** The samples as runs, for the log: {@code QUEUED(DriverRequested) x12, STARTED(...) x3}. */
-  static String runs(List<Sample> samples) {
+  static String runs(List<?> samples) {
     List<String> out = new ArrayList<>();
     String last = null;
     int count = 0;
-    for (Sample s : samples) {
+    for (Object s : samples) {
       String text = s.toString();
       if (text.equals(last)) {
         count++;
@@ -583,5 +587,99 @@ class RealApacheOperatorIT {
         .isEqualTo(SweepEntry.Cause.ENDED_PAST_RETENTION);
     await().atMost(JOB_TIMEOUT).until(() -> application(id) == null);
     LOG.info("after the sweep the reader says {}", sample(jobs, id));
+  }
+
+  /**
+   * The Gravitino executor (kubejobs-gravitino), created as a Gravitino server creates it with the
+   * fake API server's kubeconfig, under the job manager stand-in of kubejobs-gravitino's tests
+   * pulling every second, two jobs side by side: a SparkPi template's job is recorded QUEUED,
+   * pulled STARTED, then SUCCEEDED with the start and end times; another, cancelled while running,
+   * ends CANCELLED, and the executor itself reads it CANCELLED once the operator removed the
+   * application (not the {@code NoSuchJobException} a manager turns into CANCELLED from its
+   * CANCELLING record).
+   */
+  @Test
+  void theGravitinoExecutorSubmitsPullsAndCancelsThroughTheOperator(@TempDir Path staging)
+      throws Exception {
+    try (JobExecutor node =
+            GravitinoOnRealOperator.createExecutor(
+                Map.of(
+                    "kubeconfig", cluster.kubeconfig().toString(),
+                    "cluster", "prod",
+                    "statusCachePeriodMs", "500"));
+        GravitinoOnRealOperator manager = new GravitinoOnRealOperator("lake", staging.toFile())) {
+      manager.registerTemplate(
+          GravitinoOnRealOperator.sparkPi(
+              "spark-pi-10s", RealOperatorCluster.scriptImage("succeeds-10s")));
+      manager.registerTemplate(
+          GravitinoOnRealOperator.sparkPi(
+              "spark-pi-runs", RealOperatorCluster.scriptImage("runs")));
+      long succeeding = manager.runJob(node, "spark-pi-10s");
+      long cancelled = manager.runJob(node, "spark-pi-runs");
+      ExecutionId cancelledId = ExecutionId.parse(manager.executionId(cancelled));
+      manager.startPulling(node, Duration.ofSeconds(1));
+      List<JobHandle.Status> succeedingRecords = new ArrayList<>();
+      List<JobHandle.Status> cancelledRecords = new ArrayList<>();
+      Runnable record =
+          () -> {
+            succeedingRecords.add(manager.status(succeeding));
+            cancelledRecords.add(manager.status(cancelled));
+          };
+
+      await()
+          .atMost(JOB_TIMEOUT)
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> {
+                record.run();
+                return manager.status(cancelled) == JobHandle.Status.STARTED
+                    && driverPod(cancelledId) != null;
+              });
+      manager.cancel(node, cancelled);
+      await()
+          .atMost(JOB_TIMEOUT)
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> {
+                record.run();
+                return manager.status(succeeding) == JobHandle.Status.SUCCEEDED
+                    && manager.status(cancelled) == JobHandle.Status.CANCELLED
+                    && application(cancelledId) == null;
+              });
+      JobHandle.Status readOnceGone =
+          node.getJobExecutionInfo(manager.executionId(cancelled)).status();
+
+      LOG.info(
+          "gravitino: the job manager recorded {} for the SparkPi job, {} for the cancelled one;"
+              + " the executor read the cancelled one {} once it was gone",
+          runs(succeedingRecords),
+          runs(cancelledRecords),
+          readOnceGone);
+      assertThat(distinct(succeedingRecords))
+          .containsExactly(
+              JobHandle.Status.QUEUED, JobHandle.Status.STARTED, JobHandle.Status.SUCCEEDED);
+      assertThat(manager.startAndEndRecordedInOrder(succeeding)).isTrue();
+      assertThat(distinct(cancelledRecords))
+          .startsWith(JobHandle.Status.QUEUED, JobHandle.Status.STARTED)
+          .endsWith(JobHandle.Status.CANCELLED)
+          .isSubsetOf(
+              JobHandle.Status.QUEUED,
+              JobHandle.Status.STARTED,
+              JobHandle.Status.CANCELLING,
+              JobHandle.Status.CANCELLED);
+      assertThat(readOnceGone).isEqualTo(JobHandle.Status.CANCELLED);
+      assertThat(manager.pullErrors()).isEmpty();
+    }
+  }
+
+  /** The values in order, consecutive repeats dropped. */
+  static <T> List<T> distinct(List<T> values) {
+    List<T> out = new ArrayList<>();
+    for (T v : values) {
+      if (out.isEmpty() || !out.get(out.size() - 1).equals(v)) {
+        out.add(v);
+      }
+    }
+    return out;
   }
 }
