@@ -592,11 +592,11 @@ class RealApacheOperatorIT {
   /**
    * The Gravitino executor (kubejobs-gravitino), created as a Gravitino server creates it with the
    * fake API server's kubeconfig, under the job manager stand-in of kubejobs-gravitino's tests
-   * pulling every second, two jobs side by side: a SparkPi template's job is recorded QUEUED,
-   * pulled STARTED, then SUCCEEDED with the start and end times; another, cancelled while running,
-   * ends CANCELLED, and the executor itself reads it CANCELLED once the operator removed the
-   * application (not the {@code NoSuchJobException} a manager turns into CANCELLED from its
-   * CANCELLING record).
+   * pulling every second, two jobs side by side: a SparkPi template's job (its driver running 40 s)
+   * is recorded QUEUED, pulled STARTED, then SUCCEEDED with the start and end times, the operator's
+   * history saying Succeeded; another, cancelled while running, ends CANCELLED, and the executor
+   * itself reads it CANCELLED once the operator removed the application (not the {@code
+   * NoSuchJobException} a manager turns into CANCELLED from its CANCELLING record).
    */
   @Test
   void theGravitinoExecutorSubmitsPullsAndCancelsThroughTheOperator(@TempDir Path staging)
@@ -610,11 +610,11 @@ class RealApacheOperatorIT {
         GravitinoOnRealOperator manager = new GravitinoOnRealOperator("lake", staging.toFile())) {
       manager.registerTemplate(
           GravitinoOnRealOperator.sparkPi(
-              "spark-pi-10s", RealOperatorCluster.scriptImage("succeeds-10s")));
+              "spark-pi-40s", RealOperatorCluster.scriptImage("succeeds-40s")));
       manager.registerTemplate(
           GravitinoOnRealOperator.sparkPi(
               "spark-pi-runs", RealOperatorCluster.scriptImage("runs")));
-      long succeeding = manager.runJob(node, "spark-pi-10s");
+      long succeeding = manager.runJob(node, "spark-pi-40s");
       long cancelled = manager.runJob(node, "spark-pi-runs");
       ExecutionId cancelledId = ExecutionId.parse(manager.executionId(cancelled));
       manager.startPulling(node, Duration.ofSeconds(1));
@@ -659,6 +659,15 @@ class RealApacheOperatorIT {
           .containsExactly(
               JobHandle.Status.QUEUED, JobHandle.Status.STARTED, JobHandle.Status.SUCCEEDED);
       assertThat(manager.startAndEndRecordedInOrder(succeeding)).isTrue();
+      // the operator agrees: it saw the driver run and succeed (a driver it never saw running, on
+      // a loaded machine, it records Failed, "terminated without SparkContext initialization")
+      assertThat(
+              application(ExecutionId.parse(manager.executionId(succeeding)))
+                  .getAsJsonObject("status")
+                  .getAsJsonObject("stateTransitionHistory")
+                  .toString())
+          .contains("\"Succeeded\"")
+          .doesNotContain("\"Failed\"");
       assertThat(distinct(cancelledRecords))
           .startsWith(JobHandle.Status.QUEUED, JobHandle.Status.STARTED)
           .endsWith(JobHandle.Status.CANCELLED)
