@@ -30,6 +30,7 @@ import dev.kubejobs.core.logs.DriverLog;
 import dev.kubejobs.core.sweep.SweepEntry;
 import dev.kubejobs.core.sweep.SweepReport;
 import dev.kubejobs.core.sweep.SweepRequest;
+import dev.kubejobs.gravitino.GravitinoOnRealOperator;
 import dev.kubejobs.spark.ApacheOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
@@ -42,9 +43,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.gravitino.connector.job.JobExecutor;
+import org.apache.gravitino.job.JobHandle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -103,7 +107,7 @@ class RealApacheOperatorIT {
     cluster =
         RealOperatorCluster.start(
             Path.of(System.getProperty("realop.workDir", "target/real-operator"), "main"),
-            NS + "," + SWEPT_NS,
+            String.join(",", NS, SWEPT_NS, GravitinoOnRealOperator.NAMESPACE),
             Map.of(
                 "spark.kubernetes.operator.reconciler.intervalSeconds", "2",
                 "spark.kubernetes.operator.reconciler.parallelism", "16"));
@@ -170,11 +174,11 @@ class RealApacheOperatorIT {
   }
 
   /** The samples as runs, for the log: {@code QUEUED(DriverRequested) x12, STARTED(...) x3}. */
-  static String runs(List<Sample> samples) {
+  static String runs(List<?> samples) {
     List<String> out = new ArrayList<>();
     String last = null;
     int count = 0;
-    for (Sample s : samples) {
+    for (Object s : samples) {
       String text = s.toString();
       if (text.equals(last)) {
         count++;
@@ -410,13 +414,14 @@ class RealApacheOperatorIT {
   }
 
   /**
-   * A cancel while the driver runs: the cancelling instance reads CANCELLING or CANCELLED while the
-   * operator deletes the driver and removes the application (seconds later), and the resource and
-   * the driver pod go. What it reads once the resource is gone depends on whether a read saw the
-   * end before the operator removed it: CANCELLED, or a job gone ({@code NoSuchJobException}), both
-   * seen here; with "the cancelling instance remembers" it must be CANCELLED, and this test should
-   * then say so. Another node polling every 5 s with the default status cache, as a scheduler does,
-   * is logged for the record.
+   * A cancel while the driver runs: the cancelling instance reads CANCELLING, then CANCELLED, at
+   * every sample once its cancel returned (its mark landed and its delete was confirmed), while the
+   * operator deletes the driver and removes the application (seconds later), and CANCELLED at every
+   * sample once the resource is gone: that instance remembers how the job ended (core/README, "the
+   * operator removes a cancelled application before the next poll"). Another node polling every 5 s
+   * with the default status cache, as a scheduler does, knows nothing of that cancel: it reads
+   * CANCELLING, CANCELLED if a poll falls in the operator's short window between {@code
+   * ResourceReleased} and the removal, or the job gone; never FAILED nor SUCCEEDED.
    */
   @Test
   void aCancelWhileRunningReadsCancelledOnTheCancellingInstanceAfterTheResourceIsGone() {
@@ -445,7 +450,14 @@ class RealApacheOperatorIT {
               return application(id) == null;
             });
     Instant goneAt = samples.get(samples.size() - 1).at();
-    Sample afterGone = sample(jobs, id);
+    List<Sample> afterGone = new ArrayList<>();
+    follow(
+        jobs,
+        id,
+        s -> {
+          afterGone.add(s);
+          return afterGone.size() >= 4;
+        });
     polled.add(sample(otherNode, id));
     await().atMost(JOB_TIMEOUT).until(() -> driverPod(id) == null);
 
@@ -454,13 +466,31 @@ class RealApacheOperatorIT {
             + " once it was gone; another node polling every 5 s read {}",
         Duration.between(cancelledAt, goneAt).toMillis(),
         runs(samples),
-        afterGone,
+        runs(afterGone),
         runs(polled));
-    assertThat(samples.stream().map(Sample::status).filter(s -> s != null))
-        .allMatch(s -> s == JobStatus.CANCELLING || s == JobStatus.CANCELLED);
-    assertThat(afterGone.status()).isIn(JobStatus.CANCELLED, null);
-    assertThat(polled.stream().map(Sample::status).filter(s -> s != null))
-        .isSubsetOf(JobStatus.STARTED, JobStatus.CANCELLING, JobStatus.CANCELLED);
+    // CANCELLING while the operator has not written its end, CANCELLED from then on: never gone,
+    // never back to CANCELLING, never another status
+    List<Sample> all = new ArrayList<>(samples);
+    all.addAll(afterGone);
+    assertThat(all)
+        .as("the cancelling instance's samples %s", runs(all))
+        .extracting(Sample::status)
+        .doesNotContainNull();
+    assertThat(path(all))
+        .as("the cancelling instance's samples %s", runs(all))
+        .isSubsetOf(JobStatus.CANCELLING, JobStatus.CANCELLED)
+        .endsWith(JobStatus.CANCELLED)
+        .containsOnlyOnce(JobStatus.CANCELLED);
+    assertThat(afterGone)
+        .as("the cancelling instance's samples once the resource was gone")
+        .extracting(Sample::status)
+        .containsOnly(JobStatus.CANCELLED);
+    assertThat(polled)
+        .as("another node's polls %s", runs(polled))
+        .extracting(Sample::status)
+        .allMatch(
+            s -> s == null || s == JobStatus.CANCELLING || s == JobStatus.CANCELLED,
+            "CANCELLING, CANCELLED or gone");
   }
 
   /**
@@ -557,5 +587,108 @@ class RealApacheOperatorIT {
         .isEqualTo(SweepEntry.Cause.ENDED_PAST_RETENTION);
     await().atMost(JOB_TIMEOUT).until(() -> application(id) == null);
     LOG.info("after the sweep the reader says {}", sample(jobs, id));
+  }
+
+  /**
+   * The Gravitino executor (kubejobs-gravitino), created as a Gravitino server creates it with the
+   * fake API server's kubeconfig, under the job manager stand-in of kubejobs-gravitino's tests
+   * pulling every second, two jobs side by side: a SparkPi template's job (its driver running 40 s)
+   * is recorded QUEUED, pulled STARTED, then SUCCEEDED with the start and end times, the operator's
+   * history saying Succeeded; another, cancelled while running, ends CANCELLED, and the executor
+   * itself reads it CANCELLED once the operator removed the application (not the {@code
+   * NoSuchJobException} a manager turns into CANCELLED from its CANCELLING record).
+   */
+  @Test
+  void theGravitinoExecutorSubmitsPullsAndCancelsThroughTheOperator(@TempDir Path staging)
+      throws Exception {
+    try (JobExecutor node =
+            GravitinoOnRealOperator.createExecutor(
+                Map.of(
+                    "kubeconfig", cluster.kubeconfig().toString(),
+                    "cluster", "prod",
+                    "statusCachePeriodMs", "500"));
+        GravitinoOnRealOperator manager = new GravitinoOnRealOperator("lake", staging.toFile())) {
+      manager.registerTemplate(
+          GravitinoOnRealOperator.sparkPi(
+              "spark-pi-40s", RealOperatorCluster.scriptImage("succeeds-40s")));
+      manager.registerTemplate(
+          GravitinoOnRealOperator.sparkPi(
+              "spark-pi-runs", RealOperatorCluster.scriptImage("runs")));
+      long succeeding = manager.runJob(node, "spark-pi-40s");
+      long cancelled = manager.runJob(node, "spark-pi-runs");
+      ExecutionId cancelledId = ExecutionId.parse(manager.executionId(cancelled));
+      manager.startPulling(node, Duration.ofSeconds(1));
+      List<JobHandle.Status> succeedingRecords = new ArrayList<>();
+      List<JobHandle.Status> cancelledRecords = new ArrayList<>();
+      Runnable record =
+          () -> {
+            succeedingRecords.add(manager.status(succeeding));
+            cancelledRecords.add(manager.status(cancelled));
+          };
+
+      await()
+          .atMost(JOB_TIMEOUT)
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> {
+                record.run();
+                return manager.status(cancelled) == JobHandle.Status.STARTED
+                    && driverPod(cancelledId) != null;
+              });
+      manager.cancel(node, cancelled);
+      await()
+          .atMost(JOB_TIMEOUT)
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> {
+                record.run();
+                return manager.status(succeeding) == JobHandle.Status.SUCCEEDED
+                    && manager.status(cancelled) == JobHandle.Status.CANCELLED
+                    && application(cancelledId) == null;
+              });
+      JobHandle.Status readOnceGone =
+          node.getJobExecutionInfo(manager.executionId(cancelled)).status();
+
+      LOG.info(
+          "gravitino: the job manager recorded {} for the SparkPi job, {} for the cancelled one;"
+              + " the executor read the cancelled one {} once it was gone",
+          runs(succeedingRecords),
+          runs(cancelledRecords),
+          readOnceGone);
+      assertThat(distinct(succeedingRecords))
+          .containsExactly(
+              JobHandle.Status.QUEUED, JobHandle.Status.STARTED, JobHandle.Status.SUCCEEDED);
+      assertThat(manager.startAndEndRecordedInOrder(succeeding)).isTrue();
+      // the operator agrees: it saw the driver run and succeed (a driver it never saw running, on
+      // a loaded machine, it records Failed, "terminated without SparkContext initialization")
+      assertThat(
+              application(ExecutionId.parse(manager.executionId(succeeding)))
+                  .getAsJsonObject("status")
+                  .getAsJsonObject("stateTransitionHistory")
+                  .toString())
+          .contains("\"Succeeded\"")
+          .doesNotContain("\"Failed\"");
+      assertThat(distinct(cancelledRecords))
+          .startsWith(JobHandle.Status.QUEUED, JobHandle.Status.STARTED)
+          .endsWith(JobHandle.Status.CANCELLED)
+          .isSubsetOf(
+              JobHandle.Status.QUEUED,
+              JobHandle.Status.STARTED,
+              JobHandle.Status.CANCELLING,
+              JobHandle.Status.CANCELLED);
+      assertThat(readOnceGone).isEqualTo(JobHandle.Status.CANCELLED);
+      assertThat(manager.pullErrors()).isEmpty();
+    }
+  }
+
+  /** The values in order, consecutive repeats dropped. */
+  static <T> List<T> distinct(List<T> values) {
+    List<T> out = new ArrayList<>();
+    for (T v : values) {
+      if (out.isEmpty() || !out.get(out.size() - 1).equals(v)) {
+        out.add(v);
+      }
+    }
+    return out;
   }
 }

@@ -30,7 +30,8 @@ import java.util.Map;
  * configmaps and networkpolicies it creates per driver the fake serves by default), a kubeconfig
  * pointing at it, the real operator running against it, and a {@link FakeKubelet} on a timer that
  * runs the driver pods the operator creates as their {@value #SCRIPT} label says (set through
- * {@code SparkJobSpec.label}; the operator copies the pod template's labels onto the driver).
+ * {@code SparkJobSpec.label}; the operator copies the pod template's labels onto the driver) or
+ * their image ({@link #scriptImage}).
  */
 final class RealOperatorCluster implements AutoCloseable {
   /** The label naming what the kubelet does with a driver pod: one of {@link #SCRIPTS}' keys. */
@@ -55,6 +56,23 @@ final class RealOperatorCluster implements AutoCloseable {
           "exits-42", FakeKubelet.Script.exits(42).runningFor(12).log("Exception in thread main\n"),
           "runs", FakeKubelet.Script.runsUntilDeleted().log(LOG_LINE + "\n"),
           "never-pulls", FakeKubelet.Script.imagePullFails());
+
+  /**
+   * The image naming a kubelet script, for a driver whose labels a test cannot set (a Gravitino
+   * template carries none): a pod with image {@code scriptImage(name)} runs as {@link #SCRIPTS}'
+   * {@code name} says.
+   *
+   * @param script one of {@link #SCRIPTS}' keys
+   * @return the image
+   */
+  static String scriptImage(String script) {
+    if (!SCRIPTS.containsKey(script)) {
+      throw new IllegalArgumentException("no kubelet script " + script);
+    }
+    return SCRIPT_IMAGE + script + ":4.0.1";
+  }
+
+  private static final String SCRIPT_IMAGE = "realop.test/driver-";
 
   private final FakeKubernetesApiServer server;
   private final RealOperator operator;
@@ -113,7 +131,11 @@ final class RealOperatorCluster implements AutoCloseable {
           RealOperator.prepare(kubeconfig, namespaces, workDir, operatorProperties);
       FakeKubelet.Builder node =
           FakeKubelet.builder(server).defaultScript(FakeKubelet.Script.runsUntilDeleted());
-      SCRIPTS.forEach((name, script) -> node.script(FakeKubelet.labelled(SCRIPT, name), script));
+      SCRIPTS.forEach(
+          (name, script) -> {
+            node.script(FakeKubelet.labelled(SCRIPT, name), script);
+            node.script(FakeKubelet.imageContains(SCRIPT_IMAGE + name + ":"), script);
+          });
       FakeKubelet kubelet = node.build().start(KUBELET_TICK);
       RealOperatorCluster cluster = new RealOperatorCluster(server, operator, kubeconfig, kubelet);
       try {
