@@ -70,7 +70,7 @@ class OperatorRestartIT {
     List<Sample> before = follow(jobs, running, s -> s.status() == JobStatus.STARTED);
 
     Duration stopped = cluster.operator().stop();
-    ExecutionId meanwhile = jobs.submitter().submit("while-down", spec("succeeds-2s"));
+    ExecutionId meanwhile = jobs.submitter().submit("while-down", spec("succeeds-20s"));
     JobStatus runningWhileDown = jobs.statusReader().get(running).status();
     JobStatus meanwhileWhileDown = jobs.statusReader().get(meanwhile).status();
     Instant restartAt = Instant.now();

@@ -253,12 +253,15 @@ class RealApacheOperatorIT {
    * The operator builds a driver from kubejobs' manifest (both pod templates carry a pod {@code
    * spec}: without one, Spark's template loader threw and every job ended in {@code
    * SchedulingFailure}), and the job reads QUEUED, then STARTED, then SUCCEEDED, each sample in
-   * step with spark/README's table; the driver's log is read while it runs.
+   * step with spark/README's table; the driver's log is read while it runs. The driver runs 40 s:
+   * an operator that reconciles late on a loaded machine and never sees a shorter driver running
+   * records it {@code Failed} ("terminated without SparkContext initialization"), as it would on a
+   * cluster.
    */
   @Test
   void aJobRunsFromQueuedToSucceededInStepWithTheReadmeTable() {
     KubeJobs<SparkJobSpec> jobs = jobs(cluster, ApacheOptions.ofDefaults());
-    ExecutionId id = jobs.submitter().submit("happy", spec("succeeds-10s"));
+    ExecutionId id = jobs.submitter().submit("happy", spec("succeeds-40s"));
     List<String> logRead = new ArrayList<>();
 
     List<Sample> samples =
@@ -554,7 +557,7 @@ class RealApacheOperatorIT {
                 .build());
     ExecutionId id =
         jobs.submitter()
-            .submit("retained", spec("succeeds-2s").toBuilder().namespace(SWEPT_NS).build());
+            .submit("retained", spec("succeeds-20s").toBuilder().namespace(SWEPT_NS).build());
     follow(jobs, id, s -> s.status() == JobStatus.SUCCEEDED);
 
     DriverLog log = jobs.driverLogs().tail(id, 10, 4096);

@@ -45,13 +45,13 @@ final class RealOperatorCluster implements AutoCloseable {
 
   /**
    * What the kubelet does with a driver pod, by its {@value #SCRIPT} label (steps of {@link
-   * #KUBELET_TICK}): succeed after 2, 10 or 40 s, exit 42 after 6 s, run until deleted, or never
-   * pull its image.
+   * #KUBELET_TICK}): succeed after 20 or 40 s (an operator that reconciles late on a loaded machine
+   * and never sees a shorter driver running records it {@code Failed}, as it would on a cluster),
+   * exit 42 after 6 s, run until deleted, or never pull its image.
    */
   static final Map<String, FakeKubelet.Script> SCRIPTS =
       Map.of(
-          "succeeds-2s", FakeKubelet.Script.succeeds().runningFor(4).log(LOG_LINE + "\n"),
-          "succeeds-10s", FakeKubelet.Script.succeeds().runningFor(20).log(LOG_LINE + "\n"),
+          "succeeds-20s", FakeKubelet.Script.succeeds().runningFor(40).log(LOG_LINE + "\n"),
           "succeeds-40s", FakeKubelet.Script.succeeds().runningFor(80).log(LOG_LINE + "\n"),
           "exits-42", FakeKubelet.Script.exits(42).runningFor(12).log("Exception in thread main\n"),
           "runs", FakeKubelet.Script.runsUntilDeleted().log(LOG_LINE + "\n"),
