@@ -43,6 +43,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManagerFactory;
 import org.apache.gravitino.connector.job.JobExecutor;
 import org.junit.jupiter.api.AfterEach;
@@ -114,8 +115,10 @@ class ShadedJarCredentialsIT {
         new HttpsConfigurator(tls) {
           @Override
           public void configure(HttpsParameters params) {
-            params.setSSLParameters(tls.getDefaultSSLParameters());
-            params.setWantClientAuth(true); // the in-cluster client sends a token, no certificate
+            SSLParameters ssl = tls.getDefaultSSLParameters();
+            // asked, not needed: the in-cluster client sends a token and no certificate
+            ssl.setWantClientAuth(true);
+            params.setSSLParameters(ssl);
           }
         });
     https.createContext(
@@ -189,6 +192,7 @@ class ShadedJarCredentialsIT {
             ""));
 
     // when: the server stand-in loads the shaded jar and the executor asks the API server
+    RuntimeException answer = null;
     try (URLClassLoader server = GravitinoServerStandIn.libsLoader(SERVER_LIBS, SHADED);
         JobExecutor executor =
             GravitinoServerStandIn.createExecutor(conf(kubeconfig.toString()), server)) {
@@ -197,11 +201,14 @@ class ShadedJarCredentialsIT {
             "prod/sparkapplications.spark.apache.org/gravitino-jobs/kj-job-1");
       } catch (RuntimeException expected) {
         // the stand-in answers 404: only the handshake matters here
+        answer = expected;
       }
     }
 
     // then: the handshake presented this key's certificate
-    assertThat(clientSubjects).contains(cert.getSubjectX500Principal().getName());
+    assertThat(clientSubjects)
+        .as("client certificates the server saw; the executor's call ended with %s", answer)
+        .contains(cert.getSubjectX500Principal().getName());
   }
 
   /**
@@ -224,9 +231,10 @@ class ShadedJarCredentialsIT {
               .getConstructor(String.class)
               .newInstance(token.toString());
       Object builder = builderType.getConstructor().newInstance();
-      builderType
-          .getMethod("setBasePath", String.class, String.class)
-          .invoke(builder, "localhost", String.valueOf(https.getAddress().getPort()));
+      // the part of cluster() after its two getenv calls (protected: it is cluster()'s own step)
+      Method setBasePath = builderType.getDeclaredMethod("setBasePath", String.class, String.class);
+      setBasePath.setAccessible(true);
+      setBasePath.invoke(builder, "localhost", String.valueOf(https.getAddress().getPort()));
       builderType
           .getMethod("setCertificateAuthority", byte[].class)
           .invoke(builder, (Object) pem("CERTIFICATE", serverCert.getEncoded()));
