@@ -153,7 +153,8 @@ class ShadedJarContentsIT {
   /**
    * Of Bouncy Castle only the packages client-java's {@code SSLUtils} reaches to read a client key
    * are kept ({@link ShadedJarCredentialsIT} makes each key form complete a TLS handshake through
-   * the jar): its post-quantum, legacy and JCE provider packages, among others, are left out.
+   * the jar): its post-quantum, legacy, JCE provider, EC arithmetic and crypto engine packages,
+   * among others, are left out.
    */
   @Test
   void bouncyCastleKeepsTheKeyReadingPackagesOnly() throws IOException {
@@ -168,7 +169,9 @@ class ShadedJarContentsIT {
         .noneMatch(e -> e.startsWith(bc + "jcajce/provider/"))
         .noneMatch(e -> e.startsWith(bc + "jce/provider/"))
         .noneMatch(e -> e.startsWith(bc + "x509/"))
-        .noneMatch(e -> e.startsWith(bc + "cms/"));
+        .noneMatch(e -> e.startsWith(bc + "cms/"))
+        .noneMatch(e -> e.startsWith(bc + "math/"))
+        .noneMatch(e -> e.startsWith(bc + "crypto/"));
   }
 
   static List<String> entries(Path jar) throws IOException {
