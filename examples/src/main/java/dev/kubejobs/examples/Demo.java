@@ -36,6 +36,7 @@ import dev.kubejobs.spark.KubeflowOptions;
 import dev.kubejobs.spark.SparkJobSpec;
 import dev.kubejobs.spark.SparkOperators;
 import dev.kubejobs.testkit.FakeKubernetesApiServer;
+import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.operator.DriverTrouble;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import dev.kubejobs.testkit.operator.SparkAppPath;
@@ -50,6 +51,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -69,18 +71,25 @@ import java.util.stream.Collectors;
  *       ImagePullBackOff} until the Apache operator gives up ({@code DriverStartTimedOut}), and the
  *       demo prints the job's diagnosis (cause, sentence, evidence) as the CLI's {@code status}
  *       does;
+ *   <li>runs two scheduler nodes (two {@code KubeJobs} on the same cluster, with the same cluster
+ *       and deployment names): node A cancels a job just as its driver succeeds, the operator's
+ *       outcome landing between the cancel's mark and its delete (held in the fake API server), and
+ *       both nodes read SUCCEEDED; then node A cancels a job that still runs, and both read
+ *       CANCELLED;
  *   <li>leaves an orphan (a job the scheduler never recorded) and sweeps it;
  *   <li>prints the preflight report and a table of the jobs.
  * </ol>
  *
  * <p>The fake operators move one transition per tick, driven from the demo's own loop. Run it with
  * {@code java -jar examples/target/kubejobs-examples.jar}; it takes a few seconds and exits 0 when
- * every job ended as expected.
+ * every job ended as expected and both nodes agreed.
  */
 public final class Demo {
   static final String NAMESPACE = "spark-jobs";
   static final String CLUSTER = "simulated";
   static final String DEPLOYMENT = "demo-scheduler";
+  private static final String NODE_A = "node-a";
+  private static final String NODE_B = "node-b";
   private static final DateTimeFormatter HMS =
       DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
@@ -92,6 +101,8 @@ public final class Demo {
   private FakeSparkOperator apacheOperator;
   private FakeKubernetesApiServer server;
   private FakeSparkOperator kubeflowOperator;
+  private KubeJobs<SparkJobSpec> nodeA;
+  private KubeJobs<SparkJobSpec> nodeB;
 
   private Demo(PrintWriter out, Settings settings) {
     this.out = out;
@@ -151,7 +162,11 @@ public final class Demo {
               .build();
 
       try (apache;
-          kubeflow) {
+          kubeflow;
+          KubeJobs<SparkJobSpec> nodeA = node(server, NODE_A);
+          KubeJobs<SparkJobSpec> nodeB = node(server, NODE_B)) {
+        this.nodeA = nodeA;
+        this.nodeB = nodeB;
         return show(apache, kubeflow);
       }
     }
@@ -222,7 +237,10 @@ public final class Demo {
                 .build());
     follow(List.of(stuck), j -> false);
 
-    section("5. Sweep an orphan");
+    section("5. Two scheduler nodes, a cancel racing the job's end");
+    Race race = races();
+
+    section("6. Sweep an orphan");
     out.println(
         "   A scheduler node crashed after submitting job 'lost-report' and before recording it:"
             + " the");
@@ -259,24 +277,172 @@ public final class Demo {
       swept += report.deleted().size();
     }
 
-    section("6. Preflight");
+    section("7. Preflight");
     for (KubeJobs<SparkJobSpec> kind : List.of(apache, kubeflow)) {
       PreflightReport report = kind.preflight().check(NAMESPACE);
       report.summary().lines().forEach(l -> out.println("   " + l));
     }
 
-    section("7. Jobs");
+    section("8. Jobs");
     table();
     out.printf(
         Locale.ROOT,
         "%nDemo finished in %.1f s (%.1f s to start the simulated cluster).%n",
         setupSeconds + elapsedSeconds(),
         setupSeconds);
-    return verdict(piApache, piKubeflow, etl, ingest, stuck, swept);
+    return verdict(piApache, piKubeflow, etl, ingest, stuck, race, swept);
   }
 
-  private int verdict(Job piApache, Job piKubeflow, Job etl, Job ingest, Job stuck, int swept) {
+  /**
+   * A kubejobs instance of one scheduler node: its own client, the same cluster and deployment as
+   * every other node, fresh reads (no cache) so that what it prints is what the cluster holds.
+   */
+  private static KubeJobs<SparkJobSpec> node(FakeKubernetesApiServer server, String clientId) {
+    return KubeJobs.builder(
+            server.newClient(clientId), SparkOperators.apache(ApacheOptions.builder().build()))
+        .cluster(CLUSTER)
+        .deployment(DEPLOYMENT)
+        .statusCacheTtl(Duration.ZERO)
+        .build();
+  }
+
+  /**
+   * Section 5: node A cancels a job the moment its driver succeeds (the operator's outcome lands
+   * between the cancel's mark and its delete: the outcome stands), then a job that still runs (the
+   * cancel stands); both nodes read each job and tell the same outcome. The interleaving is made
+   * with a hold on node A's DELETE in the fake API server and the fake operator's stepper, not with
+   * timing.
+   */
+  private Race races() {
+    Race race = new Race();
+    out.println(
+        "   Node A and node B are two kubejobs instances (two scheduler nodes) on the same cluster,");
+    out.println("   with the same cluster and deployment names.");
+    out.println();
+    out.println("   a) Node A cancels a job just as its driver succeeds:");
+    Job late = startOnNodeA("daily-report");
+    Hold delete =
+        server.hold(Hold.on("DELETE", ".*/sparkapplications/" + late.id.name()).forClient(NODE_A));
+    CompletableFuture<CancelResult> cancel =
+        CompletableFuture.supplyAsync(() -> nodeA.canceller().cancel(late.id));
+    try {
+      delete.awaitArrived();
+    } catch (AssertionError e) {
+      // the cancel sent no delete within 10 s: let it finish and say so in the verdict
+      delete.release();
+      race.wrong.add("node A's cancel of " + late.jobId + " sent no delete: " + cancel.join());
+      return race;
+    }
+    line("node A: cancel(" + late.id.name() + ") put its cancel mark; its delete is on the way");
+    apacheOperator.moveTo(late.id.namespace(), late.id.name(), "Succeeded");
+    line("the driver succeeds: the operator writes Succeeded before the delete arrives");
+    delete.release();
+    CancelResult lateResult = cancel.join();
+    line(
+        "node A: cancel("
+            + late.id.name()
+            + ") -> "
+            + lateResult
+            + " (its delete was locked to the marked copy, so it was refused)");
+    agree(race, late, JobStatus.SUCCEEDED, "the outcome reached before the delete stands");
+    if (lateResult != CancelResult.ALREADY_FINISHED) {
+      race.wrong.add("the cancel racing the success answered " + lateResult);
+    }
+
+    out.println();
+    out.println("   b) Node A cancels a job that still runs:");
+    Job early = startOnNodeA("hourly-sync");
+    CancelResult earlyResult = nodeA.canceller().cancel(early.id);
+    line("node A: cancel(" + early.id.name() + ") -> " + earlyResult + " (marked, then deleted)");
+    early.cancelRequested = true;
+    // The operator reacts to the delete one step at a time; both nodes read after each step.
+    String lastA = null;
+    String lastB = null;
+    for (int i = 0; i < 20; i++) {
+      String onA = statusOn(nodeA, early);
+      String onB = statusOn(nodeB, early);
+      if (!onA.equals(lastA) || !onB.equals(lastB)) {
+        line(String.format(Locale.ROOT, "node A reads %s, node B reads %s", onA, onB));
+        lastA = onA;
+        lastB = onB;
+      }
+      if (!onB.equals("gone") && !onA.equals(onB)) {
+        race.wrong.add("hourly-sync read " + onA + " on node A and " + onB + " on node B");
+      }
+      if (onB.equals("gone") || !apacheOperator.advance(early.id.namespace(), early.id.name())) {
+        break;
+      }
+    }
+    if ("CANCELLED".equals(lastA) && "CANCELLED".equals(lastB)) {
+      line("both nodes: CANCELLED (the delete came first: the cancel stands)");
+    } else if ("CANCELLED".equals(lastA) && "gone".equals(lastB)) {
+      line(
+          "node A: CANCELLED (its delete was confirmed: it remembers its cancel once the operator"
+              + " removed the resource); node B finds the resource gone");
+    } else {
+      race.wrong.add("hourly-sync read " + lastA + " on node A and " + lastB + " on node B");
+    }
+    try {
+      early.last = nodeA.statusReader().get(early.id);
+    } catch (NoSuchJobException e) {
+      early.last = JobExecutionInfo.builder(JobStatus.CANCELLED).message(lastA).build();
+    }
+    return race;
+  }
+
+  /**
+   * Submits a job on node A and moves it straight to a running driver (the earlier sections showed
+   * the way there tick by tick).
+   */
+  private Job startOnNodeA(String jobId) {
+    Job job = submit(nodeA, "apache", jobId, sparkPi().build());
+    apacheOperator.moveTo(job.id.namespace(), job.id.name(), "RunningHealthy");
+    read(job);
+    return job;
+  }
+
+  /** Both nodes read the job; they must tell the same, expected, outcome. */
+  private void agree(Race race, Job job, JobStatus expected, String why) {
+    String onA = statusOn(nodeA, job);
+    String onB = statusOn(nodeB, job);
+    line("node A reads " + job.jobId + ": " + onA);
+    line("node B reads " + job.jobId + ": " + onB);
+    if (onA.equals(onB) && onA.equals(expected.name())) {
+      line("both nodes: " + expected + " (" + why + ")");
+    } else {
+      race.wrong.add(
+          job.label()
+              + " read "
+              + onA
+              + " on node A and "
+              + onB
+              + " on node B, expected "
+              + expected);
+    }
+    try {
+      job.last = nodeA.statusReader().get(job.id);
+    } catch (NoSuchJobException e) {
+      // the table keeps the last state read
+    }
+  }
+
+  private static String statusOn(KubeJobs<SparkJobSpec> node, Job job) {
+    try {
+      return node.statusReader().get(job.id).status().name();
+    } catch (NoSuchJobException e) {
+      return "gone";
+    }
+  }
+
+  /** What went wrong in the races, empty when both nodes agreed as expected. */
+  private static final class Race {
+    final List<String> wrong = new ArrayList<>();
+  }
+
+  private int verdict(
+      Job piApache, Job piKubeflow, Job etl, Job ingest, Job stuck, Race race, int swept) {
     List<String> wrong = new ArrayList<>();
+    wrong.addAll(race.wrong);
     expect(wrong, piApache, JobStatus.SUCCEEDED);
     expect(wrong, piKubeflow, JobStatus.SUCCEEDED);
     expect(wrong, etl, JobStatus.CANCELLED);
@@ -590,7 +756,7 @@ public final class Demo {
       Duration maxWait,
       int logLines) {
     /**
-     * Returns the settings of {@code java -jar}: a 150 ms tick, a 2 s no-status timeout, no grace
+     * Returns the settings of {@code java -jar}: a 150 ms tick, a 4 s no-status timeout, no grace
      * period for orphans, at most 30 s per stage, 6 log lines.
      *
      * @return the defaults

@@ -79,6 +79,24 @@ class DemoTest {
         .containsPattern("etl-nightly +apache +CANCELLED .* kj-etl-nightly")
         .containsPattern("ingest-raw +kubeflow +FAILED +- +\\d\\d:\\d\\d:\\d\\d +kj-ingest-raw")
         .containsPattern("stuck-image +apache +FAILED +- +\\d\\d:\\d\\d:\\d\\d +kj-stuck-image");
+    // two nodes, a cancel racing the job's end: both nodes tell the same outcome
+    assertThat(stdout)
+        .contains(
+            "node A: cancel(kj-daily-report) put its cancel mark; its delete is on the way",
+            "node A: cancel(kj-daily-report) -> ALREADY_FINISHED",
+            "node A reads daily-report: SUCCEEDED",
+            "node B reads daily-report: SUCCEEDED",
+            "both nodes: SUCCEEDED (the outcome reached before the delete stands)",
+            "node A: cancel(kj-hourly-sync) -> REQUESTED",
+            "node A reads CANCELLING, node B reads CANCELLING",
+            "both nodes: CANCELLED (the delete came first: the cancel stands)")
+        .containsPattern("daily-report +apache +SUCCEEDED +\\d\\d:\\d\\d:\\d\\d")
+        .containsPattern("hourly-sync +apache +CANCELLED +\\d\\d:\\d\\d:\\d\\d");
+    // wherever the two nodes read the same job at the same moment, they tell the same status
+    assertThat(stdout.lines().filter(l -> l.contains(", node B reads ")))
+        .isNotEmpty()
+        .allMatch(l -> l.matches(".*node A reads (\\S+), node B reads \\1$"));
+    assertThat(stdout).doesNotContain("UNEXPECTED");
     // one line per state change: the same state is never printed twice in a row for a job
     assertThat(
             stdout.lines().filter(l -> l.matches(".*apache +spark-pi +STARTED +RunningHealthy.*")))
