@@ -48,6 +48,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -56,6 +57,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * WatchFilter}, which follows kube-apiserver's {@code endpoints/handlers/watch.go} and {@code
  * storage/cacher}).
  */
+@Tag("slow")
 class NamespaceWatchTest {
   private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String NS = "etl";
