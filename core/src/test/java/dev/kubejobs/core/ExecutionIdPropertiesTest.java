@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kubejobs.core.spi.ResourceKind;
 import java.util.Random;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Properties of {@link ExecutionId}: it round-trips, and parse never fails untyped. Each case is
  * one seed of a {@link Random}; a failing case names its seed, and the same seed replays it.
  */
+@Tag("slow")
 class ExecutionIdPropertiesTest {
   private static final String LABEL_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789-";
 

@@ -34,10 +34,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Behaviour 11: concurrent clients see one state; no lost updates under optimistic locking. */
+@Tag("slow")
 class ConcurrencyTest {
 
   static final int THREADS = 8;

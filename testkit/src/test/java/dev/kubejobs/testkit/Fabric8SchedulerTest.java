@@ -37,6 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * generic resource, learns its end from an informer, and reads the driver's log, while the fake
  * Apache operator moves the application.
  */
+@Tag("slow")
 class Fabric8SchedulerTest {
 
   static final String NS = "spark-jobs";

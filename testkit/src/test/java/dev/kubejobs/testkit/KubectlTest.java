@@ -31,6 +31,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with a message saying so, where no {@code kubectl} is found on the {@code PATH} or in {@code
  * /usr/bin}. Each test names the command and what kube-apiserver answers to it.
  */
+@Tag("slow")
 class KubectlTest {
 
   @RegisterExtension

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the fake. Skipped, with a message saying so, where no {@code python3} that can import {@code
  * kubernetes} is found on the {@code PATH} or in {@code /usr/bin}.
  */
+@Tag("slow")
 class PythonClientTest {
 
   @RegisterExtension

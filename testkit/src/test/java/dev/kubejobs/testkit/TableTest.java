@@ -31,6 +31,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * kubernetes/apiserver's {@code pkg/endpoints/handlers/response.go} {@code asTable} (commit
  * 24a394e5) fills each row's object.
  */
+@Tag("slow")
 class TableTest {
 
   static final String KUBECTL_ACCEPT =

@@ -40,6 +40,7 @@ import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -48,6 +49,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * kube-apiserver's {@code endpoints/handlers/watch.go} serves it and its watch cache ({@code
  * storage/cacher}) fills it.
  */
+@Tag("slow")
 class WatchTest {
 
   static final String APPS = "/apis/spark.apache.org/v1/namespaces/" + NS + "/sparkapplications";

@@ -34,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The resilience rules: what is retried, how long a throttled request waits, when the breaker
  * opens.
  */
+@Tag("slow")
 class ResilienceTest {
   private static final String ANY = "/apis/kubejobs.dev/.*";
   private static final String OBJECT = "/apis/kubejobs.dev/v1/namespaces/etl/testjobs/kj-job-1";

@@ -45,6 +45,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * changes to the listener without reads. The fake API server's watch follows kube-apiserver's (see
  * the testkit's WatchTest for the sources it mirrors).
  */
+@Tag("slow")
 class WatchModeTest {
   private static final String ALL = ".*";
   private static final String WATCHES = "/apis/kubejobs.dev/v1/namespaces/[^/]+/testjobs";

@@ -48,6 +48,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -57,6 +58,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * tested for each ({@link Operator}), each operator's own status shape, pods, restarts and deletion
  * in its nested class.
  */
+@Tag("slow")
 class FakeSparkOperatorTest {
 
   private static final Instant START = Instant.parse("2026-03-01T10:00:00Z");

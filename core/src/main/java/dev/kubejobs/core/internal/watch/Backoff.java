@@ -15,52 +15,51 @@
  */
 package dev.kubejobs.core.internal.watch;
 
+import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The waits of a {@link Reflector} between failed attempts: exponential with jitter between {@link
- * WatchSettings#backoffMin()} and {@link WatchSettings#backoffMax()} ({@link
- * WatchSettings#backoff(int, double)}), reset by an attempt that made progress, as client-go's
- * reflector waits through its {@code backoffManager} ({@code tools/cache/reflector.go}).
- * client-java's {@code ReflectorRunnable} has no back-off of its own (its {@code Controller} reruns
- * it on a fixed period), which is why this one follows client-go.
+ * The waits of a {@link Reflector} between failed attempts: the interval Resilience4j's {@link
+ * IntervalFunction} gives for the failures in a row ({@link WatchSettings#backoff()}: exponential
+ * with random jitter, between about {@link WatchSettings#backoffMin()} and {@link
+ * WatchSettings#backoffMax()}), reset by an attempt that made progress, as client-go's reflector
+ * waits through its {@code backoffManager} ({@code tools/cache/reflector.go}). client-java's {@code
+ * ReflectorRunnable} has no back-off of its own (its {@code Controller} reruns it on a fixed
+ * period), which is why this one follows client-go.
  *
- * <p>Waits run on real time and end early when {@linkplain #close() closed}. One thread (the
- * reflector's) calls {@link #after(boolean)}; any thread may call {@link #close()}.
+ * <p>Waits run on the view's clock ({@link ClockWait}) and end early when {@linkplain #close()
+ * closed}. One thread (the reflector's) calls {@link #after(boolean)}; any thread may call {@link
+ * #close()}.
  */
 final class Backoff {
   // The watch's own category, so that a user's logging configuration keeps applying to it.
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceWatch.class);
 
-  private final WatchSettings settings;
+  /**
+   * The most failures in a row handed to the interval function: its exponential interval passes any
+   * {@link WatchSettings#backoffMax()} long before, and Resilience4j computes it in as many steps
+   * as failures ({@code LongStream.iterate}), which an outage of weeks would make costly.
+   */
+  static final int MAX_COUNTED = 64;
+
+  private final IntervalFunction intervals;
+  private final ClockWait wait;
   private final String namespace;
-  private final DoubleSupplier random;
-  private final Object lock = new Object();
 
   // the reflector's thread only
   private int failures;
 
-  // guarded by lock
-  private boolean closed;
-
-  Backoff(WatchSettings settings, String namespace) {
-    this(settings, namespace, () -> ThreadLocalRandom.current().nextDouble());
-  }
-
-  Backoff(WatchSettings settings, String namespace, DoubleSupplier random) {
-    this.settings = settings;
+  Backoff(IntervalFunction intervals, ClockWait wait, String namespace) {
+    this.intervals = intervals;
+    this.wait = wait;
     this.namespace = namespace;
-    this.random = random;
   }
 
   /**
    * Records how an attempt went: one that made progress resets the count and returns at once; one
-   * that did not waits {@link WatchSettings#backoff(int, double)} for the failures in a row.
+   * that did not waits the interval for the failures in a row.
    *
    * @param progress whether the attempt made progress
    * @return the wait it chose, {@link Duration#ZERO} after progress
@@ -70,9 +69,10 @@ final class Backoff {
     if (failures == 0) {
       return Duration.ZERO;
     }
-    Duration wait = settings.backoff(failures, random.getAsDouble());
-    pause(wait);
-    return wait;
+    Duration chosen = Duration.ofMillis(intervals.apply(Math.min(failures, MAX_COUNTED)));
+    LOG.debug("Watch of namespace '{}' waits {} before trying again", namespace, chosen);
+    wait.sleep(chosen);
+    return chosen;
   }
 
   /** How many failed attempts came in a row. */
@@ -82,29 +82,6 @@ final class Backoff {
 
   /** Ends the current wait and every later one at once. */
   void close() {
-    synchronized (lock) {
-      closed = true;
-      lock.notifyAll();
-    }
-  }
-
-  private void pause(Duration wait) {
-    LOG.debug("Watch of namespace '{}' waits {} before trying again", namespace, wait);
-    long end = System.nanoTime() + wait.toNanos();
-    synchronized (lock) {
-      while (!closed) {
-        long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
-        if (left <= 0) {
-          return;
-        }
-        try {
-          lock.wait(left);
-        } catch (InterruptedException e) {
-          LOG.debug("Watch of namespace '{}' interrupted while waiting", namespace);
-          Thread.currentThread().interrupt();
-          return;
-        }
-      }
-    }
+    wait.close();
   }
 }

@@ -16,10 +16,7 @@
 package dev.kubejobs.core.internal.watch;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Cancels a watch on which nothing arrived for {@link WatchSettings#idleLimit()}, even one still
@@ -29,72 +26,53 @@ import org.slf4j.LoggerFactory;
  * util/src/main/java/io/kubernetes/client/informer/cache/ReflectorRunnable.java}); this one
  * measures silence, not age, so a busy watch is never cut.
  *
- * <p>It runs on a thread of its own ({@link #run()}); the {@link Reflector} {@linkplain #wake()
- * wakes} it when a watch starts, and {@link #close()} ends it. Thread safe.
+ * <p>It runs on a thread of its own ({@link #run()}) and measures silence on the view's clock
+ * ({@link ClockWait}); the {@link Reflector} {@linkplain #wake() wakes} it when a watch starts, and
+ * {@link #close()} ends it. Thread safe.
  */
 final class IdleWatchdog implements Runnable {
-  // The watch's own category, so that a user's logging configuration keeps applying to it.
-  private static final Logger LOG = LoggerFactory.getLogger(NamespaceWatch.class);
-
-  private final long idleNanos;
+  private final Duration idleLimit;
   private final Supplier<WatchStream> active;
-  private final String namespace;
-
-  /** Wakes the watchdog when a watch starts and on close. */
-  private final Object lock = new Object();
-
-  private volatile boolean closed;
+  private final ClockWait wait;
 
   /**
    * Creates a watchdog.
    *
-   * @param idleLimit how long a watch may stay silent
+   * @param idleLimit how long a watch may stay silent, by the clock of {@code wait}
    * @param active the watch open now, or null between watches
-   * @param namespace the namespace, for the log
+   * @param wait the wait on the view's clock, the watchdog's own
    */
-  IdleWatchdog(Duration idleLimit, Supplier<WatchStream> active, String namespace) {
-    this.idleNanos = idleLimit.toNanos();
+  IdleWatchdog(Duration idleLimit, Supplier<WatchStream> active, ClockWait wait) {
+    this.idleLimit = idleLimit;
     this.active = active;
-    this.namespace = namespace;
+    this.wait = wait;
   }
 
   /** Tells the watchdog that a watch started, so it measures from now on. */
   void wake() {
-    synchronized (lock) {
-      lock.notifyAll();
-    }
+    wait.wake();
   }
 
   /** Ends the watchdog's thread. */
   void close() {
-    closed = true;
-    wake();
+    wait.close();
   }
 
   @Override
   public void run() {
-    while (!closed) {
+    while (!wait.isClosed() && !Thread.currentThread().isInterrupted()) {
       WatchStream stream = active.get();
-      long waitNanos = idleNanos;
-      if (stream != null) {
-        long quiet = System.nanoTime() - stream.lastActivity();
-        if (quiet >= idleNanos) {
-          stream.cancelIdle();
-        } else {
-          waitNanos = idleNanos - quiet;
-        }
+      if (stream == null) {
+        wait.sleep(idleLimit);
+        continue;
       }
-      synchronized (lock) {
-        if (closed || active.get() != stream) {
-          continue;
-        }
-        try {
-          lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
-        } catch (InterruptedException e) {
-          LOG.debug("Idle watchdog of namespace '{}' interrupted; it stops", namespace);
-          Thread.currentThread().interrupt();
-          return;
-        }
+      long quiet = wait.millis() - stream.lastActivity();
+      if (quiet >= idleLimit.toMillis()) {
+        stream.cancelIdle();
+        // the reflector wakes this thread when its next watch starts
+        wait.sleep(idleLimit);
+      } else {
+        wait.sleep(idleLimit.minusMillis(quiet));
       }
     }
   }

@@ -57,13 +57,13 @@ import org.slf4j.LoggerFactory;
  *   <li>on 410 {@code Expired} (an ERROR event, or a 410 answer) and on any other ERROR event,
  *       lists again and watches from the new list;
  *   <li>on a failure (unreachable, 5xx, 429, open circuit, refused) waits, exponentially longer
- *       with jitter between {@link WatchSettings#backoffMin()} and {@link
- *       WatchSettings#backoffMax()}, and tries again; a watch that brought no event and lasted less
- *       than a second also counts as a failure (client-go's "very short watch"), so a server or
- *       proxy that ends every watch at once is not hammered. A transient failure of a watch is
- *       retried as a watch from the same resourceVersion, not with a new list (client-go relists
- *       after a 5xx; resuming costs the server less, and a resourceVersion that became too old
- *       answers 410, which relists);
+ *       with jitter (Resilience4j's {@code IntervalFunction}) from {@link
+ *       WatchSettings#backoffMin()} up to {@link WatchSettings#backoffMax()}, and tries again; a
+ *       watch that brought no event and lasted less than a second also counts as a failure
+ *       (client-go's "very short watch"), so a server or proxy that ends every watch at once is not
+ *       hammered. A transient failure of a watch is retried as a watch from the same
+ *       resourceVersion, not with a new list (client-go relists after a 5xx; resuming costs the
+ *       server less, and a resourceVersion that became too old answers 410, which relists);
  *   <li>on 403 marks the view {@link View#forbidden()} (the reader then polls this namespace) and
  *       logs one WARN naming the missing permission; it keeps trying at the back-off's pace and
  *       clears the mark once a watch opens.
@@ -143,7 +143,7 @@ public final class NamespaceWatch implements AutoCloseable {
     this.threads = b.threads;
     this.store = new WatchStore(b.namespace, b.clock, b.listener, b.keep);
     this.reflector =
-        new Reflector(b.gateway, b.kind, b.namespace, b.labelSelector, b.settings, store);
+        new Reflector(b.gateway, b.kind, b.namespace, b.labelSelector, b.settings, store, b.clock);
   }
 
   /**
@@ -316,8 +316,10 @@ public final class NamespaceWatch implements AutoCloseable {
     }
 
     /**
-     * Sets the clock that stamps {@link View#lastHeard()}; default UTC system clock. Waits (the
-     * idle limit, the back-off) run on real time.
+     * Sets the clock that stamps {@link View#lastHeard()} and that the view's own waits run on (the
+     * back-off, the idle limit, the length of a watch); default UTC system clock. A test that moves
+     * its clock ends those waits without real time passing. {@link
+     * NamespaceWatch#awaitSync(Duration)}, the caller's wait, runs on real time.
      *
      * @param viewClock the clock
      * @return this builder

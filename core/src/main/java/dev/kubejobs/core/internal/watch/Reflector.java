@@ -24,6 +24,7 @@ import dev.kubejobs.core.internal.kube.WatchCall;
 import dev.kubejobs.core.internal.kube.WatchEvent;
 import dev.kubejobs.core.internal.kube.WatchHandler;
 import dev.kubejobs.core.spi.ResourceKind;
+import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * {@link Backoff} first; the class doc of {@link NamespaceWatch} lists the rules.
  *
  * <p>{@link #run()} runs on the watch's own thread until {@link #close()}, which may be called from
- * any thread and cancels the open call.
+ * any thread and cancels the open call. Its times (the back-off, the idle limit, a watch's length)
+ * are read on the view's clock.
  */
 final class Reflector implements Runnable {
   // The watch's own category, so that a user's logging configuration keeps applying to it.
@@ -65,6 +67,7 @@ final class Reflector implements Runnable {
   private final String labelSelector;
   private final WatchSettings settings;
   private final WatchStore store;
+  private final ClockWait time;
   private final Backoff backoff;
   private final IdleWatchdog watchdog;
 
@@ -81,15 +84,17 @@ final class Reflector implements Runnable {
       String namespace,
       String labelSelector,
       WatchSettings settings,
-      WatchStore store) {
+      WatchStore store,
+      Clock clock) {
     this.gateway = gateway;
     this.kind = kind;
     this.namespace = namespace;
     this.labelSelector = labelSelector;
     this.settings = settings;
     this.store = store;
-    this.backoff = new Backoff(settings, namespace);
-    this.watchdog = new IdleWatchdog(settings.idleLimit(), () -> active, namespace);
+    this.time = new ClockWait(clock);
+    this.backoff = new Backoff(settings.backoff(), new ClockWait(clock), namespace);
+    this.watchdog = new IdleWatchdog(settings.idleLimit(), () -> active, new ClockWait(clock));
   }
 
   /** The watchdog of this reflector's watches, to run on a thread of its own. */
@@ -120,7 +125,7 @@ final class Reflector implements Runnable {
           relist = false;
           doing = "watch";
         }
-        WatchStream stream = new WatchStream();
+        WatchStream stream = new WatchStream(time::millis);
         End end = watchOnce(stream);
         progress = stream.progressed();
         switch (end) {

@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.core.internal.watch;
 
+import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -31,13 +32,20 @@ import java.util.Objects;
  *     Default 2 minutes, twice the interval at which kube-apiserver's watch cache sends bookmarks
  *     ({@code bookmarkFrequency}, one minute, in {@code
  *     staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go}). Positive
- * @param backoffMin the first wait after a failure. Default 800 ms, as client-go's reflector
- *     ({@code NewReflectorWithOptions}'s backoff manager). Positive
+ * @param backoffMin the first wait after a failure, before jitter (which moves it up to half of it
+ *     either way). Default 800 ms, as client-go's reflector ({@code NewReflectorWithOptions}'s
+ *     backoff manager). Positive
  * @param backoffMax the longest wait between attempts. Default 30 s, as client-go's reflector. At
  *     least {@code backoffMin}
  */
 public record WatchSettings(
     Duration serverTimeout, Duration idleLimit, Duration backoffMin, Duration backoffMax) {
+
+  /** How much longer each wait of the back-off is than the one before, jitter aside. */
+  static final double BACKOFF_MULTIPLIER = 2.0;
+
+  /** How far, as a fraction of the wait, the back-off's jitter moves it either way. */
+  static final double BACKOFF_JITTER = 0.5;
 
   /**
    * Checks the settings.
@@ -117,23 +125,15 @@ public record WatchSettings(
   }
 
   /**
-   * Returns the wait before attempt {@code failures + 1}: exponential from {@link #backoffMin},
-   * doubled per failure, plus up to as much again of jitter, never more than {@link #backoffMax}
-   * (client-go's {@code ExponentialBackoffManager} with factor 2 and jitter 1).
+   * Returns the waits between failed attempts: Resilience4j's exponential interval from {@link
+   * #backoffMin}, doubled per failure in a row, with random jitter of half of it either way, never
+   * more than {@link #backoffMax} (as client-go's reflector backs off, with Resilience4j's jitter;
+   * the gateway's retries use the same function, {@code Resilience4jPolicy.defaultRetryConfig}).
    *
-   * @param failures the failures in a row, at least 1
-   * @param random a number in [0, 1)
-   * @return the wait
+   * @return the interval in milliseconds for the failures in a row (1 for the first)
    */
-  Duration backoff(int failures, double random) {
-    long min = backoffMin.toMillis();
-    long max = backoffMax.toMillis();
-    long base = min;
-    for (int i = 1; i < failures && base < max; i++) {
-      base *= 2;
-    }
-    base = Math.min(base, max);
-    long jittered = base + (long) (base * random);
-    return Duration.ofMillis(Math.max(1, Math.min(max, jittered)));
+  IntervalFunction backoff() {
+    return IntervalFunction.ofExponentialRandomBackoff(
+        backoffMin, BACKOFF_MULTIPLIER, BACKOFF_JITTER, backoffMax);
   }
 }

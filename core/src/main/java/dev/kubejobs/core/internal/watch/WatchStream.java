@@ -17,28 +17,40 @@ package dev.kubejobs.core.internal.watch;
 
 import dev.kubejobs.core.internal.kube.WatchCall;
 import dev.kubejobs.core.internal.kube.WatchEvent;
-import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
- * One watch request of a {@link Reflector}: its handle, when something last arrived on it, and what
- * it brought. The reflector writes it; the {@link IdleWatchdog} reads its last activity and may
- * cancel it.
+ * One watch request of a {@link Reflector}: its handle, when (by the view's clock) something last
+ * arrived on it, and what it brought. The reflector writes it; the {@link IdleWatchdog} reads its
+ * last activity and may cancel it.
  *
  * <p>The handle and the activity fields are volatile (read across the two threads); the event count
  * and the error are confined to the reflector's thread.
  */
 final class WatchStream {
   /** A watch shorter than this that brought no event counts as a failure (client-go's rule). */
-  private static final long SHORT_WATCH_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final long SHORT_WATCH_MILLIS = 1_000;
 
-  private final long startedAt = System.nanoTime();
+  private final LongSupplier clock;
+  private final long startedAt;
   private volatile WatchCall call;
-  private volatile long lastActivity = startedAt;
+  private volatile long lastActivity;
   private volatile boolean idle;
   private volatile boolean opened;
   // the reflector's thread only
   private int events;
   private WatchEvent.ErrorStatus error;
+
+  /**
+   * Starts a stream whose times are read on {@code clock}, the view's ({@link ClockWait#millis()}).
+   *
+   * @param clock the view's time in milliseconds
+   */
+  WatchStream(LongSupplier clock) {
+    this.clock = clock;
+    this.startedAt = clock.getAsLong();
+    this.lastActivity = startedAt;
+  }
 
   /** Keeps the call's handle, so the stream can be canceled. */
   void starting(WatchCall watchCall) {
@@ -57,10 +69,10 @@ final class WatchStream {
 
   /** Notes that something arrived now. */
   void touch() {
-    lastActivity = System.nanoTime();
+    lastActivity = clock.getAsLong();
   }
 
-  /** When, by {@link System#nanoTime()}, something last arrived (or the stream started). */
+  /** When, in {@link ClockWait#millis()}, something last arrived (or the stream started). */
   long lastActivity() {
     return lastActivity;
   }
@@ -105,6 +117,6 @@ final class WatchStream {
 
   /** Whether the watch brought an event or lasted a second (client-go's "very short watch"). */
   boolean progressed() {
-    return events > 0 || System.nanoTime() - startedAt >= SHORT_WATCH_NANOS;
+    return events > 0 || clock.getAsLong() - startedAt >= SHORT_WATCH_MILLIS;
   }
 }

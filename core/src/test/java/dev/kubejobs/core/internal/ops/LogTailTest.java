@@ -28,8 +28,10 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("slow")
 class LogTailTest {
 
   private static LogTail.Result tail(String log, int maxLines, int maxBytes) throws IOException {

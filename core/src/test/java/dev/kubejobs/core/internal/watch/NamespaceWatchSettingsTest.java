@@ -18,7 +18,10 @@ package dev.kubejobs.core.internal.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The watch settings: defaults, validation messages and the back-off's bounds. */
@@ -52,15 +55,22 @@ class NamespaceWatchSettingsTest {
 
   @Test
   void theBackoffDoublesWithJitterAndNeverPassesItsMaximum() {
-    WatchSettings s = WatchSettings.ofDefaults();
+    IntervalFunction backoff = WatchSettings.ofDefaults().backoff();
 
-    assertThat(s.backoff(1, 0.0)).isEqualTo(Duration.ofMillis(800));
-    assertThat(s.backoff(1, 0.5)).isEqualTo(Duration.ofMillis(1200));
-    assertThat(s.backoff(2, 0.0)).isEqualTo(Duration.ofMillis(1600));
-    assertThat(s.backoff(3, 0.99)).isBetween(Duration.ofMillis(3200), Duration.ofMillis(6400));
-    for (int failures = 1; failures < 100; failures++) {
-      assertThat(s.backoff(failures, 0.999)).isLessThanOrEqualTo(Duration.ofSeconds(30));
+    for (int failures = 1; failures <= 6; failures++) {
+      long base = 800L << (failures - 1);
+      Set<Long> seen = new HashSet<>();
+      for (int i = 0; i < 200; i++) {
+        long wait = backoff.apply(failures);
+        assertThat(wait).isBetween(base / 2, Math.min(30_000, base * 3 / 2));
+        seen.add(wait);
+      }
+      // the jitter is random: the waits for the same failures differ
+      assertThat(seen).hasSizeGreaterThan(1);
     }
-    assertThat(s.backoff(Integer.MAX_VALUE, 0.0)).isEqualTo(Duration.ofSeconds(30));
+    for (int failures = 1; failures < 100; failures++) {
+      assertThat(backoff.apply(failures)).isLessThanOrEqualTo(30_000L);
+    }
+    assertThat(backoff.apply(Backoff.MAX_COUNTED)).isEqualTo(30_000L);
   }
 }

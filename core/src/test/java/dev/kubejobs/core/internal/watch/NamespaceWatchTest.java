@@ -43,10 +43,12 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -55,6 +57,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * WatchFilter}, which follows kube-apiserver's {@code endpoints/handlers/watch.go} and {@code
  * storage/cacher}).
  */
+@Tag("slow")
 class NamespaceWatchTest {
   private static final MutableClock CLOCK = MutableClock.at(T0);
   private static final String NS = "etl";
@@ -213,13 +216,13 @@ class NamespaceWatchTest {
     create("kj-a");
     String second = create("kj-b");
 
-    await().atMost(WAIT).until(() -> watches().size() >= 3);
+    movingTheClock(() -> watches().size() >= 3);
     assertThat(view.view().inSync()).isFalse();
     assertThat(view.view().resourceVersion()).isEqualTo(second);
     create("kj-c");
     server.faults().clear();
 
-    await().atMost(WAIT).until(() -> view.view().byName().containsKey("kj-c"));
+    movingTheClock(() -> view.view().byName().containsKey("kj-c"));
     assertThat(view.awaitSync(WAIT)).isTrue();
     assertThat(heard).containsExactly("add kj-a", "add kj-b", "add kj-c");
     assertThat(lists()).hasSize(1);
@@ -244,7 +247,7 @@ class NamespaceWatchTest {
     assertThat(view.awaitSync(WAIT)).isTrue();
     server.faults().add(Fault.on("WATCH", JOBS).forever().status(503, "ServiceUnavailable", "x"));
     create("kj-x");
-    await().atMost(WAIT).until(() -> watches().size() >= 3);
+    movingTheClock(() -> watches().size() >= 3);
 
     // while no watch is open: one job goes, one comes, and the history is compacted
     server.store().delete(TestJobKind.TYPE, NS, "kj-b");
@@ -252,7 +255,7 @@ class NamespaceWatchTest {
     server.compact();
     server.faults().clear();
 
-    await().atMost(WAIT).until(() -> view.view().byName().containsKey("kj-c"));
+    movingTheClock(() -> view.view().byName().containsKey("kj-c"));
     assertThat(view.awaitSync(WAIT)).isTrue();
     assertThat(view.view().byName()).containsOnlyKeys("kj-a", "kj-x", "kj-c");
     assertThat(heard)
@@ -281,30 +284,21 @@ class NamespaceWatchTest {
             .get("resourceVersion")
             .getAsString();
 
-    await()
-        .atMost(WAIT)
-        .until(
-            () -> {
-              server.sendWatchBookmarks();
-              return view.view().resourceVersion().equals(elsewhere);
-            });
+    movingTheClock(
+        () -> {
+          server.sendWatchBookmarks();
+          return view.view().resourceVersion().equals(elsewhere);
+        });
     assertThat(elsewhere).isNotEqualTo(listed);
     int before = server.journal().requests().size();
     server.compact();
 
-    await()
-        .atMost(WAIT)
-        .until(
-            () ->
-                server
-                        .journal()
-                        .requests()
-                        .subList(before, server.journal().requests().size())
-                        .stream()
-                        .filter(
-                            r -> r.path().equals(JOBS) && "true".equals(r.queryParameter("watch")))
-                        .count()
-                    >= 2);
+    movingTheClock(
+        () ->
+            server.journal().requests().subList(before, server.journal().requests().size()).stream()
+                    .filter(r -> r.path().equals(JOBS) && "true".equals(r.queryParameter("watch")))
+                    .count()
+                >= 2);
     assertThat(view.awaitSync(WAIT)).isTrue();
     assertThat(lists()).hasSize(1);
     assertThat(heard).isEmpty();
@@ -319,11 +313,14 @@ class NamespaceWatchTest {
    */
   @Test
   void theIdleLimitClosesASilentWatchAndResumesFromTheSameResourceVersion() {
-    NamespaceWatch view = start(testJobs(FAST.withIdleLimit(Duration.ofMillis(500))));
+    // the default idle limit (2 minutes), passed on the view's clock: no real time
+    NamespaceWatch view =
+        start(testJobs(FAST.withIdleLimit(WatchSettings.ofDefaults().idleLimit())));
     assertThat(view.awaitSync(WAIT)).isTrue();
     String listed = view.view().resourceVersion();
+    assertThat(watches()).hasSize(1);
 
-    await().atMost(WAIT).until(() -> watches().size() >= 3);
+    movingTheClock(Duration.ofMinutes(1), () -> watches().size() >= 3);
     create("kj-a");
 
     await().atMost(WAIT).until(() -> view.view().byName().containsKey("kj-a"));
@@ -347,7 +344,7 @@ class NamespaceWatchTest {
 
       assertThat(view.awaitSync(WAIT)).isFalse();
       assertThat(view.view().forbidden()).isTrue();
-      await().atMost(WAIT).until(() -> watches().size() >= 3);
+      movingTheClock(() -> watches().size() >= 3);
       assertThat(log.warnings())
           .filteredOn(l -> l.contains("NamespaceWatch"))
           .singleElement()
@@ -355,7 +352,7 @@ class NamespaceWatchTest {
           .contains("'watch' verb", "testjobs.kubejobs.dev", "namespace '" + NS + "'");
 
       server.rbac().reset();
-      await().atMost(WAIT).until(() -> view.view().inSync());
+      movingTheClock(() -> view.view().inSync());
       assertThat(view.view().forbidden()).isFalse();
       assertThat(lists()).hasSize(1);
     }
@@ -385,18 +382,17 @@ class NamespaceWatchTest {
                 .clock(CLOCK)
                 .listener(this::record));
 
-    await()
-        .atMost(WAIT)
-        .until(() -> policy.circuitBreaker().getState() == CircuitBreaker.State.OPEN);
+    movingTheClock(() -> policy.circuitBreaker().getState() == CircuitBreaker.State.OPEN);
     int sent = server.journal().count("GET", JOBS);
-    await().atMost(WAIT).until(() -> refused.get() >= 2);
+    // the back-offs pass on the clock, far less than the breaker's 10 s open state
+    movingTheClock(() -> refused.get() >= 2);
     assertThat(server.journal().count("GET", JOBS)).isEqualTo(sent);
     assertThat(view.view().inSync()).isFalse();
 
     server.faults().clear();
     CLOCK.advance(Duration.ofSeconds(11));
 
-    assertThat(view.awaitSync(WAIT)).isTrue();
+    movingTheClock(() -> view.view().inSync());
     assertThat(view.view().byName()).containsOnlyKeys("kj-a");
     assertThat(policy.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
@@ -436,6 +432,25 @@ class NamespaceWatchTest {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * Waits for {@code condition}, moving the view's clock by the back-off's longest wait at each
+   * poll: the view's back-off and idle limit run on that clock, so they pass without real time.
+   */
+  private static void movingTheClock(Callable<Boolean> condition) {
+    movingTheClock(FAST.backoffMax(), condition);
+  }
+
+  private static void movingTheClock(Duration step, Callable<Boolean> condition) {
+    await()
+        .atMost(WAIT)
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> {
+              CLOCK.advance(step);
+              return condition.call();
+            });
+  }
 
   private NamespaceWatch.Builder testJobs(WatchSettings settings) {
     return NamespaceWatch.builder(gateway(ResiliencePolicy.none()), TestJobKind.KIND, NS)
