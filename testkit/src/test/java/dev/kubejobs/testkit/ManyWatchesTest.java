@@ -39,6 +39,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.Test;
  * own; a blocking client would need a thread per watch on the test's side. What was measured is
  * written to {@code target/many-watches.txt}.
  */
+@Tag("slow")
 class ManyWatchesTest {
 
   private static final int NAMESPACES = 100;
