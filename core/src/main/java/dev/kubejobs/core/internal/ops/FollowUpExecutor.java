@@ -281,29 +281,14 @@ final class FollowUpExecutor {
    * @throws NoSuchJobException if the resource is gone before the patch
    */
   Optional<ResourceSnapshot> withdrawEndMark(ExecutionId id, ResourceSnapshot app) {
-    try {
-      ResourceSnapshot unmarked =
-          gateway.mergePatch(
-              id,
-              resourceKind,
-              id.namespace(),
-              id.name(),
-              AnnotationPatch.remove(app.resourceVersion(), JobIdentity.ANNOTATION_ENDED));
+    Optional<ResourceSnapshot> unmarked = withdraw(id, app, JobIdentity.ANNOTATION_ENDED);
+    if (unmarked.isPresent()) {
       LOG.info(
           "Job '{}': the operator wrote a status after kubejobs' end mark, whose delete had not"
               + " been confirmed; end mark withdrawn, the operator's outcome stands",
           id);
-      return Optional.of(unmarked);
-    } catch (ApiStatusException e) {
-      if (e.isConflict()) {
-        return Optional.empty();
-      }
-      if (e.isNotFound()) {
-        throw new NoSuchJobException(
-            id, "the resource of job " + id + " disappeared before kubejobs could read it", null);
-      }
-      throw e;
     }
+    return unmarked;
   }
 
   /**
@@ -323,20 +308,33 @@ final class FollowUpExecutor {
    * @throws NoSuchJobException if the resource is gone before the patch
    */
   Optional<ResourceSnapshot> withdrawCancelMark(ExecutionId id, ResourceSnapshot app) {
+    // Empty on 409: changed since the copy (the cancel's delete, or another reader's withdrawal).
+    Optional<ResourceSnapshot> unmarked =
+        withdraw(id, app, JobIdentity.ANNOTATION_CANCEL_REQUESTED);
+    if (unmarked.isPresent()) {
+      LOG.debug("Job '{}' ended before its cancel took effect; cancel mark withdrawn", id);
+    }
+    return unmarked;
+  }
+
+  /**
+   * Removes one of kubejobs' marks with a merge patch locked to the copy's resourceVersion.
+   *
+   * @return the copy without the mark, or empty when the copy changed before the patch (409)
+   * @throws NoSuchJobException if the resource is gone before the patch
+   */
+  private Optional<ResourceSnapshot> withdraw(
+      ExecutionId id, ResourceSnapshot app, String annotation) {
     try {
-      ResourceSnapshot unmarked =
+      return Optional.of(
           gateway.mergePatch(
               id,
               resourceKind,
               id.namespace(),
               id.name(),
-              AnnotationPatch.remove(
-                  app.resourceVersion(), JobIdentity.ANNOTATION_CANCEL_REQUESTED));
-      LOG.debug("Job '{}' ended before its cancel took effect; cancel mark withdrawn", id);
-      return Optional.of(unmarked);
+              AnnotationPatch.remove(app.resourceVersion(), annotation)));
     } catch (ApiStatusException e) {
       if (e.isConflict()) {
-        // Changed since the copy: the cancel's delete, or another reader's withdrawal.
         return Optional.empty();
       }
       if (e.isNotFound()) {
