@@ -36,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -538,10 +539,8 @@ public final class FakeKubelet implements AutoCloseable {
    */
   private void unschedulable(JsonObject pod, String message) {
     JsonObject updated =
-        store.update(
-            ResourceType.POD,
-            namespace(pod),
-            name(pod),
+        updatePod(
+            pod,
             p -> {
               JsonObject status = object(p, "status");
               status.addProperty("phase", "Pending");
@@ -551,12 +550,15 @@ public final class FakeKubelet implements AutoCloseable {
     event(updated, "Warning", "FailedScheduling", message, SCHEDULER, true);
   }
 
+  /** Changes the stored pod {@code pod} names, as this node writes it, and returns the result. */
+  private JsonObject updatePod(JsonObject pod, UnaryOperator<JsonObject> change) {
+    return store.update(ResourceType.POD, namespace(pod), name(pod), change);
+  }
+
   /** The kubelet has the pod: its containers are being created. */
   private void creating(JsonObject pod, Script s) {
-    store.update(
-        ResourceType.POD,
-        namespace(pod),
-        name(pod),
+    updatePod(
+        pod,
         p -> {
           JsonObject status = object(p, "status");
           status.addProperty("phase", "Pending");
@@ -590,10 +592,8 @@ public final class FakeKubelet implements AutoCloseable {
     String reason = backOff ? "ImagePullBackOff" : "ErrImagePull";
     List<JsonObject> bad = new ArrayList<>();
     JsonObject updated =
-        store.update(
-            ResourceType.POD,
-            namespace(pod),
-            name(pod),
+        updatePod(
+            pod,
             p -> {
               JsonArray statuses = new JsonArray();
               for (JsonObject c : containers(p, "containers")) {
@@ -659,10 +659,8 @@ public final class FakeKubelet implements AutoCloseable {
   private void running(JsonObject pod, Script s, Instant startedAt) {
     String ip = "10.244.1." + (nextPodIp++ % 250 + 2);
     JsonObject updated =
-        store.update(
-            ResourceType.POD,
-            namespace(pod),
-            name(pod),
+        updatePod(
+            pod,
             p -> {
               JsonObject status = object(p, "status");
               status.addProperty("phase", "Running");
@@ -705,10 +703,8 @@ public final class FakeKubelet implements AutoCloseable {
   private JsonObject terminated(JsonObject pod, Script s, Instant startedAt, int exitCode) {
     Instant finishedAt = now();
     JsonObject updated =
-        store.update(
-            ResourceType.POD,
-            namespace(pod),
-            name(pod),
+        updatePod(
+            pod,
             p -> {
               JsonObject status = object(p, "status");
               status.addProperty("phase", exitCode == 0 ? "Succeeded" : "Failed");
