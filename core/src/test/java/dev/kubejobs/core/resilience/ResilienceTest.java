@@ -66,14 +66,17 @@ class ResilienceTest {
     KUBE.server().faults().add(Fault.on("*", ANY).forever().connectionReset());
     CircuitBreaker breaker = ((Resilience4jPolicy) KUBE.jobs().resiliencePolicy()).circuitBreaker();
 
-    // 5 unreachable attempts open the breaker (3 of the first query, 2 of the second).
+    // 5 unreachable attempts open the breaker (3 of the first query, 2 of the second). An attempt
+    // whose GET failed on a pooled connection is sent again by OkHttp on a fresh one
+    // (retryOnConnectionFailure), which the server sees, but the breaker counts attempts.
     for (int i = 0; i < 2; i++) {
       assertThatThrownBy(() -> KUBE.jobs().statusReader().get(KUBE.id()))
           .isInstanceOf(ApiUnavailableException.class);
     }
     assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(5);
     int sentBefore = KUBE.server().journal().requests().size();
-    assertThat(sentBefore).isEqualTo(5);
+    assertThat(sentBefore).isBetween(5, 15);
 
     for (int i = 0; i < 10_000; i++) {
       assertThatThrownBy(() -> KUBE.jobs().statusReader().get(KUBE.id()))

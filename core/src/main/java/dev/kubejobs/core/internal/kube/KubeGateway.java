@@ -46,13 +46,14 @@ import org.slf4j.LoggerFactory;
  * <p><b>How it talks.</b> Requests are built by the caller's own {@link ApiClient} ({@code
  * buildRequest}: its base path, authentication and default headers) and sent with an {@link
  * OkHttpClient} derived from the caller's ({@code newBuilder()}: same TLS, interceptors and token
- * refresh) with {@code retryOnConnectionFailure(false)}, so that OkHttp never silently re-sends a
- * POST, PATCH or DELETE (a GET that failed on a pooled connection the server closed while idle is
- * sent again, see {@link StaleConnectionRetry}), and with read/write timeouts (client-java's
- * default read timeout is infinite). The caller's {@code ApiClient} is never modified. Bodies are
- * raw JSON both ways: the generic API of client-java reports every 2xx as 200, hides {@code
- * Retry-After}, fails on non-JSON answers with untyped errors, and its typed models serialize empty
- * collections into patches.
+ * refresh) with OkHttp's {@code retryOnConnectionFailure}: a GET that failed on a pooled connection
+ * the server closed while idle is sent again on another, while every POST, PATCH and DELETE carries
+ * a one-shot body, which OkHttp never sends again once its sending began (whether to send a write
+ * again is the policy's call, see {@link KubeTransport}), and with read/write timeouts
+ * (client-java's default read timeout is infinite). The caller's {@code ApiClient} is never
+ * modified. Bodies are raw JSON both ways: the generic API of client-java reports every 2xx as 200,
+ * hides {@code Retry-After}, fails on non-JSON answers with untyped errors, and its typed models
+ * serialize empty collections into patches.
  *
  * <p><b>How it fails.</b> Every request runs under the {@link ResiliencePolicy}. No answer (connect
  * failure, reset, timeout, empty answer), 5xx and 429 are {@link ApiCallFailure}s, retried by the
@@ -118,13 +119,10 @@ public final class KubeGateway {
     Objects.requireNonNull(requestTimeout, "requestTimeout");
     Objects.requireNonNull(policy, "policy");
     OkHttpClient original = client.getHttpClient();
-    StaleConnectionRetry stale = new StaleConnectionRetry();
     OkHttpClient.Builder derived =
         original
             .newBuilder()
-            .retryOnConnectionFailure(false)
-            .addInterceptor(stale.resender())
-            .addNetworkInterceptor(stale.connectionWatcher())
+            .retryOnConnectionFailure(true)
             .readTimeout(requestTimeout)
             .writeTimeout(requestTimeout);
     if (original.connectTimeoutMillis() == 0) {

@@ -34,10 +34,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import okhttp3.Call;
+import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
+import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okio.BufferedSink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -227,18 +230,20 @@ final class KubeTransport {
       if (request.body() == null && request.method().equals("GET")) {
         return gets.get(request.path(), request.query(), headers);
       }
-      return client.buildRequest(
-          null,
-          request.path(),
-          request.method(),
-          new ArrayList<>(request.query()),
-          new ArrayList<>(),
-          request.body(),
-          headers,
-          new HashMap<>(),
-          new HashMap<>(),
-          AUTH_NAMES,
-          null);
+      Request write =
+          client.buildRequest(
+              null,
+              request.path(),
+              request.method(),
+              new ArrayList<>(request.query()),
+              new ArrayList<>(),
+              request.body(),
+              headers,
+              new HashMap<>(),
+              new HashMap<>(),
+              AUTH_NAMES,
+              null);
+      return write.newBuilder().method(write.method(), OneShotBody.of(write.body())).build();
     } catch (ApiException | RuntimeException e) {
       // For example a base path that is not a URL: a configuration error of the ApiClient.
       throw new ApiUnavailableException(
@@ -304,6 +309,48 @@ final class KubeTransport {
               + "': something in front of the Kubernetes API answered; check the ApiClient's base"
               + " path and the proxy in between",
           e);
+    }
+  }
+
+  /**
+   * A write's body that OkHttp may send only once. OkHttp's own retry ({@code
+   * retryOnConnectionFailure}, on in the gateway's client) sends a request again after a failure on
+   * a connection that served an exchange before (one the server may have closed while it was idle,
+   * as kube-apiserver does after 90 s: {@code IdleTimeout} in {@code
+   * k8s.io/apiserver/pkg/server/secure_serving.go}), but never one whose body is one-shot and whose
+   * sending began: a POST, PATCH or DELETE that may have reached the server is the resilience
+   * policy's to send again, never the connection's. A GET has no body and is sent again.
+   */
+  private static final class OneShotBody extends RequestBody {
+    private final RequestBody body;
+
+    private OneShotBody(RequestBody body) {
+      this.body = body;
+    }
+
+    /** The one-shot form of a write's body; an empty one for a DELETE that has none. */
+    static RequestBody of(RequestBody body) {
+      return new OneShotBody(body == null ? RequestBody.create(new byte[0]) : body);
+    }
+
+    @Override
+    public MediaType contentType() {
+      return body.contentType();
+    }
+
+    @Override
+    public long contentLength() throws IOException {
+      return body.contentLength();
+    }
+
+    @Override
+    public void writeTo(BufferedSink sink) throws IOException {
+      body.writeTo(sink);
+    }
+
+    @Override
+    public boolean isOneShot() {
+      return true;
     }
   }
 }
