@@ -216,14 +216,8 @@ final class KubeFailures {
     }
     if (e.code() == 403 || e.code() == 401) {
       Permission needed = request.permission();
-      String what;
-      if (needed == null) {
-        what = "'" + request.op() + "' was forbidden";
-      } else if (e.code() == 401) {
-        what = "the API server refused the ApiClient's credentials (401); " + needed;
-      } else {
-        what = "missing permission: " + needed;
-      }
+      String what =
+          needed == null ? "'" + request.op() + "' was forbidden" : needed.refusal(e.code());
       return new JobRejectedException(
           request.about(),
           JobRejectedException.Reason.FORBIDDEN,

@@ -43,6 +43,22 @@ public record Permission(String verb, String resource, String namespace) {
   }
 
   /**
+   * Says what a refusal of a request that needed this permission means, in the one wording every
+   * part of kubejobs uses: a 401 is the credentials ({@code the API server refused the ApiClient's
+   * credentials (401) to delete pods in namespace etl}), anything else a missing permission ({@code
+   * missing permission: delete pods in namespace etl}). Built from the answer's code and what was
+   * sent, never from the server's text.
+   *
+   * @param code the refusal's HTTP status, 401 or 403
+   * @return the words
+   */
+  public String refusal(int code) {
+    return code == 401
+        ? "the API server refused the ApiClient's credentials (401) to " + this
+        : "missing permission: " + this;
+  }
+
+  /**
    * Returns the permission as a rejection names it: {@code delete pods in namespace etl}.
    *
    * @return the words

@@ -25,6 +25,7 @@ import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.kube.ApiStatusException;
 import dev.kubejobs.core.internal.kube.DeleteResult;
 import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.internal.kube.Permission;
 import dev.kubejobs.core.spi.DriverPod;
 import dev.kubejobs.core.spi.FollowUp;
 import dev.kubejobs.core.spi.ResourceKind;
@@ -215,15 +216,7 @@ final class FollowUpExecutor {
         followUp.action() == FollowUp.Action.DELETE_DRIVER_POD
             ? "pods"
             : resourceKind.qualifiedPlural();
-    if (e.code() == 401) {
-      return "the API server refused the ApiClient's credentials (401) to "
-          + verb
-          + " "
-          + what
-          + " in namespace "
-          + id.namespace();
-    }
-    return "missing permission: " + verb + " " + what + " in namespace " + id.namespace();
+    return new Permission(verb, what, id.namespace()).refusal(e.code());
   }
 
   /**

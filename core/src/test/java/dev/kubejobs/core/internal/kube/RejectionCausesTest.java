@@ -93,7 +93,7 @@ class RejectionCausesTest {
                   .contains(new Permission("get", "testjobs.kubejobs.dev", "etl"));
             })
         .hasMessage(
-            "the API server refused the ApiClient's credentials (401); get testjobs.kubejobs.dev"
+            "the API server refused the ApiClient's credentials (401) to get testjobs.kubejobs.dev"
                 + " in namespace etl (server said: Unauthorized)");
   }
 
