@@ -135,7 +135,7 @@ public final class KubeJobs<S> implements AutoCloseable {
             b.statusSource,
             b.requestTimeout,
             b.diagnoseAfter);
-    this.canceller = new CancelOperation<>(context, statusReader);
+    this.canceller = new CancelOperation<>(context, statusReader.cancelDecisions());
   }
 
   /**

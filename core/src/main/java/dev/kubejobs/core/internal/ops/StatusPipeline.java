@@ -63,19 +63,20 @@ import org.slf4j.LoggerFactory;
  * three times, three callbacks into the status reader (the cache's {@code listed} consumer, {@code
  * JobStatusMapper.resolve}'s lookup function and the resolver's recording function wrapping it)
  * besides the gateway's list sink, and two flags set on the public {@code JobExecutionInfo} to be
- * stripped later. Now: 26 hops over 17 classes, 43 calls, the mapper run twice, no callback into
+ * stripped later. Now: 28 hops over 19 classes, 43 calls, the mapper run twice, no callback into
  * the reader, no flag: {@code StatusOperation.get} -> {@code KubeJobsContext.check}, {@code
- * StatusCache.ask}; {@code ReportedStatuses.seen}; {@code StatusCache.listing} -> {@code
- * KubeGateway.listEach} -> the list sink's {@code wants} ({@code JsonTree.Obj.text}) and {@code
- * item} -> {@code Entry.mapAhead} -> {@link #mapAlone} -> {@code JobStatusMapper.map}, {@code
- * EndMark.of}; {@code Listing.copy} -> {@code Entry.alone}; {@code Copy.held}; {@link #decide} ->
- * {@code DriverPodLocator.locate} -> {@code JobKind.driverPodName}, {@code
- * KubernetesNames.isDns1123Subdomain}, {@code KubeGateway.getPod}; {@code JobStatusMapper.map},
- * {@code EndMark.of}; {@code DiagnosisStep.wanted} -> {@code JobStatusMapper.executorsWaiting};
- * {@code ReportedStatuses.raise}; {@code StatusCache.evictExpired}. Four of them serve what came
- * after the count: the end mark (2) and the diagnosis (2). The gateway's two calls back ({@code
- * wants}, {@code item}) are the streaming parse handing each listed copy to the cache as it is
- * read, before and now.
+ * StatusCache.ask}, {@code NamespaceRead.readNamespace} -> {@code ReportedStatuses.seen}; {@code
+ * StatusCache.listing} -> {@code KubeGateway.listEach} -> the list sink's {@code wants} ({@code
+ * JsonTree.Obj.text}) and {@code item} -> {@code Entry.mapAhead} -> {@link #mapAlone} -> {@code
+ * JobStatusMapper.map}, {@code EndMark.of}; {@code Listing.copy} -> {@code Entry.alone}; {@code
+ * Copy.held}; {@link #decide} -> {@code DriverPodLocator.locate} -> {@code JobKind.driverPodName},
+ * {@code KubernetesNames.isDns1123Subdomain}, {@code KubeGateway.getPod}; {@code
+ * JobStatusMapper.map}, {@code EndMark.of}; {@code DiagnosisStep.wanted} -> {@code
+ * JobStatusMapper.executorsWaiting}; {@code ReportedFloor.floor} -> {@code ReportedStatuses.raise};
+ * (back in {@code StatusOperation.get}) {@code StatusCache.evictExpired}. Four of them serve what
+ * came after the count: the end mark (2) and the diagnosis (2). The gateway's two calls back
+ * ({@code wants}, {@code item}) are the streaming parse handing each listed copy to the cache as it
+ * is read, before and now.
  *
  * <p>Not a published API; thread safe.
  */
