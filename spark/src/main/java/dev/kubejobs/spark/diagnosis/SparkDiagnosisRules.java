@@ -65,6 +65,13 @@ public final class SparkDiagnosisRules {
   private static final Pattern KUBEFLOW_EXECUTOR_FAILED =
       Pattern.compile("Executor (\\S+) failed with ExitCode: (-?\\d+), Reason: ([^,]*)");
 
+  /**
+   * The Kubeflow operator's {@code errorMessage} for a driver pod that vanished
+   * (kubeflow/spark-operator {@code internal/controller/sparkapplication/controller.go}, {@code
+   * updateDriverState}).
+   */
+  private static final String KUBEFLOW_DRIVER_NOT_FOUND = "driver pod not found";
+
   private static final Set<String> APACHE_FAILURES =
       Set.of(
           "Failed",
@@ -110,6 +117,18 @@ public final class SparkDiagnosisRules {
     Evidence evidence =
         Evidence.builder(Evidence.Source.OPERATOR_STATUS, app).reason(state).message(error).build();
     if (state.equals("SUSPENDED") || state.equals("SUSPENDING")) {
+      Optional<Diagnosis> queued = diagnoser.diagnoseAdmission(input);
+      if (queued.isPresent()) {
+        // Kueue suspends the application it has not admitted: its Workload says why.
+        List<Evidence> all = new ArrayList<>(queued.get().evidence());
+        all.add(evidence);
+        return Optional.of(
+            Diagnosis.of(
+                Cause.WAITING_FOR_ADMISSION,
+                queued.get().summary()
+                    + " Until then the application stays suspended (spec.suspend).",
+                all));
+      }
       return Optional.of(
           Diagnosis.of(
               Cause.WAITING_FOR_ADMISSION,
@@ -144,11 +163,19 @@ public final class SparkDiagnosisRules {
         || error.toLowerCase(java.util.Locale.ROOT).contains("failed to run spark-submit")) {
       return submissionFailed(input, "spark-submit failed for ", error, evidence);
     }
-    if (state.equals("FAILED")) {
+    if (state.equals("FAILED") || state.equals("FAILING")) {
       return Optional.of(
           Diagnosis.of(
               Cause.OPERATOR_REPORTED_FAILURE,
-              "The Kubeflow Spark operator failed " + app + ": " + firstLine(error),
+              "The Kubeflow Spark operator failed "
+                  + app
+                  + ": "
+                  + firstLine(error)
+                  + (error.strip().equals(KUBEFLOW_DRIVER_NOT_FOUND)
+                      ? " The driver pod was deleted while the application ran (by someone, an"
+                          + " eviction, or with its node) and no event about it was found; submit"
+                          + " it again."
+                      : ""),
               List.of(evidence)));
     }
     return Optional.empty();
@@ -303,6 +330,19 @@ public final class SparkDiagnosisRules {
       }
       String message = str(state, "message");
       Evidence evidence = stateEvidence(input, state);
+      if (summary.equals("ExecutorsStartTimedOut")) {
+        Optional<Diagnosis> d = diagnoser.diagnoseExecutorsNotStarted(input);
+        if (d.isPresent()) {
+          List<Evidence> all = new ArrayList<>(d.get().evidence());
+          all.add(evidence);
+          return Optional.of(
+              Diagnosis.of(
+                  d.get().cause(),
+                  d.get().summary()
+                      + " The Apache Spark operator gave up on them (ExecutorsStartTimedOut).",
+                  all));
+        }
+      }
       if (summary.equals("SchedulingFailure")) {
         Optional<Diagnosis> d =
             submissionFailed(

@@ -49,8 +49,10 @@ import org.slf4j.LoggerFactory;
  * <p>Bounded cost: only a job that is {@link JobStatus#FAILED} as it is first reported, {@link
  * JobStatus#QUEUED} longer than the threshold since its resource was created, or {@link
  * JobStatus#STARTED} with executors its operator's status shows waiting that long or failed, is
- * diagnosed; a healthy job costs no request. Events that may not be listed are not a failure: the
- * diagnosis says what it could not read. Not a published API; thread safe.
+ * diagnosed; a healthy job costs no request. A diagnosed STARTED or FAILED job's executor pods are
+ * read with one labelled pod LIST per namespace per read, shared like the events. Events that may
+ * not be listed are not a failure: the diagnosis says what it could not read. Not a published API;
+ * thread safe.
  */
 final class DiagnosisStep {
   private static final Logger LOG = LoggerFactory.getLogger(DiagnosisStep.class);
@@ -244,9 +246,12 @@ final class DiagnosisStep {
         DiagnosisInput.builder(id.namespace(), applicationKind, id.name(), info.status(), now)
             .waited(waited.isNegative() ? Duration.ZERO : waited)
             .events(events.events);
-    if (info.status() == JobStatus.STARTED) {
+    if (info.status() == JobStatus.STARTED || info.status() == JobStatus.FAILED) {
+      // A failed job is diagnosed once, as it is first reported: its executors may say why (an
+      // executor OOMKilled, executors stuck until the operator gave up on them).
       input.executorPods(executorsOf(id, driver, events.executorPods(id)));
     }
+    input.applicationLabels(app.labels());
     app.status().ifPresent(input::operatorStatus);
     driver.pod().ifPresent(p -> input.driverPod(p.json()));
     if (events.notRead != null) {
