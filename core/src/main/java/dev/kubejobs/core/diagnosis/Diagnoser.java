@@ -287,7 +287,6 @@ public final class Diagnoser {
         evidence.add(e.toEvidence());
       }
     }
-    addNodeEvents(input, node, evidence);
     return Optional.of(
         Diagnosis.of(
             Cause.NODE_LOST,
@@ -306,26 +305,6 @@ public final class Diagnoser {
                 + " (the node stopped reporting ready and its pods were evicted): not the job's"
                 + " fault; submit it again, and ask the cluster's owners about the node.",
             evidence));
-  }
-
-  /**
-   * Adds the node's own events about its loss: the node lifecycle controller's {@code NodeNotReady}
-   * ({@code "Node %s status is now: NodeNotReady"}), the kubelet's {@code NodeNotReady}, the node
-   * controller's {@code RemovingNode} and {@code DeletingNode}.
-   */
-  private static void addNodeEvents(DiagnosisInput input, String node, List<Evidence> evidence) {
-    if (node == null) {
-      return;
-    }
-    for (ClusterEvent e : input.events()) {
-      if (e.kind().equals("Node")
-          && e.name().equals(node)
-          && (e.reason().equals("NodeNotReady")
-              || e.reason().equals("RemovingNode")
-              || e.reason().equals("DeletingNode"))) {
-        evidence.add(e.toEvidence());
-      }
-    }
   }
 
   /** Where an executor pod's name starts its counter: Spark's {@code <prefix>-exec-<id>}. */

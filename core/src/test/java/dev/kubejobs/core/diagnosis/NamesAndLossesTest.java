@@ -40,10 +40,7 @@ import org.junit.jupiter.api.Test;
  *       a pod whose node object is gone gets {@code DisruptionTarget=True}, reason {@code
  *       DeletionByPodGC}, message {@code "PodGC: node no longer exists"}, phase Failed, then is
  *       force-deleted; {@code pkg/controller/tainteviction/taint_eviction.go}: {@code
- *       DeletionByTaintManager}, {@code "Taint manager: deleting due to NoExecute taint"}; {@code
- *       pkg/controller/nodelifecycle/node_lifecycle_controller.go} records {@code Normal
- *       NodeNotReady "Node %s status is now: NodeNotReady"} on the Node ({@code
- *       nodeutil.RecordNodeStatusChange}).
+ *       DeletionByTaintManager}, {@code "Taint manager: deleting due to NoExecute taint"}.
  *   <li>kubernetes/kubernetes {@code pkg/scheduler/framework/plugins/volumebinding}: {@code
  *       ErrReasonUnboundImmediatePersistentVolumeClaims = "pod has unbound immediate
  *       PersistentVolumeClaims"}; {@code pkg/controller/volume/persistentvolume/pv_controller.go}
@@ -115,17 +112,9 @@ class NamesAndLossesTest {
 
     @Test
     void aDriverPodTheGarbageCollectorDeletedForItsGoneNodeIsNodeLost() {
-      JsonObject nodeNotReady =
-          EventBuilder.about("Node", "", "node-7")
-              .normal("NodeNotReady", "Node node-7 status is now: NodeNotReady")
-              .reportedBy("node-controller")
-              .build();
-
       Diagnosis d =
           diagnose(
-              failed()
-                  .driverPod(disrupted("DeletionByPodGC", "PodGC: node no longer exists"))
-                  .events(List.of(nodeNotReady)));
+              failed().driverPod(disrupted("DeletionByPodGC", "PodGC: node no longer exists")));
 
       assertThat(d.cause()).isEqualTo(Cause.NODE_LOST);
       assertThat(d.summary())
@@ -159,35 +148,6 @@ class NamesAndLossesTest {
                       disrupted("EvictionByEvictionAPI", "Eviction API: evicting")));
 
       assertThat(d.cause()).isEqualTo(Cause.DRIVER_EXITED_WITH_ERROR);
-    }
-
-    @Test
-    void theNodesOwnEventIsEvidenceWhenTheDriverPodIsGone() {
-      JsonObject scheduled =
-          EventBuilder.about("Pod", "jobs", "app-driver")
-              .normal("Scheduled", "Successfully assigned jobs/app-driver to node-7")
-              .build();
-      JsonObject evicted =
-          EventBuilder.about("Pod", "jobs", "app-driver")
-              .normal("TaintManagerEviction", "Marking for deletion Pod jobs/app-driver")
-              .reportedBy("taint-eviction-controller")
-              .build();
-      JsonObject nodeNotReady =
-          EventBuilder.about("Node", "", "node-7")
-              .normal("NodeNotReady", "Node node-7 status is now: NodeNotReady")
-              .reportedBy("node-controller")
-              .build();
-      JsonObject otherNode =
-          EventBuilder.about("Node", "", "node-8")
-              .normal("NodeNotReady", "Node node-8 status is now: NodeNotReady")
-              .build();
-
-      Diagnosis d = diagnose(failed().events(List.of(scheduled, evicted, nodeNotReady, otherNode)));
-
-      assertThat(d.cause()).isEqualTo(Cause.NODE_LOST);
-      assertThat(d.evidence())
-          .extracting(Evidence::object)
-          .containsExactly("Pod jobs/app-driver", "Node /node-7");
     }
   }
 
