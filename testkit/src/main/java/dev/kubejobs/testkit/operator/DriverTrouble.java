@@ -27,8 +27,9 @@ import java.util.Objects;
  * the kubelet and the scheduler leave it, and the fake server gets the Events they record. Chosen
  * per application with {@link FakeSparkOperator#driverTrouble(String, String, DriverTrouble)} or
  * the label {@value FakeSparkOperator#TROUBLE_LABEL} ({@code image-pull}, {@code unschedulable},
- * {@code config-error}, {@code oom-killed}, {@code quota-exceeded}, {@code admission-denied}, each
- * with the default message below).
+ * {@code config-error}, {@code oom-killed}, {@code quota-exceeded}, {@code admission-denied}, {@code
+ * webhook-unreachable}, {@code forbidden-by-rbac}, {@code executor-oom-killed}, {@code
+ * executors-unschedulable}, {@code node-lost}, each with the default message below).
  *
  * <p>A trouble replaces the application's {@link SparkAppPath}:
  *
@@ -44,10 +45,15 @@ import java.util.Objects;
  *       driver pod to {@code SUBMITTED} and waits for ever.
  *   <li>A driver killed for its memory ({@link #oomKilled()}): the {@link SparkAppPath#FAILED} path
  *       with the driver container terminated {@code OOMKilled}, exit code 137.
- *   <li>A driver pod the API server refuses ({@link #quotaExceeded}, {@link #admissionDenied}): no
- *       pod. Kubeflow: {@code SUBMISSION_FAILED} (spark-submit's stderr in {@code errorMessage},
- *       the {@code SparkApplicationSubmissionFailed} event){@code , FAILED}. Apache: {@code
- *       finalizer, Submitted, SchedulingFailure} (the stack trace){@code , ResourceReleased}.
+ *   <li>A driver pod the API server refuses ({@link #quotaExceeded}, {@link #admissionDenied},
+ *       {@link #webhookUnreachable}, {@link #forbiddenByRbac}): no pod. Kubeflow: {@code
+ *       SUBMISSION_FAILED} (spark-submit's stderr in {@code errorMessage}, the {@code
+ *       SparkApplicationSubmissionFailed} event){@code , FAILED}. Apache: {@code finalizer,
+ *       Submitted, SchedulingFailure} (the stack trace){@code , ResourceReleased}.
+ *   <li>Trouble after the driver runs ({@link #executorOomKilled}, {@link #executorsUnschedulable},
+ *       {@link #nodeLost}): the driver starts, then the executors or the node fail it as each
+ *       method describes, with the steps {@code executor-oom-killed}, {@code
+ *       executors-unschedulable} and {@code node-lost} to {@link FakeSparkOperator#moveTo} to.
  * </ul>
  *
  * <p>Immutable and thread safe.
@@ -494,10 +500,10 @@ public final class DriverTrouble {
   }
 
   /**
-   * Parses a value of the label {@value FakeSparkOperator#TROUBLE_LABEL}: {@code image-pull},
-   * {@code unschedulable}, {@code config-error}, {@code oom-killed}, {@code quota-exceeded} or
-   * {@code admission-denied} (case-insensitive, {@code _} accepted for {@code -}), each with its
-   * default message.
+   * Parses a value of the label {@value FakeSparkOperator#TROUBLE_LABEL}: a {@link Kind}'s name in
+   * lower case with {@code -} for {@code _}, e.g. {@code image-pull}, {@code quota-exceeded}, {@code
+   * node-lost} (case-insensitive, {@code _} accepted for {@code -}), each with its default
+   * message.
    *
    * @param value the label value
    * @return the trouble
@@ -554,7 +560,7 @@ public final class DriverTrouble {
 
   /**
    * Returns the driver image of an {@link Kind#IMAGE_PULL} trouble, or the webhook of an {@link
-   * Kind#ADMISSION_DENIED} one.
+   * Kind#ADMISSION_DENIED} or {@link Kind#WEBHOOK_UNREACHABLE} one.
    *
    * @return the image or webhook, or null for the other kinds
    */
@@ -565,10 +571,11 @@ public final class DriverTrouble {
   /**
    * Returns the message the cluster writes: the runtime's answer ({@link Kind#IMAGE_PULL}), the
    * scheduler's message ({@link Kind#UNSCHEDULABLE}) or the kubelet's ({@link Kind#CONFIG_ERROR});
-   * the quota's name ({@link Kind#QUOTA_EXCEEDED}) or the webhook's denial ({@link
-   * Kind#ADMISSION_DENIED}).
+   * the quota's name ({@link Kind#QUOTA_EXCEEDED}), the webhook's denial ({@link
+   * Kind#ADMISSION_DENIED}), the user ({@link Kind#FORBIDDEN_BY_RBAC}), the scheduler's message
+   * ({@link Kind#EXECUTORS_UNSCHEDULABLE}) or the node ({@link Kind#NODE_LOST}).
    *
-   * @return the message, or null for {@link Kind#OOM_KILLED}
+   * @return the message, or null for the other kinds
    */
   public String message() {
     return message;
