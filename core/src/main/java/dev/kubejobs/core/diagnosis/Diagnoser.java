@@ -43,11 +43,12 @@ import java.util.regex.Pattern;
  *   <li>For a STARTED job, only its executors: pods pending longer than that ({@link
  *       Cause#EXECUTORS_PENDING}), pods that died ({@link Cause#OOM_KILLED}, {@link
  *       Cause#EXECUTORS_DIED}), then the operator's rules on its executor records.
- *   <li>The driver pod: evicted, OOMKilled, a container waiting on its image, configuration or in
- *       CrashLoopBackOff, a volume that cannot be mounted, not schedulable, held by scheduling
- *       gates or skipped by YuniKorn for its queue's quota, the driver container exited with an
- *       error. For a failed job whose driver merely exited with an error, an OOMKilled executor is
- *       named instead.
+ *   <li>The driver pod: lost with its node ({@code DisruptionTarget}), evicted, OOMKilled, a
+ *       container waiting on its image, configuration or in CrashLoopBackOff, a volume that cannot
+ *       be mounted, not schedulable (an unbound claim named with its event), held by scheduling
+ *       gates (with the queueing system's words, below, when there are any) or skipped by YuniKorn
+ *       for its queue's quota, the driver container exited with an error. For a failed job whose
+ *       driver merely exited with an error, an OOMKilled executor is named instead.
  *   <li>For a FAILED job, a driver pod lost with its node: {@link Cause#NODE_LOST}.
  *   <li>The operator's rules ({@link Builder#rule(DiagnosisRule)}), in the order added.
  *   <li>A queueing system's events about the job (Kueue Workload, Volcano PodGroup, YuniKorn),

@@ -49,12 +49,16 @@ import java.util.regex.Pattern;
  *       else {@link Cause#SUBMISSION_FAILED} with the exception); the operator's {@code
  *       SparkApplicationSubmissionFailed} Warning event when the status no longer says it; {@code
  *       FAILED} with {@code "driver container failed with ExitCode: %d, Reason: %s"} once the
- *       driver pod is gone; {@code SUSPENDED}.
+ *       driver pod is gone; {@code "driver pod not found"}; {@code SUSPENDED}, quoting the Kueue
+ *       Workload that holds it when there is one ({@link Diagnoser#diagnoseAdmission}).
  *   <li>{@link #apache()} reads {@code status.currentState} and {@code stateTransitionHistory},
  *       latest first: a state's {@code lastObservedDriverStatus} (the driver pod's status the
  *       operator copied) is diagnosed as the pod itself; {@code SchedulingFailure} carries the API
- *       server's refusal in its stack trace (told apart as for Kubeflow); other failure states are
- *       passed on as written.
+ *       server's refusal in its stack trace (told apart as for Kubeflow); {@code
+ *       ExecutorsStartTimedOut} is explained from the executor pods or the events they left ({@link
+ *       Diagnoser#diagnoseExecutorsNotStarted}); other failure states are passed on as written.
+ *       (A driver lost with its node, behind {@code "Driver removed…"}, is found by the core
+ *       rules before these run.)
  * </ul>
  */
 public final class SparkDiagnosisRules {
