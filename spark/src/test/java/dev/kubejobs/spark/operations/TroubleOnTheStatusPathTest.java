@@ -218,6 +218,58 @@ class TroubleOnTheStatusPathTest {
         .contains("ExecutorsStartTimedOut");
   }
 
+  /**
+   * No operator watches the namespace: the job is failed at the mapper's no-status timeout (10
+   * min by default for both) and carries the cause a QUEUED job gets, naming the namespace.
+   */
+  @ParameterizedTest
+  @EnumSource(Operator.class)
+  void aJobFailedByTheNoStatusTimeoutSaysNoOperatorRuns(Operator op) {
+    start(op);
+    operator.down();
+    ExecutionId id = submit("job-1", DriverTrouble.quotaExceeded());
+
+    JobExecutionInfo info = readAt(id, 601);
+
+    assertThat(info.status()).isEqualTo(JobStatus.FAILED);
+    assertThat(diagnosisOf(info).cause()).isEqualTo(Cause.OPERATOR_NOT_RUNNING);
+    assertThat(diagnosisOf(info).summary()).contains("so it was failed", "watches namespace " + NS);
+  }
+
+  /**
+   * An Apache executor that exited with an error while the driver runs (the operator says {@code
+   * RunningWithBelowThresholdExecutors}) is named with how it died, past the threshold.
+   */
+  @Test
+  void apachesExecutorThatExitedWithAnErrorIsNamedWithHowItDied() {
+    start(Operator.APACHE);
+    ExecutionId id = submit("job-1", DriverTrouble.executorOomKilled());
+    operator.moveTo(NS, id.name(), "executor-oom-killed");
+    server
+        .store()
+        .update(
+            dev.kubejobs.testkit.ResourceType.POD,
+            NS,
+            id.name() + "-0-exec-1",
+            p -> {
+              p.add(
+                  "status",
+                  dev.kubejobs.testkit.fixtures.DriverPodBuilder.apache(id.name(), 0)
+                      .terminated(1, T0.plusSeconds(5), T0.plusSeconds(20))
+                      .terminationReason("Error", null)
+                      .buildStatus());
+              return p;
+            });
+
+    JobExecutionInfo info = readAt(id, 120);
+
+    assertThat(info.status()).isEqualTo(JobStatus.STARTED);
+    assertThat(diagnosisOf(info).cause()).isEqualTo(Cause.EXECUTORS_DIED);
+    assertThat(diagnosisOf(info).summary())
+        .contains(id.name() + "-0-exec-1 exited with code 1 (Error)")
+        .contains("Read the executors' logs");
+  }
+
   /** The Kubeflow operator has no executor timeout: the running job's executors are explained. */
   @Test
   void kubeflowsUnschedulableExecutorsAreExplainedWhileTheDriverRuns() {
