@@ -98,9 +98,9 @@ public enum Cause {
    * The driver was lost with its node: the node lifecycle controller's {@code NodeNotReady} or the
    * taint eviction's {@code TaintManagerEviction} event about the driver pod, or the pod's {@code
    * DisruptionTarget} condition ({@code DeletionByPodGC}: the node no longer exists; {@code
-   * DeletionByTaintManager}), behind the Apache operator's {@code "Driver removed…"} failure or
-   * the Kubeflow operator's {@code "driver pod not found"}; the summary names the node when an
-   * event or the pod does. Not the job's fault: submit it again.
+   * DeletionByTaintManager}), behind the Apache operator's {@code "Driver removed…"} failure or the
+   * Kubeflow operator's {@code "driver pod not found"}; the summary names the node when an event or
+   * the pod does. Not the job's fault: submit it again.
    */
   NODE_LOST,
   /** The operator reported a failure whose reason kubejobs passes on as the operator wrote it. */

@@ -524,12 +524,12 @@ public final class Diagnoser {
 
   /**
    * Explains a job a queueing system holds, from that system's events: a Kueue Workload's {@code
-   * Pending} event ({@code "couldn't assign flavors to pod set …: insufficient unused quota …"}),
-   * a Volcano PodGroup's (the one the driver pod's {@code scheduling.k8s.io/group-name} names, or
-   * one named after the job), a YuniKorn event about the job's pods; the summary names the
-   * Workload or PodGroup, the Kueue LocalQueue ({@code kueue.x-k8s.io/queue-name} on the
-   * application or its driver pod) and the YuniKorn queue. Operator rules call it, e.g. for an
-   * application suspended until Kueue admits it.
+   * Pending} event ({@code "couldn't assign flavors to pod set …: insufficient unused quota …"}), a
+   * Volcano PodGroup's (the one the driver pod's {@code scheduling.k8s.io/group-name} names, or one
+   * named after the job), a YuniKorn event about the job's pods; the summary names the Workload or
+   * PodGroup, the Kueue LocalQueue ({@code kueue.x-k8s.io/queue-name} on the application or its
+   * driver pod) and the YuniKorn queue. Operator rules call it, e.g. for an application suspended
+   * until Kueue admits it.
    *
    * @param input what is known about the job
    * @return {@link Cause#WAITING_FOR_ADMISSION}, or empty when no queueing system's event was found

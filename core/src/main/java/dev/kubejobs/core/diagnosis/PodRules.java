@@ -504,9 +504,7 @@ final class PodRules {
       if (best == null
           || warning && !bestWarning
           || warning == bestWarning
-              && e.lastSeen()
-                  .orElse(Instant.MIN)
-                  .isAfter(best.lastSeen().orElse(Instant.MIN))) {
+              && e.lastSeen().orElse(Instant.MIN).isAfter(best.lastSeen().orElse(Instant.MIN))) {
         best = e;
       }
     }

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
  * the fact from their events. Sources read:
  *
  * <ul>
- *   <li>kubernetes/kubernetes {@code pkg/controller/podgc/gc_controller.go} ({@code gcOrphaned}):
- *       a pod whose node object is gone gets {@code DisruptionTarget=True}, reason {@code
+ *   <li>kubernetes/kubernetes {@code pkg/controller/podgc/gc_controller.go} ({@code gcOrphaned}): a
+ *       pod whose node object is gone gets {@code DisruptionTarget=True}, reason {@code
  *       DeletionByPodGC}, message {@code "PodGC: node no longer exists"}, phase Failed, then is
  *       force-deleted; {@code pkg/controller/tainteviction/taint_eviction.go}: {@code
  *       DeletionByTaintManager}, {@code "Taint manager: deleting due to NoExecute taint"}.
@@ -143,9 +143,7 @@ class NamesAndLossesTest {
     void aDisruptionForAnotherReasonIsNotNodeLost() {
       Diagnosis d =
           diagnose(
-              failed()
-                  .driverPod(
-                      disrupted("EvictionByEvictionAPI", "Eviction API: evicting")));
+              failed().driverPod(disrupted("EvictionByEvictionAPI", "Eviction API: evicting")));
 
       assertThat(d.cause()).isEqualTo(Cause.DRIVER_EXITED_WITH_ERROR);
     }
@@ -163,8 +161,9 @@ class NamesAndLossesTest {
 
     @Test
     void theGoneExecutorPodsFailedSchedulingEventsAreQuoted() {
-      String cpu = "0/4 nodes are available: 4 Insufficient cpu. preemption: 0/4 nodes are"
-          + " available: 4 No preemption victims found for incoming pod.";
+      String cpu =
+          "0/4 nodes are available: 4 Insufficient cpu. preemption: 0/4 nodes are"
+              + " available: 4 No preemption victims found for incoming pod.";
       Diagnosis d =
           DIAGNOSER
               .diagnoseExecutorsNotStarted(
@@ -273,7 +272,8 @@ class NamesAndLossesTest {
 
     @Test
     void theYuniKornQueueIsNamed() {
-      JsonObject pod = DriverPodBuilder.kubeflow("app").notScheduled("SchedulingSkipped", "").build();
+      JsonObject pod =
+          DriverPodBuilder.kubeflow("app").notScheduled("SchedulingSkipped", "").build();
       meta(pod, "labels").addProperty("queue", "root.sandbox");
 
       Diagnosis d = diagnose(stuck().driverPod(pod));
@@ -283,8 +283,8 @@ class NamesAndLossesTest {
 
     @Test
     void aGatedPodQuotesItsKueueWorkloadAndNamesTheLocalQueue() {
-      JsonObject pod = DriverPodBuilder.kubeflow("app").schedulingGated("kueue.x-k8s.io/admission")
-          .build();
+      JsonObject pod =
+          DriverPodBuilder.kubeflow("app").schedulingGated("kueue.x-k8s.io/admission").build();
       meta(pod, "labels").addProperty("kueue.x-k8s.io/queue-name", "team-a");
       JsonObject pending =
           EventBuilder.about("Workload", "jobs", "pod-app-driver-3f2a1")

@@ -56,9 +56,9 @@ import java.util.regex.Pattern;
  *       operator copied) is diagnosed as the pod itself; {@code SchedulingFailure} carries the API
  *       server's refusal in its stack trace (told apart as for Kubeflow); {@code
  *       ExecutorsStartTimedOut} is explained from the executor pods or the events they left ({@link
- *       Diagnoser#diagnoseExecutorsNotStarted}); other failure states are passed on as written.
- *       (A driver lost with its node, behind {@code "Driver removed…"}, is found by the core
- *       rules before these run.)
+ *       Diagnoser#diagnoseExecutorsNotStarted}); other failure states are passed on as written. (A
+ *       driver lost with its node, behind {@code "Driver removed…"}, is found by the core rules
+ *       before these run.)
  * </ul>
  */
 public final class SparkDiagnosisRules {

@@ -43,14 +43,14 @@ import org.junit.jupiter.api.Test;
  *   <li>apache/spark-kubernetes-operator at d5acafd24a0cd9cf225026bbdbcb0775d73ffe8f: {@code
  *       AppReconcileStep} appends {@code SparkAppStatusUtils.driverUnexpectedRemoved()} (state
  *       {@code Failed}, {@code Constants.DRIVER_UNEXPECTED_REMOVED_MESSAGE} "Driver removed. This
- *       could caused by 'exit' called in driver process with non-zero code, involuntary
- *       disruptions or unintentional destroy behavior, check Kubernetes events for more
- *       details.") when the driver pod is gone from the API; {@code AppDriverTimeoutObserver}
- *       appends {@code executorLaunchTimedOut()} (state {@code ExecutorsStartTimedOut}, {@code
+ *       could caused by 'exit' called in driver process with non-zero code, involuntary disruptions
+ *       or unintentional destroy behavior, check Kubernetes events for more details.") when the
+ *       driver pod is gone from the API; {@code AppDriverTimeoutObserver} appends {@code
+ *       executorLaunchTimedOut()} (state {@code ExecutorsStartTimedOut}, {@code
  *       EXECUTOR_LAUNCH_TIMEOUT_MESSAGE} "The Spark application failed to get enough executors in
- *       the given time threshold."), then the operator releases the resources (the driver pod,
- *       and with it the executor pods it owns); the executor pods are {@code <app>-<attempt>-exec-
- *       <n>} ({@code SparkAppSubmissionWorker.generateSparkAppId} is the name prefix).
+ *       the given time threshold."), then the operator releases the resources (the driver pod, and
+ *       with it the executor pods it owns); the executor pods are {@code <app>-<attempt>-exec- <n>}
+ *       ({@code SparkAppSubmissionWorker.generateSparkAppId} is the name prefix).
  *   <li>kubeflow/spark-operator at 38082f3318e9d33f3e4a940c7cf165df6e40b422: {@code
  *       internal/controller/sparkapplication/controller.go} {@code updateDriverState}: a driver pod
  *       gone sets {@code FAILING} with {@code errorMessage "driver pod not found"} and records
@@ -129,7 +129,8 @@ class LostAndHeldJobsTest {
       ApacheStatuses.append(s, "Failed", DRIVER_REMOVED, Fixtures.T0.plusSeconds(760), null);
 
       Diagnosis d =
-          DIAGNOSER.diagnose(input(JobStatus.FAILED, s).events(nodeLostEvents("app-0-driver")).build())
+          DIAGNOSER
+              .diagnose(input(JobStatus.FAILED, s).events(nodeLostEvents("app-0-driver")).build())
               .orElseThrow();
 
       assertThat(d.cause()).isEqualTo(Cause.NODE_LOST);
@@ -224,7 +225,8 @@ class LostAndHeldJobsTest {
               .diagnose(
                   input(JobStatus.FAILED, timedOut())
                       .events(
-                          List.of(failedScheduling("app-0-exec-1"), failedScheduling("app-0-exec-2")))
+                          List.of(
+                              failedScheduling("app-0-exec-1"), failedScheduling("app-0-exec-2")))
                       .build())
               .orElseThrow();
 
@@ -279,9 +281,7 @@ class LostAndHeldJobsTest {
                   + " pod set driver: insufficient unused quota for cpu in flavor default-flavor,"
                   + " 1 more needed. It starts when its queue has room; free quota or raise the"
                   + " queue's quota. Until then the application stays suspended (spec.suspend).");
-      assertThat(d.evidence())
-          .extracting(Evidence::reason)
-          .containsExactly("Pending", "SUSPENDED");
+      assertThat(d.evidence()).extracting(Evidence::reason).containsExactly("Pending", "SUSPENDED");
     }
   }
 }

@@ -219,8 +219,8 @@ class TroubleOnTheStatusPathTest {
   }
 
   /**
-   * No operator watches the namespace: the job is failed at the mapper's no-status timeout (10
-   * min by default for both) and carries the cause a QUEUED job gets, naming the namespace.
+   * No operator watches the namespace: the job is failed at the mapper's no-status timeout (10 min
+   * by default for both) and carries the cause a QUEUED job gets, naming the namespace.
    */
   @ParameterizedTest
   @EnumSource(Operator.class)

@@ -260,8 +260,7 @@ final class AppRun {
         .name(pod)
         .createdAt(now())
         .label(DriverPodBuilder.SPARK_ROLE_LABEL, "executor")
-        .label(
-            apache() ? ApacheStatuses.APP_NAME_LABEL : KubeflowStatuses.APP_NAME_LABEL, name);
+        .label(apache() ? ApacheStatuses.APP_NAME_LABEL : KubeflowStatuses.APP_NAME_LABEL, name);
     store.get(ResourceType.POD, namespace, driverPod).ifPresent(b::ownedBy);
     JsonObject json = state.apply(b).build();
     JsonObject meta = json.getAsJsonObject("metadata");
@@ -282,8 +281,8 @@ final class AppRun {
 
   /**
    * An executor killed for its memory while the driver runs: its pod terminated {@code OOMKilled}
-   * with exit code 137; Kubeflow records it {@code FAILED} in {@code executorState} with the
-   * {@code SparkExecutorFailed} event (kubeflow/spark-operator v2.5.2 {@code controller.go} {@code
+   * with exit code 137; Kubeflow records it {@code FAILED} in {@code executorState} with the {@code
+   * SparkExecutorFailed} event (kubeflow/spark-operator v2.5.2 {@code controller.go} {@code
    * recordExecutorEvent}: {@code "Executor %s failed with ExitCode: %d, Reason: %s, Pod Message:
    * %s"}); Apache writes {@code RunningWithBelowThresholdExecutors}.
    */
@@ -350,8 +349,8 @@ final class AppRun {
 
   /**
    * The driver's node lost: the scheduler's {@code Scheduled} event, the node lifecycle
-   * controller's {@code NodeNotReady} on the pod, the taint eviction controller's
-   * {@code TaintManagerEviction}, and the driver pod (and its executors) deleted.
+   * controller's {@code NodeNotReady} on the pod, the taint eviction controller's {@code
+   * TaintManagerEviction}, and the driver pod (and its executors) deleted.
    */
   void driverNodeLost() {
     Optional<JsonObject> pod =

@@ -27,8 +27,8 @@ import java.util.Objects;
  * the kubelet and the scheduler leave it, and the fake server gets the Events they record. Chosen
  * per application with {@link FakeSparkOperator#driverTrouble(String, String, DriverTrouble)} or
  * the label {@value FakeSparkOperator#TROUBLE_LABEL} ({@code image-pull}, {@code unschedulable},
- * {@code config-error}, {@code oom-killed}, {@code quota-exceeded}, {@code admission-denied}, {@code
- * webhook-unreachable}, {@code forbidden-by-rbac}, {@code executor-oom-killed}, {@code
+ * {@code config-error}, {@code oom-killed}, {@code quota-exceeded}, {@code admission-denied},
+ * {@code webhook-unreachable}, {@code forbidden-by-rbac}, {@code executor-oom-killed}, {@code
  * executors-unschedulable}, {@code node-lost}, each with the default message below).
  *
  * <p>A trouble replaces the application's {@link SparkAppPath}:
@@ -102,8 +102,8 @@ public final class DriverTrouble {
   public static final String DEFAULT_UNREACHABLE_WEBHOOK = "validate.kyverno.svc-fail";
 
   /**
-   * The service account of {@link #forbiddenByRbac()}: the Kubeflow operator's spark-submit runs
-   * as the operator's controller account.
+   * The service account of {@link #forbiddenByRbac()}: the Kubeflow operator's spark-submit runs as
+   * the operator's controller account.
    */
   public static final String DEFAULT_USER =
       "system:serviceaccount:spark-operator:spark-operator-controller";
@@ -320,8 +320,7 @@ public final class DriverTrouble {
    * {@code staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go}, {@code
    * forbiddenMessage}, code 403). The operators report it as for {@link #quotaExceeded(String)}.
    *
-   * @param user the user the API server names, e.g. {@code
-   *     system:serviceaccount:NAMESPACE:ACCOUNT}
+   * @param user the user the API server names, e.g. {@code system:serviceaccount:NAMESPACE:ACCOUNT}
    * @return the trouble
    */
   public static DriverTrouble forbiddenByRbac(String user) {
@@ -382,12 +381,13 @@ public final class DriverTrouble {
   /**
    * The driver's node lost while the driver runs: the scheduler's {@code Scheduled} event named
    * {@code node}, the node lifecycle controller records {@code Warning NodeNotReady "Node is not
-   * ready"} on the driver pod (kubernetes {@code pkg/controller/util/node/controller_utils.go}), the taint
-   * eviction controller {@code Normal TaintManagerEviction "Marking for deletion Pod <ns>/<pod>"}
-   * ({@code pkg/controller/tainteviction/taint_eviction.go}), and the pod is deleted. Apache: {@code
-   * Failed} with {@code "Driver removed. …"} ({@code SparkAppStatusUtils.driverUnexpectedRemoved}),
-   * then {@code ResourceReleased}; Kubeflow: {@code FAILING} with {@code "driver pod not found"}
-   * and the {@code SparkDriverNotFound} event, then {@code FAILED}.
+   * ready"} on the driver pod (kubernetes {@code pkg/controller/util/node/controller_utils.go}),
+   * the taint eviction controller {@code Normal TaintManagerEviction "Marking for deletion Pod
+   * <ns>/<pod>"} ({@code pkg/controller/tainteviction/taint_eviction.go}), and the pod is deleted.
+   * Apache: {@code Failed} with {@code "Driver removed. …"} ({@code
+   * SparkAppStatusUtils.driverUnexpectedRemoved}), then {@code ResourceReleased}; Kubeflow: {@code
+   * FAILING} with {@code "driver pod not found"} and the {@code SparkDriverNotFound} event, then
+   * {@code FAILED}.
    *
    * @param node the node's name
    * @return the trouble
@@ -501,8 +501,8 @@ public final class DriverTrouble {
 
   /**
    * Parses a value of the label {@value FakeSparkOperator#TROUBLE_LABEL}: a {@link Kind}'s name in
-   * lower case with {@code -} for {@code _}, e.g. {@code image-pull}, {@code quota-exceeded}, {@code
-   * node-lost} (case-insensitive, {@code _} accepted for {@code -}), each with its default
+   * lower case with {@code -} for {@code _}, e.g. {@code image-pull}, {@code quota-exceeded},
+   * {@code node-lost} (case-insensitive, {@code _} accepted for {@code -}), each with its default
    * message.
    *
    * @param value the label value

@@ -419,8 +419,13 @@ class DriverTroubleTest {
     JsonObject executor = pod("eoom-exec-1").orElseThrow();
     assertThat(str(executor, "metadata", "labels", "spark-role")).isEqualTo("executor");
     assertThat(
-            executor.getAsJsonObject("metadata").getAsJsonArray("ownerReferences").get(0)
-                .getAsJsonObject().get("name").getAsString())
+            executor
+                .getAsJsonObject("metadata")
+                .getAsJsonArray("ownerReferences")
+                .get(0)
+                .getAsJsonObject()
+                .get("name")
+                .getAsString())
         .as("owned by the driver pod")
         .isEqualTo("eoom-driver");
     JsonObject terminated =
@@ -429,7 +434,8 @@ class DriverTroubleTest {
     assertThat(terminated.get("exitCode").getAsInt()).isEqualTo(137);
     assertThat(eventsAbout("eoom"))
         .extracting(CoreV1Event::getMessage)
-        .contains("Executor eoom-exec-1 failed with ExitCode: 137, Reason: OOMKilled, Pod Message: ");
+        .contains(
+            "Executor eoom-exec-1 failed with ExitCode: 137, Reason: OOMKilled, Pod Message: ");
 
     operator.runToEnd(NS, "eoom");
 
@@ -467,13 +473,17 @@ class DriverTroubleTest {
     operator.runToEnd(NS, "kj-lost");
 
     assertThat(pod("kj-lost-0-driver")).isEmpty();
-    assertThat(historyInOrder(obj(app("kj-lost"), "status", "stateTransitionHistory"))).containsSubsequence("RunningHealthy", "Failed");
+    assertThat(historyInOrder(obj(app("kj-lost"), "status", "stateTransitionHistory")))
+        .containsSubsequence("RunningHealthy", "Failed");
     assertThat(eventsAbout("kj-lost-0-driver"))
         .extracting(CoreV1Event::getReason)
         .containsExactlyInAnyOrder("Scheduled", "NodeNotReady", "TaintManagerEviction");
     String failed =
-        app("kj-lost").getAsJsonObject("status").getAsJsonObject("stateTransitionHistory")
-            .entrySet().stream()
+        app("kj-lost")
+            .getAsJsonObject("status")
+            .getAsJsonObject("stateTransitionHistory")
+            .entrySet()
+            .stream()
             .map(e -> e.getValue().getAsJsonObject())
             .filter(st -> "Failed".equals(str(st, "currentStateSummary")))
             .map(st -> str(st, "message"))
