@@ -261,7 +261,7 @@ public final class Diagnoser {
       boolean driver =
           driverName != null
               ? e.name().equals(driverName)
-              : e.name().startsWith(input.applicationName()) && e.name().endsWith("-driver");
+              : podOfApp(e.name(), input.applicationName(), DRIVER_POD);
       if (!driver) {
         continue;
       }
@@ -308,8 +308,31 @@ public final class Diagnoser {
             evidence));
   }
 
-  /** Where an executor pod's name starts its counter: Spark's {@code <prefix>-exec-<id>}. */
+  /** The end of an executor pod's name: Spark's {@code <prefix>-exec-<id>}. */
   private static final Pattern EXECUTOR_POD = Pattern.compile("-exec-\\d+$");
+
+  /** The end of a driver pod's name: {@code <prefix>-driver}. */
+  private static final Pattern DRIVER_POD = Pattern.compile("-driver$");
+
+  /** What may stand between the application's name and a pod's role: an attempt or an id. */
+  private static final Pattern PREFIX_ID = Pattern.compile("(?:-[0-9a-z]+)?");
+
+  /**
+   * Whether a pod name is one the operators give a pod of application {@code app}: {@code app},
+   * then at most one dash-free token (the Apache operator's attempt {@code <app>-<n>}, Spark's id
+   * {@code <app>-<hex>}), then the role's ending; {@code app-2-0-exec-1} is not a pod of {@code
+   * app}.
+   */
+  static boolean podOfApp(String pod, String app, Pattern ending) {
+    if (!pod.startsWith(app)) {
+      return false;
+    }
+    Matcher end = ending.matcher(pod);
+    if (!end.find() || end.start() < app.length()) {
+      return false;
+    }
+    return PREFIX_ID.matcher(pod.substring(app.length(), end.start())).matches();
+  }
 
   /** The reasons of Warning events that keep a pod from starting, by what they say to do. */
   private static final List<String> START_FAILURES =
@@ -357,9 +380,7 @@ public final class Diagnoser {
     java.util.Map<String, ClusterEvent> latest = new java.util.TreeMap<>();
     java.util.Set<String> placed = new java.util.HashSet<>();
     for (ClusterEvent e : input.events()) {
-      if (!e.kind().equals("Pod")
-          || !e.name().startsWith(input.applicationName())
-          || !EXECUTOR_POD.matcher(e.name()).find()) {
+      if (!e.kind().equals("Pod") || !podOfApp(e.name(), input.applicationName(), EXECUTOR_POD)) {
         continue;
       }
       if (e.reason().equals("Scheduled")) {

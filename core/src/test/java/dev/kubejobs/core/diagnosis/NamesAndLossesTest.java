@@ -172,7 +172,8 @@ class NamesAndLossesTest {
                           List.of(
                               failedScheduling("app-0-exec-1", cpu, 200),
                               failedScheduling("app-0-exec-2", cpu, 210),
-                              failedScheduling("other-0-exec-1", "elsewhere", 220)))
+                              failedScheduling("other-0-exec-1", "elsewhere", 220),
+                              failedScheduling("app-2-0-exec-1", "another app's", 230)))
                       .build())
               .orElseThrow();
 
@@ -227,6 +228,20 @@ class NamesAndLossesTest {
                   + " available: 4 Insufficient cpu. Lower its requests, fix its node selector,"
                   + " affinity or tolerations, or add nodes that fit.");
     }
+  }
+
+  @Test
+  void podsOfAnApplicationAreToldFromThoseOfAnotherWithALongerName() {
+    java.util.regex.Pattern exec = java.util.regex.Pattern.compile("-exec-\\d+$");
+    java.util.regex.Pattern driver = java.util.regex.Pattern.compile("-driver$");
+    assertThat(Diagnoser.podOfApp("app-0-exec-12", "app", exec)).isTrue();
+    assertThat(Diagnoser.podOfApp("app-exec-1", "app", exec)).isTrue();
+    assertThat(Diagnoser.podOfApp("app-5f1e2a8c9d-exec-1", "app", exec)).isTrue();
+    assertThat(Diagnoser.podOfApp("app-2-0-exec-1", "app", exec)).isFalse();
+    assertThat(Diagnoser.podOfApp("apple-exec-1", "app", exec)).isFalse();
+    assertThat(Diagnoser.podOfApp("app-0-driver", "app", driver)).isTrue();
+    assertThat(Diagnoser.podOfApp("app-driver", "app", driver)).isTrue();
+    assertThat(Diagnoser.podOfApp("app-2-0-driver", "app", driver)).isFalse();
   }
 
   @Nested

@@ -166,12 +166,17 @@ class TroubleOnTheStatusPathTest {
     start(op);
     ExecutionId id = submit("job-1", DriverTrouble.nodeLost("worker-3"));
     operator.runToEnd(NS, id.name());
+    server.journal().clear();
 
     JobExecutionInfo info = readAt(id, 60);
 
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(diagnosisOf(info).cause()).isEqualTo(Cause.NODE_LOST);
     assertThat(diagnosisOf(info).summary()).contains("was lost with its node worker-3");
+    // A failed job whose operator records no executor trouble costs no executor LIST.
+    assertThat(server.journal().requests("GET", POD_LIST))
+        .noneMatch(r -> "spark-role=executor".equals(r.queryParameter("labelSelector")));
+    assertThat(server.journal().count("GET", EVENTS)).isEqualTo(1);
   }
 
   /** The two refusals the testkit adds: an unreachable webhook and RBAC. */
