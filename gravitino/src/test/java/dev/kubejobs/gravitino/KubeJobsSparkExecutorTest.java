@@ -548,6 +548,45 @@ class KubeJobsSparkExecutorTest {
     assertThat(executor.getJobStderr(id, 1, 64 * 1024)).hasSize(1);
   }
 
+  /**
+   * Each testkit trouble that fails a job, under each operator: {@code getJobStderr} starts with
+   * its cause and names what to fix, read as the operator records the failure (the template keeps
+   * an Apache application's resources on failure).
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "APACHE, quota-exceeded, QUOTA_EXCEEDED, compute-quota, SchedulingFailure",
+    "KUBEFLOW, quota-exceeded, QUOTA_EXCEEDED, compute-quota, FAILED",
+    "APACHE, admission-denied, ADMISSION_DENIED, validation.gatekeeper.sh, SchedulingFailure",
+    "KUBEFLOW, webhook-unreachable, ADMISSION_WEBHOOK_UNREACHABLE, validate.kyverno.svc-fail,"
+        + " FAILED",
+    "APACHE, webhook-unreachable, ADMISSION_WEBHOOK_UNREACHABLE, validate.kyverno.svc-fail,"
+        + " SchedulingFailure",
+    "KUBEFLOW, forbidden-by-rbac, FORBIDDEN_BY_RBAC, spark-operator-controller, FAILED",
+    "APACHE, forbidden-by-rbac, FORBIDDEN_BY_RBAC, spark-operator-controller, SchedulingFailure",
+    "APACHE, executor-oom-killed, OOM_KILLED, kj-job-12-0-exec-1, Failed",
+    "KUBEFLOW, executor-oom-killed, OOM_KILLED, kj-job-12-exec-1, FAILED",
+    "APACHE, node-lost, NODE_LOST, node-1, Failed",
+    "KUBEFLOW, node-lost, NODE_LOST, node-1, FAILED",
+    "APACHE, executors-unschedulable, EXECUTORS_PENDING, Insufficient cpu, ExecutorsStartTimedOut"
+  })
+  void eachTroubleThatFailsAJobHasItsCauseOnStderr(
+      FakeSparkOperator.Flavor flavor, String trouble, String cause, String named, String last)
+      throws IOException {
+    FakeSparkOperator operator = operator(flavor);
+    executor = initialized(flavor, Map.of());
+    String id = executor.submitJob(context(12), Templates.sparkPi());
+    operator.driverTrouble(NS, "kj-job-12", DriverTrouble.parse(trouble));
+    operator.moveTo(NS, "kj-job-12", last);
+
+    JobExecutionInfo failed = executor.getJobExecutionInfo(id);
+    List<String> stderr = executor.getJobStderr(id, 20, 64 * 1024);
+
+    assertThat(failed.status()).isEqualTo(JobHandle.Status.FAILED);
+    assertThat(stderr.get(0)).startsWith("[kubejobs] Job " + id + ": " + cause + ": ");
+    assertThat(String.join("\n", stderr)).contains(named);
+  }
+
   private FakeSparkOperator operator(FakeSparkOperator.Flavor flavor) {
     return FakeSparkOperator.builder(flavor, KUBE.server()).build();
   }

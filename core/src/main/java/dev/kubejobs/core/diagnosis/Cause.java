@@ -76,9 +76,17 @@ public enum Cause {
   FORBIDDEN_BY_RBAC,
   /** No operator wrote a status or an event for the application within the expected time. */
   OPERATOR_NOT_RUNNING,
-  /** A queueing system (Kueue, Volcano, YuniKorn) holds the job until it admits it. */
+  /**
+   * A queueing system (Kueue, Volcano, YuniKorn) holds the job until it admits it; the summary
+   * quotes the system and names its object: the Kueue Workload and LocalQueue, the Volcano
+   * PodGroup, the YuniKorn queue.
+   */
   WAITING_FOR_ADMISSION,
-  /** The driver runs while executor pods cannot start. */
+  /**
+   * The driver runs while executor pods cannot start; or the job failed because its executors never
+   * started (the Apache operator's {@code ExecutorsStartTimedOut}), explained from the executor
+   * pods' {@code FailedScheduling} (or mount, image) events left after the pods are gone.
+   */
   EXECUTORS_PENDING,
   /**
    * The driver runs while executors died: executor pods that exited with an error or were evicted,
@@ -88,8 +96,11 @@ public enum Cause {
   EXECUTORS_DIED,
   /**
    * The driver was lost with its node: the node lifecycle controller's {@code NodeNotReady} or the
-   * taint eviction's {@code TaintManagerEviction} event about the driver pod; the summary names the
-   * node when an event or the pod does. Not the job's fault: submit it again.
+   * taint eviction's {@code TaintManagerEviction} event about the driver pod, or the pod's {@code
+   * DisruptionTarget} condition ({@code DeletionByPodGC}: the node no longer exists; {@code
+   * DeletionByTaintManager}), behind the Apache operator's {@code "Driver removed…"} failure or the
+   * Kubeflow operator's {@code "driver pod not found"}; the summary names the node when an event or
+   * the pod does. Not the job's fault: submit it again.
    */
   NODE_LOST,
   /** The operator reported a failure whose reason kubejobs passes on as the operator wrote it. */

@@ -43,11 +43,12 @@ import java.util.regex.Pattern;
  *   <li>For a STARTED job, only its executors: pods pending longer than that ({@link
  *       Cause#EXECUTORS_PENDING}), pods that died ({@link Cause#OOM_KILLED}, {@link
  *       Cause#EXECUTORS_DIED}), then the operator's rules on its executor records.
- *   <li>The driver pod: evicted, OOMKilled, a container waiting on its image, configuration or in
- *       CrashLoopBackOff, a volume that cannot be mounted, not schedulable, held by scheduling
- *       gates or skipped by YuniKorn for its queue's quota, the driver container exited with an
- *       error. For a failed job whose driver merely exited with an error, an OOMKilled executor is
- *       named instead.
+ *   <li>The driver pod: lost with its node ({@code DisruptionTarget}), evicted, OOMKilled, a
+ *       container waiting on its image, configuration or in CrashLoopBackOff, a volume that cannot
+ *       be mounted, not schedulable (an unbound claim named with its event), held by scheduling
+ *       gates (with the queueing system's words, below, when there are any) or skipped by YuniKorn
+ *       for its queue's quota, the driver container exited with an error. For a failed job whose
+ *       driver merely exited with an error, an OOMKilled executor is named instead.
  *   <li>For a FAILED job, a driver pod lost with its node: {@link Cause#NODE_LOST}.
  *   <li>The operator's rules ({@link Builder#rule(DiagnosisRule)}), in the order added.
  *   <li>A queueing system's events about the job (Kueue Workload, Volcano PodGroup, YuniKorn),
@@ -135,6 +136,22 @@ public final class Diagnoser {
       Optional<Diagnosis> executorOom = executorOom(input, d);
       if (executorOom.isPresent()) {
         return executorOom;
+      }
+    }
+    if (d.isPresent()
+        && d.get().cause() == Cause.WAITING_FOR_ADMISSION
+        && !d.get().evidence().isEmpty()
+        && d.get().evidence().get(0).reason().equals("SchedulingGated")) {
+      // A pod held by scheduling gates: the queueing system's own words say why it waits.
+      Optional<Diagnosis> queue = admission(input);
+      if (queue.isPresent()) {
+        List<Evidence> evidence = new ArrayList<>(queue.get().evidence());
+        evidence.addAll(d.get().evidence());
+        return Optional.of(
+            Diagnosis.of(
+                Cause.WAITING_FOR_ADMISSION,
+                queue.get().summary() + " " + d.get().summary(),
+                evidence));
       }
     }
     if (d.isPresent()) {
@@ -244,7 +261,7 @@ public final class Diagnoser {
       boolean driver =
           driverName != null
               ? e.name().equals(driverName)
-              : e.name().startsWith(input.applicationName()) && e.name().endsWith("-driver");
+              : podOfApp(e.name(), input.applicationName(), DRIVER_POD);
       if (!driver) {
         continue;
       }
@@ -288,6 +305,152 @@ public final class Diagnoser {
                 + (node == null ? "" : " " + node)
                 + " (the node stopped reporting ready and its pods were evicted): not the job's"
                 + " fault; submit it again, and ask the cluster's owners about the node.",
+            evidence));
+  }
+
+  /** The end of an executor pod's name: Spark's {@code <prefix>-exec-<id>}. */
+  private static final Pattern EXECUTOR_POD = Pattern.compile("-exec-\\d+$");
+
+  /** The end of a driver pod's name: {@code <prefix>-driver}. */
+  private static final Pattern DRIVER_POD = Pattern.compile("-driver$");
+
+  /** What may stand between the application's name and a pod's role: an attempt or an id. */
+  private static final Pattern PREFIX_ID = Pattern.compile("(?:-[0-9a-z]+)?");
+
+  /**
+   * Whether a pod name is one the operators give a pod of application {@code app}: {@code app},
+   * then at most one dash-free token (the Apache operator's attempt {@code <app>-<n>}, Spark's id
+   * {@code <app>-<hex>}), then the role's ending; {@code app-2-0-exec-1} is not a pod of {@code
+   * app}.
+   */
+  static boolean podOfApp(String pod, String app, Pattern ending) {
+    if (!pod.startsWith(app)) {
+      return false;
+    }
+    Matcher end = ending.matcher(pod);
+    if (!end.find() || end.start() < app.length()) {
+      return false;
+    }
+    return PREFIX_ID.matcher(pod.substring(app.length(), end.start())).matches();
+  }
+
+  /** The reasons of Warning events that keep a pod from starting, by what they say to do. */
+  private static final List<String> START_FAILURES =
+      List.of("FailedScheduling", "FailedMount", "Failed", "FailedCreatePodSandBox");
+
+  /**
+   * Explains a failed job's executors that never started, as the Apache operator's {@code
+   * ExecutorsStartTimedOut} reports: executor pods still there that are stuck (diagnosed as pods),
+   * else the events left about executor pods already gone ({@code <app>…-exec-<n>}): the latest
+   * {@code FailedScheduling} (or mount, image or sandbox failure) of each, skipping a pod a later
+   * {@code Scheduled} event shows placed (a scale-up that resolved it). Operator rules call it.
+   *
+   * @param input what is known about the job
+   * @return {@link Cause#EXECUTORS_PENDING} naming the pods and quoting the reason, or empty when
+   *     nothing about the executors was found
+   */
+  public Optional<Diagnosis> diagnoseExecutorsNotStarted(DiagnosisInput input) {
+    Objects.requireNonNull(input, "input");
+    String app = input.applicationKind() + " " + input.namespace() + "/" + input.applicationName();
+    int stuck = 0;
+    Diagnosis first = null;
+    for (JsonObject pod : input.executorPods()) {
+      if (!"Pending".equals(PodRules.str(PodRules.obj(pod, "status"), "phase"))) {
+        continue;
+      }
+      Optional<Diagnosis> d = diagnosePod(pod, "Executor", input);
+      if (d.isPresent()) {
+        stuck++;
+        first = first == null ? d.get() : first;
+      }
+    }
+    if (first != null) {
+      return Optional.of(
+          Diagnosis.of(
+              Cause.EXECUTORS_PENDING,
+              "The executors of "
+                  + app
+                  + " never started ("
+                  + stuck
+                  + (stuck == 1 ? " executor pod" : " executor pods")
+                  + " stuck): "
+                  + first.summary(),
+              first.evidence()));
+    }
+    java.util.Map<String, ClusterEvent> latest = new java.util.TreeMap<>();
+    java.util.Set<String> placed = new java.util.HashSet<>();
+    for (ClusterEvent e : input.events()) {
+      if (!e.kind().equals("Pod") || !podOfApp(e.name(), input.applicationName(), EXECUTOR_POD)) {
+        continue;
+      }
+      if (e.reason().equals("Scheduled")) {
+        placed.add(e.name());
+      }
+      if (!e.type().equals("Warning") || !START_FAILURES.contains(e.reason())) {
+        continue;
+      }
+      ClusterEvent seen = latest.get(e.name());
+      if (seen == null
+          || e.lastSeen().orElse(Instant.MIN).isAfter(seen.lastSeen().orElse(Instant.MIN))) {
+        latest.put(e.name(), e);
+      }
+    }
+    List<ClusterEvent> found = new ArrayList<>();
+    for (ClusterEvent e : latest.values()) {
+      // A pod the scheduler placed after its FailedScheduling was not kept from starting by it.
+      if (!(e.reason().equals("FailedScheduling") && placed.contains(e.name()))) {
+        found.add(e);
+      }
+    }
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    ClusterEvent telling = found.get(0);
+    for (ClusterEvent e : found) {
+      if (e.lastSeen().orElse(Instant.MIN).isAfter(telling.lastSeen().orElse(Instant.MIN))) {
+        telling = e;
+      }
+    }
+    String todo;
+    switch (telling.reason()) {
+      case "FailedScheduling":
+        todo =
+            " Lower the executors' requests (spark.executor.cores, spark.executor.memory and"
+                + " its overhead) or their number, fix their node selector, affinity or"
+                + " tolerations, or add nodes that fit.";
+        break;
+      case "FailedMount":
+        todo = " Create the ConfigMap, Secret or volume it names, or fix the reference.";
+        break;
+      case "Failed":
+        todo = " Fix the executors' image or configuration as the kubelet says.";
+        break;
+      default:
+        todo = " Ask the cluster's owners about the node's container runtime or network.";
+        break;
+    }
+    List<Evidence> evidence = new ArrayList<>();
+    evidence.add(telling.toEvidence());
+    for (ClusterEvent e : found) {
+      if (e != telling && evidence.size() < MAX_NAMED) {
+        evidence.add(e.toEvidence());
+      }
+    }
+    return Optional.of(
+        Diagnosis.of(
+            Cause.EXECUTORS_PENDING,
+            "The executors of "
+                + app
+                + " never started: "
+                + found.size()
+                + (found.size() == 1 ? " executor pod" : " executor pods")
+                + " (their pods are gone; events remain) could not start, "
+                + telling.name()
+                + " last with "
+                + telling.reason()
+                + ": "
+                + PodRules.firstSentence(telling.message())
+                + todo,
             evidence));
   }
 
@@ -374,17 +537,40 @@ public final class Diagnoser {
     return Optional.empty();
   }
 
+  /** Kueue's label naming a job's (or pod's) LocalQueue ({@code constants.QueueLabel}). */
+  static final String KUEUE_QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
+
+  /** The annotation naming a pod's PodGroup, which Volcano and the Kubeflow operator set. */
+  static final String GROUP_NAME_ANNOTATION = "scheduling.k8s.io/group-name";
+
+  /**
+   * Explains a job a queueing system holds, from that system's events: a Kueue Workload's {@code
+   * Pending} event ({@code "couldn't assign flavors to pod set …: insufficient unused quota …"}), a
+   * Volcano PodGroup's (the one the driver pod's {@code scheduling.k8s.io/group-name} names, or one
+   * named after the job), a YuniKorn event about the job's pods; the summary names the Workload or
+   * PodGroup, the Kueue LocalQueue ({@code kueue.x-k8s.io/queue-name} on the application or its
+   * driver pod) and the YuniKorn queue. Operator rules call it, e.g. for an application suspended
+   * until Kueue admits it.
+   *
+   * @param input what is known about the job
+   * @return {@link Cause#WAITING_FOR_ADMISSION}, or empty when no queueing system's event was found
+   */
+  public Optional<Diagnosis> diagnoseAdmission(DiagnosisInput input) {
+    return admission(Objects.requireNonNull(input, "input"));
+  }
+
   private Optional<Diagnosis> admission(DiagnosisInput input) {
     String app = input.applicationName();
-    String driverName =
-        input
-            .driverPod()
-            .map(p -> PodRules.str(PodRules.obj(p, "metadata"), "name"))
-            .orElse("\u0000");
+    JsonObject driverMeta = input.driverPod().map(p -> PodRules.obj(p, "metadata")).orElse(null);
+    String driverName = driverMeta == null ? "\u0000" : PodRules.str(driverMeta, "name");
+    String group = PodRules.str(PodRules.obj(driverMeta, "annotations"), GROUP_NAME_ANNOTATION);
     ClusterEvent found = null;
     String system = null;
     for (ClusterEvent e : input.events()) {
-      boolean related = e.name().contains(app) || e.name().contains(driverName);
+      boolean related =
+          e.name().contains(app)
+              || e.name().contains(driverName)
+              || !group.isEmpty() && e.kind().equals("PodGroup") && e.name().equals(group);
       if (!related) {
         continue;
       }
@@ -414,6 +600,21 @@ public final class Diagnoser {
     if (found == null) {
       return Optional.empty();
     }
+    StringBuilder names = new StringBuilder(found.kind()).append(' ').append(found.name());
+    if (system.equals("Kueue")) {
+      String queue = input.applicationLabels().get(KUEUE_QUEUE_LABEL);
+      if (queue == null || queue.isEmpty()) {
+        queue = PodRules.str(PodRules.obj(driverMeta, "labels"), KUEUE_QUEUE_LABEL);
+      }
+      if (queue != null && !queue.isEmpty()) {
+        names.append(", LocalQueue ").append(queue);
+      }
+    } else if (system.equals("YuniKorn") && input.driverPod().isPresent()) {
+      String queue = new PodRules(input.driverPod().get(), "Driver", List.of()).yunikornQueue();
+      if (queue != null) {
+        names.append(", queue ").append(queue);
+      }
+    }
     return Optional.of(
         Diagnosis.of(
             Cause.WAITING_FOR_ADMISSION,
@@ -425,9 +626,7 @@ public final class Diagnoser {
                 + " waits for "
                 + system
                 + " to admit it ("
-                + found.kind()
-                + " "
-                + found.name()
+                + names
                 + "): "
                 + PodRules.firstSentence(found.message())
                 + " It starts when its queue has room; free quota or raise the queue's quota.",

@@ -20,7 +20,9 @@ import dev.kubejobs.core.JobStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -44,6 +46,7 @@ public final class DiagnosisInput {
   private final List<JsonObject> executorPods;
   private final List<ClusterEvent> events;
   private final String eventsNotRead;
+  private final Map<String, String> applicationLabels;
 
   private DiagnosisInput(Builder b) {
     this.namespace = b.namespace;
@@ -57,6 +60,7 @@ public final class DiagnosisInput {
     this.executorPods = List.copyOf(b.executorPods);
     this.events = List.copyOf(b.events);
     this.eventsNotRead = b.eventsNotRead;
+    this.applicationLabels = Map.copyOf(b.applicationLabels);
   }
 
   /**
@@ -179,6 +183,15 @@ public final class DiagnosisInput {
     return Optional.ofNullable(eventsNotRead);
   }
 
+  /**
+   * Returns the application resource's labels, e.g. Kueue's {@code kueue.x-k8s.io/queue-name}.
+   *
+   * @return an unmodifiable map, empty when none were given
+   */
+  public Map<String, String> applicationLabels() {
+    return applicationLabels;
+  }
+
   /** Builds a {@link DiagnosisInput}; not thread safe. */
   public static final class Builder {
     private final String namespace;
@@ -192,6 +205,7 @@ public final class DiagnosisInput {
     private final List<JsonObject> executorPods = new ArrayList<>();
     private final List<ClusterEvent> events = new ArrayList<>();
     private String eventsNotRead;
+    private final Map<String, String> applicationLabels = new LinkedHashMap<>();
 
     private Builder(
         String namespace,
@@ -282,6 +296,20 @@ public final class DiagnosisInput {
      */
     public Builder eventsNotRead(String reason) {
       this.eventsNotRead = Objects.requireNonNull(reason, "reason");
+      return this;
+    }
+
+    /**
+     * Adds the application resource's labels.
+     *
+     * @param labels the labels
+     * @return this builder
+     */
+    public Builder applicationLabels(Map<String, String> labels) {
+      labels.forEach(
+          (k, v) ->
+              applicationLabels.put(
+                  Objects.requireNonNull(k, "label key"), Objects.requireNonNull(v, "label")));
       return this;
     }
 

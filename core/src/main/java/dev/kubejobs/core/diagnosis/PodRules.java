@@ -41,6 +41,7 @@ final class PodRules {
   private final String podName;
   private final String object;
   private final List<ClusterEvent> events;
+  private final List<ClusterEvent> allEvents;
 
   /**
    * Reads a pod.
@@ -71,11 +72,15 @@ final class PodRules {
       own.add(e);
     }
     this.events = own;
+    this.allEvents = allEvents;
   }
 
   /** Runs the rules in order; the first that explains the pod wins. */
   Optional<Diagnosis> diagnose() {
-    Optional<Diagnosis> d = evicted();
+    Optional<Diagnosis> d = lostWithNode();
+    if (d.isEmpty()) {
+      d = evicted();
+    }
     if (d.isEmpty()) {
       d = oomKilled();
     }
@@ -96,6 +101,73 @@ final class PodRules {
 
   private String subject() {
     return role + " pod " + object.substring("Pod ".length());
+  }
+
+  /** The scheduler's event naming the node a pod was bound to. */
+  private static final Pattern ASSIGNED = Pattern.compile("^Successfully assigned \\S+ to (\\S+)$");
+
+  /**
+   * Returns the node the pod was bound to: its {@code spec.nodeName}, else the node its {@code
+   * Scheduled} event names.
+   *
+   * @return the node, or null when unknown
+   */
+  String node() {
+    String node = str(obj(pod, "spec"), "nodeName");
+    if (!node.isEmpty()) {
+      return node;
+    }
+    for (ClusterEvent e : events) {
+      Matcher m = ASSIGNED.matcher(e.message());
+      if (e.reason().equals("Scheduled") && m.find()) {
+        return m.group(1);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A pod deleted because its node was lost: the {@code DisruptionTarget} condition the pod garbage
+   * collector sets on a pod whose node object is gone ({@code DeletionByPodGC}, {@code "PodGC: node
+   * no longer exists"}) or the taint eviction controller on a pod of a node tainted {@code
+   * NoExecute} ({@code DeletionByTaintManager}), as the pod or a copy of its status shows it.
+   */
+  private Optional<Diagnosis> lostWithNode() {
+    JsonObject disruption = condition(obj(pod, "status"), "DisruptionTarget");
+    if (disruption == null || !"True".equals(str(disruption, "status"))) {
+      return Optional.empty();
+    }
+    String reason = str(disruption, "reason");
+    if (!reason.equals("DeletionByPodGC") && !reason.equals("DeletionByTaintManager")) {
+      return Optional.empty();
+    }
+    String node = node();
+    List<Evidence> evidence = new ArrayList<>();
+    evidence.add(
+        Evidence.builder(Evidence.Source.POD_CONDITION, object)
+            .type("DisruptionTarget=True")
+            .reason(reason)
+            .message(str(disruption, "message"))
+            .firstSeen(time(disruption, "lastTransitionTime"))
+            .build());
+    for (ClusterEvent e : events) {
+      if (e.reason().equals("NodeNotReady") || e.reason().equals("TaintManagerEviction")) {
+        evidence.add(e.toEvidence());
+      }
+    }
+    return Optional.of(
+        Diagnosis.of(
+            Cause.NODE_LOST,
+            subject()
+                + " was lost with its node"
+                + (node == null ? "" : " " + node)
+                + (reason.equals("DeletionByPodGC")
+                    ? " (the node no longer exists; the pod garbage collector deleted the pod)"
+                    : " (the node was tainted NoExecute, as a node that stops reporting ready is,"
+                        + " and its pods were evicted)")
+                + ": not the job's fault; submit it again, and ask the cluster's owners about the"
+                + " node.",
+            evidence));
   }
 
   private Optional<Diagnosis> evicted() {
@@ -342,11 +414,14 @@ final class PodRules {
       if (skipped != null) {
         evidence.add(skipped.toEvidence());
       }
+      String queue = yunikornQueue();
       return Optional.of(
           Diagnosis.of(
               Cause.WAITING_FOR_ADMISSION,
               subject()
-                  + " is skipped by YuniKorn because its queue's quota is exceeded"
+                  + " is skipped by YuniKorn because its queue"
+                  + (queue == null ? "'s" : " " + queue + "'s")
+                  + " quota is exceeded"
                   + (message.isEmpty() ? "." : ": " + firstSentence(message))
                   + " It starts when the queue has room; free quota or raise the queue's limit.",
               evidence));
@@ -366,7 +441,27 @@ final class PodRules {
     if (pvc.find()) {
       todo = " Create PersistentVolumeClaim \"" + pvc.group(1) + "\" or fix the volume's claim.";
     } else if (message.contains("unbound immediate PersistentVolumeClaims")) {
-      todo = " Its PersistentVolumeClaim is not bound: check the claim's storage class and events.";
+      List<String> claims = claimNames();
+      ClusterEvent claimEvent = latestClaimEvent(claims);
+      if (claimEvent != null) {
+        evidence.add(claimEvent.toEvidence());
+      }
+      todo =
+          (claims.isEmpty()
+                  ? " Its PersistentVolumeClaim is not bound"
+                  : " PersistentVolumeClaim "
+                      + String.join(", ", claims)
+                      + (claims.size() == 1 ? " is" : " are")
+                      + " not bound")
+              + (claimEvent == null
+                  ? ": check the claim's storage class and events."
+                  : " ("
+                      + claimEvent.reason()
+                      + " event on PersistentVolumeClaim "
+                      + claimEvent.name()
+                      + ": "
+                      + firstSentence(claimEvent.message()).replaceAll("\\.$", "")
+                      + "): fix the claim's storage class or create a volume it can bind to.");
     } else {
       todo =
           " Lower its requests, fix its node selector, affinity or tolerations, or add nodes"
@@ -377,6 +472,56 @@ final class PodRules {
             Cause.UNSCHEDULABLE,
             subject() + " cannot be scheduled: " + firstSentence(message) + todo,
             evidence));
+  }
+
+  /** The claims the pod's volumes name ({@code spec.volumes[].persistentVolumeClaim.claimName}). */
+  private List<String> claimNames() {
+    List<String> out = new ArrayList<>();
+    for (JsonElement v : arr(obj(pod, "spec"), "volumes")) {
+      if (v.isJsonObject()) {
+        String claim = str(obj(v.getAsJsonObject(), "persistentVolumeClaim"), "claimName");
+        if (!claim.isEmpty() && !out.contains(claim)) {
+          out.add(claim);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The latest Warning event about one of the claims (the volume controller's {@code
+   * ProvisioningFailed}, {@code FailedBinding}), else the latest Normal one ({@code
+   * WaitForFirstConsumer}, {@code ExternalProvisioning}).
+   */
+  private ClusterEvent latestClaimEvent(List<String> claims) {
+    ClusterEvent best = null;
+    for (ClusterEvent e : allEvents) {
+      if (!e.kind().equals("PersistentVolumeClaim") || !claims.contains(e.name())) {
+        continue;
+      }
+      boolean warning = e.type().equals("Warning");
+      boolean bestWarning = best != null && best.type().equals("Warning");
+      if (best == null
+          || warning && !bestWarning
+          || warning == bestWarning
+              && e.lastSeen().orElse(Instant.MIN).isAfter(best.lastSeen().orElse(Instant.MIN))) {
+        best = e;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The YuniKorn queue the pod asks for: its label {@code queue} or annotation {@code
+   * yunikorn.apache.org/queue} (apache/yunikorn-k8shim {@code pkg/common/constants}).
+   */
+  String yunikornQueue() {
+    JsonObject metadata = obj(pod, "metadata");
+    String queue = str(obj(metadata, "annotations"), "yunikorn.apache.org/queue");
+    if (queue.isEmpty()) {
+      queue = str(obj(metadata, "labels"), "queue");
+    }
+    return queue.isEmpty() ? null : queue;
   }
 
   private Optional<Diagnosis> exitedWithError() {

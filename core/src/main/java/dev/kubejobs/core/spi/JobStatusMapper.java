@@ -81,7 +81,9 @@ public interface JobStatusMapper {
    * Whether the operator's own status records executors that failed while the driver runs, read
    * from the copy alone with no request. The status pipeline then reads the executor pods (and the
    * namespace's events) to say which died and how ("executors that die while the driver runs"), at
-   * once, with no threshold: a dead executor is a fact, not a wait. A kind whose operator does not
+   * once, with no threshold: a dead executor is a fact, not a wait. Also asked, with {@link
+   * #executorsWaiting}, of a job that just failed: true has its executor pods read for the
+   * diagnosis (an executor OOMKilled, executors that never started). A kind whose operator does not
    * record executors keeps the default. Pure, like the mapper.
    *
    * @param application the copy of the job's resource

@@ -36,6 +36,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 /**
@@ -181,6 +183,60 @@ class FakeClusterTest {
 
       assertThat(watch.exit()).as(watch.err()).isEqualTo(Errors.FAILED);
       assertThat(watch.out()).contains("FAILED", "IMAGE_PULL_FAILED", "apache/spark:4.0.1-typo");
+    }
+  }
+
+  /**
+   * Each testkit trouble that fails a job, under each operator: {@code watch} prints the job FAILED
+   * with its cause and the name a user needs (the quota, the webhook, the user, the node, the
+   * executor). An Apache job's OOMKilled executor is named while the job runs past the threshold
+   * and when its failure is read before the operator releases the pods (TroubleOnTheStatusPathTest
+   * in the spark module); here, stepping every 20 ms, the pods are often released first.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "apache, quota-exceeded, QUOTA_EXCEEDED, compute-quota",
+    "kubeflow, quota-exceeded, QUOTA_EXCEEDED, compute-quota",
+    "apache, admission-denied, ADMISSION_DENIED, validation.gatekeeper.sh",
+    "kubeflow, admission-denied, ADMISSION_DENIED, validation.gatekeeper.sh",
+    "apache, webhook-unreachable, ADMISSION_WEBHOOK_UNREACHABLE, validate.kyverno.svc-fail",
+    "kubeflow, webhook-unreachable, ADMISSION_WEBHOOK_UNREACHABLE, validate.kyverno.svc-fail",
+    "apache, forbidden-by-rbac, FORBIDDEN_BY_RBAC, system:serviceaccount:spark-operator",
+    "kubeflow, forbidden-by-rbac, FORBIDDEN_BY_RBAC, system:serviceaccount:spark-operator",
+    "kubeflow, executor-oom-killed, OOM_KILLED, -exec-1",
+    "apache, node-lost, NODE_LOST, node-1",
+    "kubeflow, node-lost, NODE_LOST, node-1",
+    "apache, executors-unschedulable, EXECUTORS_PENDING, Insufficient cpu"
+  })
+  void eachTroubleThatFailsAJobIsPrintedWithItsCause(
+      String operator, String trouble, String cause, String named) {
+    try (FakeCluster cluster = FakeCluster.start(0, Duration.ofMillis(20), dir.resolve("k.yaml"))) {
+      String config = cluster.kubeconfig().toString();
+      Result submit =
+          cli(
+              "--kubeconfig",
+              config,
+              "--operator",
+              operator,
+              "submit",
+              "nightly-etl",
+              "--label",
+              "testkit.kubejobs.dev/driver-trouble=" + trouble);
+      assertThat(submit.exit()).as(submit.err()).isZero();
+
+      Result watch =
+          cli(
+              "--kubeconfig",
+              config,
+              "--operator",
+              operator,
+              "watch",
+              "nightly-etl",
+              "--interval",
+              "20ms");
+
+      assertThat(watch.exit()).as(watch.err()).isEqualTo(Errors.FAILED);
+      assertThat(watch.out()).contains("FAILED", "diagnosis: " + cause + ": ", named);
     }
   }
 

@@ -49,12 +49,16 @@ import java.util.regex.Pattern;
  *       else {@link Cause#SUBMISSION_FAILED} with the exception); the operator's {@code
  *       SparkApplicationSubmissionFailed} Warning event when the status no longer says it; {@code
  *       FAILED} with {@code "driver container failed with ExitCode: %d, Reason: %s"} once the
- *       driver pod is gone; {@code SUSPENDED}.
+ *       driver pod is gone; {@code "driver pod not found"}; {@code SUSPENDED}, quoting the Kueue
+ *       Workload that holds it when there is one ({@link Diagnoser#diagnoseAdmission}).
  *   <li>{@link #apache()} reads {@code status.currentState} and {@code stateTransitionHistory},
  *       latest first: a state's {@code lastObservedDriverStatus} (the driver pod's status the
  *       operator copied) is diagnosed as the pod itself; {@code SchedulingFailure} carries the API
- *       server's refusal in its stack trace (told apart as for Kubeflow); other failure states are
- *       passed on as written.
+ *       server's refusal in its stack trace (told apart as for Kubeflow); {@code
+ *       ExecutorsStartTimedOut} is explained from the executor pods or the events they left ({@link
+ *       Diagnoser#diagnoseExecutorsNotStarted}); other failure states are passed on as written. (A
+ *       driver lost with its node, behind {@code "Driver removed…"}, is found by the core rules
+ *       before these run.)
  * </ul>
  */
 public final class SparkDiagnosisRules {
@@ -64,6 +68,13 @@ public final class SparkDiagnosisRules {
 
   private static final Pattern KUBEFLOW_EXECUTOR_FAILED =
       Pattern.compile("Executor (\\S+) failed with ExitCode: (-?\\d+), Reason: ([^,]*)");
+
+  /**
+   * The Kubeflow operator's {@code errorMessage} for a driver pod that vanished
+   * (kubeflow/spark-operator {@code internal/controller/sparkapplication/controller.go}, {@code
+   * updateDriverState}).
+   */
+  private static final String KUBEFLOW_DRIVER_NOT_FOUND = "driver pod not found";
 
   private static final Set<String> APACHE_FAILURES =
       Set.of(
@@ -110,6 +121,18 @@ public final class SparkDiagnosisRules {
     Evidence evidence =
         Evidence.builder(Evidence.Source.OPERATOR_STATUS, app).reason(state).message(error).build();
     if (state.equals("SUSPENDED") || state.equals("SUSPENDING")) {
+      Optional<Diagnosis> queued = diagnoser.diagnoseAdmission(input);
+      if (queued.isPresent()) {
+        // Kueue suspends the application it has not admitted: its Workload says why.
+        List<Evidence> all = new ArrayList<>(queued.get().evidence());
+        all.add(evidence);
+        return Optional.of(
+            Diagnosis.of(
+                Cause.WAITING_FOR_ADMISSION,
+                queued.get().summary()
+                    + " Until then the application stays suspended (spec.suspend).",
+                all));
+      }
       return Optional.of(
           Diagnosis.of(
               Cause.WAITING_FOR_ADMISSION,
@@ -144,11 +167,19 @@ public final class SparkDiagnosisRules {
         || error.toLowerCase(java.util.Locale.ROOT).contains("failed to run spark-submit")) {
       return submissionFailed(input, "spark-submit failed for ", error, evidence);
     }
-    if (state.equals("FAILED")) {
+    if (state.equals("FAILED") || state.equals("FAILING")) {
       return Optional.of(
           Diagnosis.of(
               Cause.OPERATOR_REPORTED_FAILURE,
-              "The Kubeflow Spark operator failed " + app + ": " + firstLine(error),
+              "The Kubeflow Spark operator failed "
+                  + app
+                  + ": "
+                  + firstLine(error)
+                  + (error.strip().equals(KUBEFLOW_DRIVER_NOT_FOUND)
+                      ? " The driver pod was deleted while the application ran (by someone, an"
+                          + " eviction, or with its node) and no event about it was found; submit"
+                          + " it again."
+                      : ""),
               List.of(evidence)));
     }
     return Optional.empty();
@@ -303,6 +334,19 @@ public final class SparkDiagnosisRules {
       }
       String message = str(state, "message");
       Evidence evidence = stateEvidence(input, state);
+      if (summary.equals("ExecutorsStartTimedOut")) {
+        Optional<Diagnosis> d = diagnoser.diagnoseExecutorsNotStarted(input);
+        if (d.isPresent()) {
+          List<Evidence> all = new ArrayList<>(d.get().evidence());
+          all.add(evidence);
+          return Optional.of(
+              Diagnosis.of(
+                  d.get().cause(),
+                  d.get().summary()
+                      + " The Apache Spark operator gave up on them (ExecutorsStartTimedOut).",
+                  all));
+        }
+      }
       if (summary.equals("SchedulingFailure")) {
         Optional<Diagnosis> d =
             submissionFailed(

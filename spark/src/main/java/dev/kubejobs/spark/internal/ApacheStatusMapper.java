@@ -127,6 +127,42 @@ public final class ApacheStatusMapper implements JobStatusMapper {
         .isPresent();
   }
 
+  /** The states in which the operator records executors missing or given up on. */
+  private static final Set<String> EXECUTOR_TROUBLE =
+      Set.of(
+          "InitializedBelowThresholdExecutors",
+          "RunningWithBelowThresholdExecutors",
+          "ExecutorsStartTimedOut");
+
+  /**
+   * Whether an attempt that ended (its current state neither waiting nor running) went through a
+   * state recording executors below the threshold or timed out: the operator's history is all it
+   * keeps of them, so the executor pods (or their events) are read to say why. A running
+   * application's executors are {@link #executorsWaiting}'s.
+   */
+  @Override
+  public boolean executorsFailed(ResourceSnapshot application) {
+    String current =
+        application
+            .view()
+            .object("status", "currentState")
+            .flatMap(cs -> cs.string("currentStateSummary"))
+            .orElse("");
+    if (current.isEmpty() || WAITING.contains(current) || RUNNING.contains(current)) {
+      return false;
+    }
+    JsonView history = application.view().object("status", "stateTransitionHistory").orElse(null);
+    if (history == null) {
+      return false;
+    }
+    boolean[] seen = {false};
+    history.forEachField(
+        (key, state) ->
+            seen[0] |=
+                state.string("currentStateSummary").filter(EXECUTOR_TROUBLE::contains).isPresent());
+    return seen[0];
+  }
+
   /** The operator's own diagnosis rule: {@link SparkDiagnosisRules#apache()}. */
   @Override
   public List<DiagnosisRule> diagnosisRules() {

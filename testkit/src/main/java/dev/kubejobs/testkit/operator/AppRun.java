@@ -236,8 +236,174 @@ final class AppRun {
   }
 
   void apacheRelease() {
+    deleteExecutorPods();
     deleteDriverPod();
     apacheAppend("ResourceReleased", null);
+  }
+
+  // ---- troubles after the driver runs ----
+
+  /** The executor pods this run created, by name. */
+  private final List<String> executorPods = new ArrayList<>();
+
+  /**
+   * Creates executor pod {@code n} as Spark names and labels it: {@code <prefix>-exec-<n>} (the
+   * Apache operator's prefix is {@code <app>-<attempt>}), {@code spark-role=executor} and the
+   * operator's app-name label, owned by the driver pod.
+   */
+  private String createExecutorPod(int n, UnaryOperator<DriverPodBuilder> state) {
+    long attempt = apache() ? ApacheStatuses.attemptId(status().orElse(null)) : 0;
+    String pod = (apache() ? name + "-" + attempt : name) + "-exec-" + n;
+    DriverPodBuilder b =
+        apache() ? DriverPodBuilder.apache(name, attempt) : DriverPodBuilder.kubeflow(name);
+    b.namespace(namespace)
+        .name(pod)
+        .createdAt(now())
+        .label(DriverPodBuilder.SPARK_ROLE_LABEL, "executor")
+        .label(apache() ? ApacheStatuses.APP_NAME_LABEL : KubeflowStatuses.APP_NAME_LABEL, name);
+    store.get(ResourceType.POD, namespace, driverPod).ifPresent(b::ownedBy);
+    JsonObject json = state.apply(b).build();
+    JsonObject meta = json.getAsJsonObject("metadata");
+    meta.remove("uid");
+    meta.remove("resourceVersion");
+    meta.remove("creationTimestamp");
+    store.create(ResourceType.POD, namespace, json);
+    executorPods.add(pod);
+    return pod;
+  }
+
+  /** Deletes the executor pods, as the garbage collector does once their driver pod is gone. */
+  void deleteExecutorPods() {
+    for (String pod : executorPods) {
+      store.delete(ResourceType.POD, namespace, pod);
+    }
+  }
+
+  /**
+   * An executor killed for its memory while the driver runs: its pod terminated {@code OOMKilled}
+   * with exit code 137; Kubeflow records it {@code FAILED} in {@code executorState} with the {@code
+   * SparkExecutorFailed} event (kubeflow/spark-operator v2.5.2 {@code controller.go} {@code
+   * recordExecutorEvent}: {@code "Executor %s failed with ExitCode: %d, Reason: %s, Pod Message:
+   * %s"}); Apache writes {@code RunningWithBelowThresholdExecutors}.
+   */
+  void executorOomKilled() {
+    Instant started = driverStartedAt != null ? driverStartedAt : now();
+    Instant at = now();
+    String pod =
+        createExecutorPod(
+            1, b -> b.terminated(137, started, at).terminationReason("OOMKilled", null));
+    if (apache()) {
+      apacheAppend(
+          "RunningWithBelowThresholdExecutors",
+          ApacheStatuses.defaultMessage("RunningWithBelowThresholdExecutors"));
+      return;
+    }
+    updateStatus(s -> executorState(s, pod, "FAILED"));
+    recordOperatorEvent(
+        "Warning",
+        "SparkExecutorFailed",
+        "Executor " + pod + " failed with ExitCode: 137, Reason: OOMKilled, Pod Message: ");
+  }
+
+  /**
+   * Executor pods the scheduler cannot place: two, {@code PodScheduled=False} with the trouble's
+   * message and the scheduler's {@code FailedScheduling} event each (through the {@code
+   * events.k8s.io} recorder); Kubeflow records them {@code PENDING} in {@code executorState};
+   * Apache writes {@code InitializedBelowThresholdExecutors}.
+   */
+  void executorsUnschedulable() {
+    for (int n = 1; n <= 2; n++) {
+      String pod = createExecutorPod(n, b -> b.unschedulable(trouble.message()));
+      JsonObject json = store.get(ResourceType.POD, namespace, pod).orElseThrow();
+      putEvent(
+          EventBuilder.about(json)
+              .named(pod + "." + hex(pod + "/failed-scheduling"))
+              .reportedBy("default-scheduler")
+              .warning("FailedScheduling", trouble.message())
+              .seen(1, now(), now())
+              .buildSeries());
+      if (!apache()) {
+        updateStatus(st -> executorState(st, pod, "PENDING"));
+      }
+    }
+    if (apache()) {
+      apacheAppend(
+          "InitializedBelowThresholdExecutors",
+          ApacheStatuses.defaultMessage("InitializedBelowThresholdExecutors"));
+    }
+  }
+
+  /** The Apache operator's {@code AppDriverTimeoutObserver} giving up on the executors. */
+  void apacheExecutorsStartTimedOut() {
+    apacheAppend("ExecutorsStartTimedOut", ApacheStatuses.defaultMessage("ExecutorsStartTimedOut"));
+  }
+
+  private static JsonObject executorState(JsonObject status, String pod, String state) {
+    JsonObject s = status != null ? status : new JsonObject();
+    JsonElement e = s.get("executorState");
+    JsonObject states = e != null && e.isJsonObject() ? e.getAsJsonObject() : new JsonObject();
+    states.addProperty(pod, state);
+    s.add("executorState", states);
+    return s;
+  }
+
+  /**
+   * The driver's node lost: the scheduler's {@code Scheduled} event, the node lifecycle
+   * controller's {@code NodeNotReady} on the pod, the taint eviction controller's {@code
+   * TaintManagerEviction}, and the driver pod (and its executors) deleted.
+   */
+  void driverNodeLost() {
+    Optional<JsonObject> pod =
+        driverPod == null ? Optional.empty() : store.get(ResourceType.POD, namespace, driverPod);
+    if (pod.isEmpty()) {
+      return;
+    }
+    String node = trouble.message();
+    Instant at = now();
+    String qualified = namespace + "/" + driverPod;
+    putEvent(
+        EventBuilder.about(pod.get())
+            .named(driverPod + "." + hex(driverPod + "/scheduled"))
+            .reportedBy("default-scheduler")
+            .normal("Scheduled", "Successfully assigned " + qualified + " to " + node)
+            .at(driverStartedAt != null ? driverStartedAt : at)
+            .buildSeries());
+    putEvent(
+        EventBuilder.about(pod.get())
+            .named(driverPod + "." + hex(driverPod + "/node-not-ready"))
+            .reportedBy("node-controller")
+            .warning("NodeNotReady", "Node is not ready")
+            .at(at)
+            .build());
+    putEvent(
+        EventBuilder.about(pod.get())
+            .named(driverPod + "." + hex(driverPod + "/taint-eviction"))
+            .reportedBy("taint-eviction-controller")
+            .normal("TaintManagerEviction", "Marking for deletion Pod " + qualified)
+            .at(at)
+            .build());
+    deleteExecutorPods();
+    deleteDriverPod();
+  }
+
+  /** The Apache operator's {@code driverUnexpectedRemoved()}: {@code Failed}, "Driver removed…". */
+  void apacheDriverRemoved() {
+    apacheAppend("Failed", ApacheStatuses.DRIVER_REMOVED_MESSAGE);
+  }
+
+  /**
+   * The Kubeflow operator's {@code updateDriverState} for a driver pod that is gone: {@code
+   * FAILING} with {@code "driver pod not found"} and the {@code SparkDriverNotFound} event.
+   */
+  void kubeflowDriverNotFound() {
+    Instant at = now();
+    updateStatus(s -> KubeflowStatuses.driverNotFound(orKubeflowEmpty(s), at));
+    recordOperatorEvent(
+        "Warning",
+        "SparkDriverNotFound",
+        "Driver pod "
+            + driverPod
+            + " not found after grace period 10s, marking application as Failing");
   }
 
   // ---- Kubeflow status ----

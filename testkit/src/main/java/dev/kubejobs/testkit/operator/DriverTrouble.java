@@ -27,8 +27,9 @@ import java.util.Objects;
  * the kubelet and the scheduler leave it, and the fake server gets the Events they record. Chosen
  * per application with {@link FakeSparkOperator#driverTrouble(String, String, DriverTrouble)} or
  * the label {@value FakeSparkOperator#TROUBLE_LABEL} ({@code image-pull}, {@code unschedulable},
- * {@code config-error}, {@code oom-killed}, {@code quota-exceeded}, {@code admission-denied}, each
- * with the default message below).
+ * {@code config-error}, {@code oom-killed}, {@code quota-exceeded}, {@code admission-denied},
+ * {@code webhook-unreachable}, {@code forbidden-by-rbac}, {@code executor-oom-killed}, {@code
+ * executors-unschedulable}, {@code node-lost}, each with the default message below).
  *
  * <p>A trouble replaces the application's {@link SparkAppPath}:
  *
@@ -44,10 +45,15 @@ import java.util.Objects;
  *       driver pod to {@code SUBMITTED} and waits for ever.
  *   <li>A driver killed for its memory ({@link #oomKilled()}): the {@link SparkAppPath#FAILED} path
  *       with the driver container terminated {@code OOMKilled}, exit code 137.
- *   <li>A driver pod the API server refuses ({@link #quotaExceeded}, {@link #admissionDenied}): no
- *       pod. Kubeflow: {@code SUBMISSION_FAILED} (spark-submit's stderr in {@code errorMessage},
- *       the {@code SparkApplicationSubmissionFailed} event){@code , FAILED}. Apache: {@code
- *       finalizer, Submitted, SchedulingFailure} (the stack trace){@code , ResourceReleased}.
+ *   <li>A driver pod the API server refuses ({@link #quotaExceeded}, {@link #admissionDenied},
+ *       {@link #webhookUnreachable}, {@link #forbiddenByRbac}): no pod. Kubeflow: {@code
+ *       SUBMISSION_FAILED} (spark-submit's stderr in {@code errorMessage}, the {@code
+ *       SparkApplicationSubmissionFailed} event){@code , FAILED}. Apache: {@code finalizer,
+ *       Submitted, SchedulingFailure} (the stack trace){@code , ResourceReleased}.
+ *   <li>Trouble after the driver runs ({@link #executorOomKilled}, {@link #executorsUnschedulable},
+ *       {@link #nodeLost}): the driver starts, then the executors or the node fail it as each
+ *       method describes, with the steps {@code executor-oom-killed}, {@code
+ *       executors-unschedulable} and {@code node-lost} to {@link FakeSparkOperator#moveTo} to.
  * </ul>
  *
  * <p>Immutable and thread safe.
@@ -69,7 +75,17 @@ public final class DriverTrouble {
     /** The API server refuses the driver pod: a {@code ResourceQuota} is used up. */
     QUOTA_EXCEEDED,
     /** The API server refuses the driver pod: an admission webhook denies it. */
-    ADMISSION_DENIED
+    ADMISSION_DENIED,
+    /** The API server refuses the driver pod: an admission webhook cannot be called. */
+    WEBHOOK_UNREACHABLE,
+    /** The API server refuses the driver pod: RBAC forbids the creating service account. */
+    FORBIDDEN_BY_RBAC,
+    /** An executor is killed for exceeding its memory limit while the driver runs. */
+    EXECUTOR_OOM_KILLED,
+    /** The executor pods cannot be scheduled; the driver waits for them. */
+    EXECUTORS_UNSCHEDULABLE,
+    /** The driver's node is lost while the driver runs; the driver pod is deleted. */
+    NODE_LOST
   }
 
   /** The quota of {@link #quotaExceeded()}. */
@@ -81,6 +97,24 @@ public final class DriverTrouble {
   /** The denial of {@link #admissionDenied()}, as Gatekeeper words a missing label. */
   public static final String DEFAULT_DENIAL =
       "[require-team-label] you must provide labels: {\"team\"}";
+
+  /** The webhook of {@link #webhookUnreachable()}. */
+  public static final String DEFAULT_UNREACHABLE_WEBHOOK = "validate.kyverno.svc-fail";
+
+  /**
+   * The service account of {@link #forbiddenByRbac()}: the Kubeflow operator's spark-submit runs as
+   * the operator's controller account.
+   */
+  public static final String DEFAULT_USER =
+      "system:serviceaccount:spark-operator:spark-operator-controller";
+
+  /** The node of {@link #nodeLost()}. */
+  public static final String DEFAULT_NODE = "node-1";
+
+  /** The scheduler's message of {@link #executorsUnschedulable()}. */
+  public static final String DEFAULT_EXECUTOR_SCHEDULER_MESSAGE =
+      "0/4 nodes are available: 4 Insufficient cpu. preemption: 0/4 nodes are available: 4 No"
+          + " preemption victims found for incoming pod.";
 
   /** The image of {@link #imagePull()}: a tag that does not exist. */
   public static final String DEFAULT_BAD_IMAGE = "apache/spark:4.0.1-typo";
@@ -256,22 +290,155 @@ public final class DriverTrouble {
   }
 
   /**
+   * A driver pod the API server refuses because admission webhook {@code webhook} (failure policy
+   * {@code Fail}) cannot be called: {@code Internal error occurred: failed calling webhook
+   * "<webhook>": failed to call webhook: Post "…": dial tcp …: connect: connection refused}
+   * (kubernetes {@code staging/src/k8s.io/apiserver/pkg/util/webhook/error.go} {@code
+   * ErrCallingWebhook}, {@code .../admission/plugin/webhook/validating/dispatcher.go}, wrapped by
+   * {@code NewInternalError}, code 500). The operators report it as for {@link
+   * #quotaExceeded(String)}.
+   *
+   * @param webhook the webhook's name
+   * @return the trouble
+   */
+  public static DriverTrouble webhookUnreachable(String webhook) {
+    return new DriverTrouble(Kind.WEBHOOK_UNREACHABLE, requireText(webhook, "webhook"), null);
+  }
+
+  /**
+   * A driver pod refused because webhook {@value #DEFAULT_UNREACHABLE_WEBHOOK} cannot be called.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble webhookUnreachable() {
+    return webhookUnreachable(DEFAULT_UNREACHABLE_WEBHOOK);
+  }
+
+  /**
+   * A driver pod RBAC forbids {@code user} to create: {@code pods "<driver>" is forbidden: User
+   * "<user>" cannot create resource "pods" in API group "" in the namespace "<ns>"} (kubernetes
+   * {@code staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go}, {@code
+   * forbiddenMessage}, code 403). The operators report it as for {@link #quotaExceeded(String)}.
+   *
+   * @param user the user the API server names, e.g. {@code system:serviceaccount:NAMESPACE:ACCOUNT}
+   * @return the trouble
+   */
+  public static DriverTrouble forbiddenByRbac(String user) {
+    return new DriverTrouble(Kind.FORBIDDEN_BY_RBAC, null, requireText(user, "user"));
+  }
+
+  /**
+   * A driver pod RBAC forbids {@value #DEFAULT_USER} to create.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble forbiddenByRbac() {
+    return forbiddenByRbac(DEFAULT_USER);
+  }
+
+  /**
+   * An executor killed for its memory while the driver runs: executor pod {@code <prefix>-exec-1}
+   * (labelled {@code spark-role=executor} and with the operator's app-name label, owned by the
+   * driver pod) terminated {@code OOMKilled}, exit code 137. Kubeflow: {@code RUNNING} with {@code
+   * executorState} {@code FAILED} for it and the {@code SparkExecutorFailed} event; Apache: {@code
+   * RunningWithBelowThresholdExecutors}. Then the driver exits with code 1 (Spark aborts the job
+   * after the executor's loss) and the application fails: Kubeflow {@code FAILING, FAILED}; Apache
+   * {@code Failed, ResourceReleased} (the pods deleted). The executor pod stays until then, as with
+   * {@code spark.kubernetes.executor.deleteOnTermination=false}, which the Apache operator sets for
+   * an application without dynamic allocation or restarts.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble executorOomKilled() {
+    return new DriverTrouble(Kind.EXECUTOR_OOM_KILLED, null, null);
+  }
+
+  /**
+   * Executor pods the scheduler cannot place while the driver runs, with the scheduler's message in
+   * their {@code PodScheduled} condition and {@code FailedScheduling} events. Kubeflow: {@code
+   * RUNNING} with {@code executorState} {@code PENDING}, then nothing (it waits for ever). Apache:
+   * {@code InitializedBelowThresholdExecutors}, then {@code ExecutorsStartTimedOut} ({@code "The
+   * Spark application failed to get enough executors in the given time threshold."}) and {@code
+   * ResourceReleased}: the driver pod and the executor pods it owns are deleted, their events stay.
+   *
+   * @param schedulerMessage the scheduler's message
+   * @return the trouble
+   */
+  public static DriverTrouble executorsUnschedulable(String schedulerMessage) {
+    return new DriverTrouble(
+        Kind.EXECUTORS_UNSCHEDULABLE, null, requireText(schedulerMessage, "schedulerMessage"));
+  }
+
+  /**
+   * Executor pods that cannot be scheduled: {@value #DEFAULT_EXECUTOR_SCHEDULER_MESSAGE}.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble executorsUnschedulable() {
+    return executorsUnschedulable(DEFAULT_EXECUTOR_SCHEDULER_MESSAGE);
+  }
+
+  /**
+   * The driver's node lost while the driver runs: the scheduler's {@code Scheduled} event named
+   * {@code node}, the node lifecycle controller records {@code Warning NodeNotReady "Node is not
+   * ready"} on the driver pod (kubernetes {@code pkg/controller/util/node/controller_utils.go}),
+   * the taint eviction controller {@code Normal TaintManagerEviction "Marking for deletion Pod
+   * <ns>/<pod>"} ({@code pkg/controller/tainteviction/taint_eviction.go}), and the pod is deleted.
+   * Apache: {@code Failed} with {@code "Driver removed. …"} ({@code
+   * SparkAppStatusUtils.driverUnexpectedRemoved}), then {@code ResourceReleased}; Kubeflow: {@code
+   * FAILING} with {@code "driver pod not found"} and the {@code SparkDriverNotFound} event, then
+   * {@code FAILED}.
+   *
+   * @param node the node's name
+   * @return the trouble
+   */
+  public static DriverTrouble nodeLost(String node) {
+    return new DriverTrouble(Kind.NODE_LOST, null, requireText(node, "node"));
+  }
+
+  /**
+   * The driver's node {@value #DEFAULT_NODE} lost while the driver runs.
+   *
+   * @return the trouble
+   */
+  public static DriverTrouble nodeLost() {
+    return nodeLost(DEFAULT_NODE);
+  }
+
+  /**
    * Returns whether the API server refuses the driver pod, so that none is created ({@link
-   * Kind#QUOTA_EXCEEDED}, {@link Kind#ADMISSION_DENIED}).
+   * Kind#QUOTA_EXCEEDED}, {@link Kind#ADMISSION_DENIED}, {@link Kind#WEBHOOK_UNREACHABLE}, {@link
+   * Kind#FORBIDDEN_BY_RBAC}).
    *
    * @return true for a refusal
    */
   public boolean refusesDriver() {
-    return kind == Kind.QUOTA_EXCEEDED || kind == Kind.ADMISSION_DENIED;
+    return kind == Kind.QUOTA_EXCEEDED
+        || kind == Kind.ADMISSION_DENIED
+        || kind == Kind.WEBHOOK_UNREACHABLE
+        || kind == Kind.FORBIDDEN_BY_RBAC;
   }
 
   /**
-   * The API server's {@code Status.message} refusing driver pod {@code pod}.
+   * Returns whether the driver runs and the trouble comes after ({@link Kind#EXECUTOR_OOM_KILLED},
+   * {@link Kind#EXECUTORS_UNSCHEDULABLE}, {@link Kind#NODE_LOST}).
    *
-   * @param pod the driver pod's name
+   * @return true when the driver pod starts running
+   */
+  public boolean letsDriverRun() {
+    return kind == Kind.EXECUTOR_OOM_KILLED
+        || kind == Kind.EXECUTORS_UNSCHEDULABLE
+        || kind == Kind.NODE_LOST;
+  }
+
+  /**
+   * The API server's {@code Status.message} refusing driver pod {@code namespacedPod}.
+   *
+   * @param namespacedPod the driver pod's namespace and name, {@code <ns>/<name>}
    * @return the message, or null when this trouble refuses nothing
    */
-  String refusal(String pod) {
+  String refusal(String namespacedPod) {
+    String pod = namespacedPod.substring(namespacedPod.indexOf('/') + 1);
     return switch (kind) {
       case QUOTA_EXCEEDED ->
           "pods \""
@@ -281,6 +448,19 @@ public final class DriverTrouble {
               + ", requested: limits.memory=1408Mi, used: limits.memory=4Gi, limited:"
               + " limits.memory=5Gi";
       case ADMISSION_DENIED -> "admission webhook \"" + image + "\" denied the request: " + message;
+      case WEBHOOK_UNREACHABLE ->
+          "Internal error occurred: failed calling webhook \""
+              + image
+              + "\": failed to call webhook: Post \"https://kyverno-svc.kyverno.svc:443/validate/fail"
+              + "?timeout=10s\": dial tcp 10.96.41.7:443: connect: connection refused";
+      case FORBIDDEN_BY_RBAC ->
+          "pods \""
+              + pod
+              + "\" is forbidden: User \""
+              + message
+              + "\" cannot create resource \"pods\" in API group \"\" in the namespace \""
+              + namespaceOf(namespacedPod)
+              + "\"";
       default -> null;
     };
   }
@@ -292,8 +472,13 @@ public final class DriverTrouble {
    * under the JVM's {@code Exception in thread "main"}, with a frame of Spark's submission client.
    */
   String submitStderr(String namespace, String pod) {
-    String refusal = refusal(pod);
-    int code = kind == Kind.QUOTA_EXCEEDED ? 403 : 400;
+    String refusal = refusal(namespace + "/" + pod);
+    int code =
+        switch (kind) {
+          case QUOTA_EXCEEDED, FORBIDDEN_BY_RBAC -> 403;
+          case WEBHOOK_UNREACHABLE -> 500;
+          default -> 400;
+        };
     return "Exception in thread \"main\" io.fabric8.kubernetes.client.KubernetesClientException:"
         + " Failure executing: POST at: https://kubernetes.default.svc/api/v1/namespaces/"
         + namespace
@@ -307,7 +492,7 @@ public final class DriverTrouble {
         + refusal
         + ", metadata=ListMeta(_continue=null, remainingItemCount=null, resourceVersion=null,"
         + " selfLink=null, additionalProperties={}), reason="
-        + (code == 403 ? "Forbidden" : "BadRequest")
+        + (code == 403 ? "Forbidden" : code == 500 ? "InternalError" : "BadRequest")
         + ", status=Failure, additionalProperties={}).\n"
         + "\tat io.fabric8.kubernetes.client.dsl.internal.OperationSupport.requestFailure("
         + "OperationSupport.java:671)\n"
@@ -315,10 +500,10 @@ public final class DriverTrouble {
   }
 
   /**
-   * Parses a value of the label {@value FakeSparkOperator#TROUBLE_LABEL}: {@code image-pull},
-   * {@code unschedulable}, {@code config-error}, {@code oom-killed}, {@code quota-exceeded} or
-   * {@code admission-denied} (case-insensitive, {@code _} accepted for {@code -}), each with its
-   * default message.
+   * Parses a value of the label {@value FakeSparkOperator#TROUBLE_LABEL}: a {@link Kind}'s name in
+   * lower case with {@code -} for {@code _}, e.g. {@code image-pull}, {@code quota-exceeded},
+   * {@code node-lost} (case-insensitive, {@code _} accepted for {@code -}), each with its default
+   * message.
    *
    * @param value the label value
    * @return the trouble
@@ -335,6 +520,11 @@ public final class DriverTrouble {
           case OOM_KILLED -> oomKilled();
           case QUOTA_EXCEEDED -> quotaExceeded();
           case ADMISSION_DENIED -> admissionDenied();
+          case WEBHOOK_UNREACHABLE -> webhookUnreachable();
+          case FORBIDDEN_BY_RBAC -> forbiddenByRbac();
+          case EXECUTOR_OOM_KILLED -> executorOomKilled();
+          case EXECUTORS_UNSCHEDULABLE -> executorsUnschedulable();
+          case NODE_LOST -> nodeLost();
         };
       }
     }
@@ -365,12 +555,12 @@ public final class DriverTrouble {
    * @return true when the driver pod stays {@code Pending}
    */
   public boolean keepsDriverPending() {
-    return kind != Kind.OOM_KILLED && !refusesDriver();
+    return kind != Kind.OOM_KILLED && !refusesDriver() && !letsDriverRun();
   }
 
   /**
    * Returns the driver image of an {@link Kind#IMAGE_PULL} trouble, or the webhook of an {@link
-   * Kind#ADMISSION_DENIED} one.
+   * Kind#ADMISSION_DENIED} or {@link Kind#WEBHOOK_UNREACHABLE} one.
    *
    * @return the image or webhook, or null for the other kinds
    */
@@ -381,10 +571,11 @@ public final class DriverTrouble {
   /**
    * Returns the message the cluster writes: the runtime's answer ({@link Kind#IMAGE_PULL}), the
    * scheduler's message ({@link Kind#UNSCHEDULABLE}) or the kubelet's ({@link Kind#CONFIG_ERROR});
-   * the quota's name ({@link Kind#QUOTA_EXCEEDED}) or the webhook's denial ({@link
-   * Kind#ADMISSION_DENIED}).
+   * the quota's name ({@link Kind#QUOTA_EXCEEDED}), the webhook's denial ({@link
+   * Kind#ADMISSION_DENIED}), the user ({@link Kind#FORBIDDEN_BY_RBAC}), the scheduler's message
+   * ({@link Kind#EXECUTORS_UNSCHEDULABLE}) or the node ({@link Kind#NODE_LOST}).
    *
-   * @return the message, or null for {@link Kind#OOM_KILLED}
+   * @return the message, or null for the other kinds
    */
   public String message() {
     return message;
@@ -396,8 +587,8 @@ public final class DriverTrouble {
       case IMAGE_PULL -> pod.image(image).waiting("ImagePullBackOff", backOffMessage());
       case UNSCHEDULABLE -> pod.unschedulable(message);
       case CONFIG_ERROR -> pod.waiting("CreateContainerConfigError", message);
-      case OOM_KILLED, QUOTA_EXCEEDED, ADMISSION_DENIED -> {
-        // set when the driver exits, or no pod at all
+      default -> {
+        // set when the driver exits, no pod at all, or a driver that runs
       }
     }
   }
@@ -453,8 +644,13 @@ public final class DriverTrouble {
                   true));
       case CONFIG_ERROR ->
           List.of(scheduled, kubelet("config-error", "Warning", "Failed", "Error: " + message));
-      case OOM_KILLED, QUOTA_EXCEEDED, ADMISSION_DENIED -> List.of();
+      default -> List.of();
     };
+  }
+
+  private static String namespaceOf(String namespacedPod) {
+    int slash = namespacedPod.indexOf('/');
+    return slash < 0 ? "" : namespacedPod.substring(0, slash);
   }
 
   private String backOffMessage() {

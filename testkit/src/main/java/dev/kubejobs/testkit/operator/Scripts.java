@@ -31,6 +31,9 @@ final class Scripts {
   static final String DRIVER_EXITED_STEP = "driver-exited";
   static final String UNPARSEABLE_STEP = "unparseable-status";
   static final String KUBELET_RETRY_STEP = "kubelet-retry";
+  static final String EXECUTOR_OOM_STEP = "executor-oom-killed";
+  static final String EXECUTORS_PENDING_STEP = "executors-unschedulable";
+  static final String NODE_LOST_STEP = "node-lost";
 
   private Scripts() {}
 
@@ -56,6 +59,31 @@ final class Scripts {
       // AppInitStep: the driver pod's creation fails, SchedulingFailure with the stack trace.
       s.add(step("Submitted", AppRun::apacheSubmitted));
       s.add(step("SchedulingFailure", AppRun::apacheSchedulingFailure));
+      s.add(end(retainOnFailure));
+      return;
+    }
+    if (run.trouble != null && run.trouble.letsDriverRun()) {
+      s.add(step("Submitted", AppRun::apacheSubmitted));
+      s.add(step("DriverRequested", AppRun::apacheRequestDriver));
+      s.add(driverStarted());
+      s.add(state("DriverReady"));
+      switch (run.trouble.kind()) {
+        case EXECUTOR_OOM_KILLED -> {
+          s.add(state("RunningHealthy"));
+          s.add(step(EXECUTOR_OOM_STEP, AppRun::executorOomKilled));
+          s.add(exited(1));
+          s.add(step("Failed", r -> r.apacheOutcome("Failed")));
+        }
+        case EXECUTORS_UNSCHEDULABLE -> {
+          s.add(step(EXECUTORS_PENDING_STEP, AppRun::executorsUnschedulable));
+          s.add(step("ExecutorsStartTimedOut", AppRun::apacheExecutorsStartTimedOut));
+        }
+        default -> {
+          s.add(state("RunningHealthy"));
+          s.add(step(NODE_LOST_STEP, AppRun::driverNodeLost));
+          s.add(step("Failed", AppRun::apacheDriverRemoved));
+        }
+      }
       s.add(end(retainOnFailure));
       return;
     }
@@ -154,6 +182,27 @@ final class Scripts {
     if (run.trouble != null && run.trouble.refusesDriver()) {
       s.add(step("SUBMISSION_FAILED", AppRun::kubeflowSubmissionFailed));
       s.add(terminal("FAILED"));
+      return;
+    }
+    if (run.trouble != null && run.trouble.letsDriverRun()) {
+      s.add(submitted());
+      s.add(step("RUNNING", AppRun::kubeflowRunning));
+      switch (run.trouble.kind()) {
+        case EXECUTOR_OOM_KILLED -> {
+          s.add(step(EXECUTOR_OOM_STEP, AppRun::executorOomKilled));
+          s.add(exited(1));
+          s.add(step("FAILING", AppRun::kubeflowNoticeExit));
+          s.add(terminal("FAILED"));
+        }
+        case EXECUTORS_UNSCHEDULABLE ->
+            // the Kubeflow operator has no executor timeout: the application waits
+            s.add(step(EXECUTORS_PENDING_STEP, AppRun::executorsUnschedulable));
+        default -> {
+          s.add(step(NODE_LOST_STEP, AppRun::driverNodeLost));
+          s.add(step("FAILING", AppRun::kubeflowDriverNotFound));
+          s.add(terminal("FAILED"));
+        }
+      }
       return;
     }
     switch (run.path) {

@@ -363,10 +363,145 @@ class DriverTroubleTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "testkit.kubejobs.dev/driver-trouble must be one of [image-pull, unschedulable,"
-                + " config-error, oom-killed, quota-exceeded, admission-denied], but was 'slow'");
+                + " config-error, oom-killed, quota-exceeded, admission-denied,"
+                + " webhook-unreachable, forbidden-by-rbac, executor-oom-killed,"
+                + " executors-unschedulable, node-lost], but was 'slow'");
+    assertThat(DriverTrouble.parse("node-lost")).isEqualTo(DriverTrouble.nodeLost());
+    assertThat(DriverTrouble.parse("forbidden-by-rbac")).isEqualTo(DriverTrouble.forbiddenByRbac());
     assertThatThrownBy(() -> DriverTrouble.imagePull(" "))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("image");
+  }
+
+  // ---- troubles after the driver runs, and the other refusals ----
+
+  /**
+   * The RBAC and unreachable-webhook refusals in the API server's words: {@code forbiddenMessage}
+   * (kubernetes {@code staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/
+   * errors.go}) and {@code ErrCallingWebhook} wrapped by {@code NewInternalError}.
+   */
+  @Test
+  void rbacAndUnreachableWebhookRefusalsAreFailedSubmissionsInTheApiServersWords() {
+    operator = FakeSparkOperator.kubeflow(server);
+    submitKubeflow("rbac", "forbidden-by-rbac");
+    submitKubeflow("hook", "webhook-unreachable");
+
+    operator.stepUntilSettled();
+
+    assertThat(str(app("rbac"), "status", "applicationState", "errorMessage"))
+        .contains(
+            "pods \"rbac-driver\" is forbidden: User \""
+                + DriverTrouble.DEFAULT_USER
+                + "\" cannot create resource \"pods\" in API group \"\" in the namespace \""
+                + NS
+                + "\"")
+        .contains("code=403");
+    assertThat(str(app("hook"), "status", "applicationState", "errorMessage"))
+        .contains(
+            "Internal error occurred: failed calling webhook \""
+                + DriverTrouble.DEFAULT_UNREACHABLE_WEBHOOK
+                + "\": failed to call webhook: Post ")
+        .contains("connect: connection refused")
+        .contains("code=500");
+    assertThat(pod("rbac-driver")).isEmpty();
+  }
+
+  @Test
+  void kubeflowExecutorOomKilledRecordsTheExecutorFailedThenTheDriverFails() {
+    operator = FakeSparkOperator.kubeflow(server);
+    submitKubeflow("eoom", "executor-oom-killed");
+
+    operator.moveTo(NS, "eoom", "executor-oom-killed");
+
+    JsonObject app = app("eoom");
+    assertThat(str(app, "status", "applicationState", "state")).isEqualTo("RUNNING");
+    assertThat(str(app, "status", "executorState", "eoom-exec-1")).isEqualTo("FAILED");
+    JsonObject executor = pod("eoom-exec-1").orElseThrow();
+    assertThat(str(executor, "metadata", "labels", "spark-role")).isEqualTo("executor");
+    assertThat(
+            executor
+                .getAsJsonObject("metadata")
+                .getAsJsonArray("ownerReferences")
+                .get(0)
+                .getAsJsonObject()
+                .get("name")
+                .getAsString())
+        .as("owned by the driver pod")
+        .isEqualTo("eoom-driver");
+    JsonObject terminated =
+        obj(container(executor, DriverPodBuilder.DRIVER_CONTAINER), "state", "terminated");
+    assertThat(str(terminated, "reason")).isEqualTo("OOMKilled");
+    assertThat(terminated.get("exitCode").getAsInt()).isEqualTo(137);
+    assertThat(eventsAbout("eoom"))
+        .extracting(CoreV1Event::getMessage)
+        .contains(
+            "Executor eoom-exec-1 failed with ExitCode: 137, Reason: OOMKilled, Pod Message: ");
+
+    operator.runToEnd(NS, "eoom");
+
+    assertThat(str(app("eoom"), "status", "applicationState", "state")).isEqualTo("FAILED");
+  }
+
+  @Test
+  void apacheExecutorsThatCannotBeScheduledTimeOutAndLeaveOnlyTheirEvents() {
+    operator = FakeSparkOperator.apache(server);
+    submitApache("kj-ex", "executors-unschedulable");
+
+    operator.moveTo(NS, "kj-ex", "executors-unschedulable");
+
+    assertThat(state("kj-ex")).isEqualTo("InitializedBelowThresholdExecutors");
+    assertThat(pod("kj-ex-0-exec-1")).isPresent();
+    assertThat(pod("kj-ex-0-exec-2")).isPresent();
+
+    operator.runToEnd(NS, "kj-ex");
+
+    assertThat(historyInOrder(obj(app("kj-ex"), "status", "stateTransitionHistory")))
+        .containsSubsequence("ExecutorsStartTimedOut", "ResourceReleased");
+    assertThat(pod("kj-ex-0-exec-1")).isEmpty();
+    assertThat(pod("kj-ex-0-driver")).isEmpty();
+    assertThat(eventsAbout("kj-ex-0-exec-1"))
+        .extracting(CoreV1Event::getReason, CoreV1Event::getMessage)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "FailedScheduling", DriverTrouble.DEFAULT_EXECUTOR_SCHEDULER_MESSAGE));
+  }
+
+  @Test
+  void aLostNodeDeletesTheDriverPodAndEachOperatorFailsAsItDoes() {
+    operator = FakeSparkOperator.apache(server);
+    submitApache("kj-lost", "node-lost");
+    operator.runToEnd(NS, "kj-lost");
+
+    assertThat(pod("kj-lost-0-driver")).isEmpty();
+    assertThat(historyInOrder(obj(app("kj-lost"), "status", "stateTransitionHistory")))
+        .containsSubsequence("RunningHealthy", "Failed");
+    assertThat(eventsAbout("kj-lost-0-driver"))
+        .extracting(CoreV1Event::getReason)
+        .containsExactlyInAnyOrder("Scheduled", "NodeNotReady", "TaintManagerEviction");
+    String failed =
+        app("kj-lost")
+            .getAsJsonObject("status")
+            .getAsJsonObject("stateTransitionHistory")
+            .entrySet()
+            .stream()
+            .map(e -> e.getValue().getAsJsonObject())
+            .filter(st -> "Failed".equals(str(st, "currentStateSummary")))
+            .map(st -> str(st, "message"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(failed).isEqualTo(ApacheStatuses.DRIVER_REMOVED_MESSAGE);
+    operator.close();
+
+    operator = FakeSparkOperator.kubeflow(server);
+    submitKubeflow("lost", "node-lost");
+    operator.runToEnd(NS, "lost");
+
+    assertThat(pod("lost-driver")).isEmpty();
+    assertThat(str(app("lost"), "status", "applicationState", "errorMessage"))
+        .isEqualTo("driver pod not found");
+    assertThat(eventsAbout("lost"))
+        .extracting(CoreV1Event::getReason)
+        .contains("SparkDriverNotFound");
   }
 
   @Test

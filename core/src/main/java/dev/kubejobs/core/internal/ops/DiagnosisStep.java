@@ -49,8 +49,10 @@ import org.slf4j.LoggerFactory;
  * <p>Bounded cost: only a job that is {@link JobStatus#FAILED} as it is first reported, {@link
  * JobStatus#QUEUED} longer than the threshold since its resource was created, or {@link
  * JobStatus#STARTED} with executors its operator's status shows waiting that long or failed, is
- * diagnosed; a healthy job costs no request. Events that may not be listed are not a failure: the
- * diagnosis says what it could not read. Not a published API; thread safe.
+ * diagnosed; a healthy job costs no request. The executor pods of a diagnosed STARTED job, and of a
+ * FAILED one whose operator status records failed or waiting executors, are read with one labelled
+ * pod LIST per namespace per read, shared like the events. Events that may not be listed are not a
+ * failure: the diagnosis says what it could not read. Not a published API; thread safe.
  */
 final class DiagnosisStep {
   private static final Logger LOG = LoggerFactory.getLogger(DiagnosisStep.class);
@@ -129,6 +131,15 @@ final class DiagnosisStep {
       return ctx.jobKind().statusMapper().executorsFailed(app);
     } catch (RuntimeException e) {
       LOG.debug("The job kind could not tell whether executors failed: {}", e.toString());
+      return false;
+    }
+  }
+
+  private boolean executorsWaiting(ResourceSnapshot app) {
+    try {
+      return ctx.jobKind().statusMapper().executorsWaiting(app);
+    } catch (RuntimeException e) {
+      LOG.debug("The job kind could not tell whether executors wait: {}", e.toString());
       return false;
     }
   }
@@ -244,9 +255,14 @@ final class DiagnosisStep {
         DiagnosisInput.builder(id.namespace(), applicationKind, id.name(), info.status(), now)
             .waited(waited.isNegative() ? Duration.ZERO : waited)
             .events(events.events);
-    if (info.status() == JobStatus.STARTED) {
+    if (info.status() == JobStatus.STARTED
+        || info.status() == JobStatus.FAILED && (executorsFailed(app) || executorsWaiting(app))) {
+      // A failed job whose operator status records executor trouble: its executor pods may say
+      // why (an executor OOMKilled, executors stuck until the operator gave up on them). Other
+      // failed jobs cost no executor LIST.
       input.executorPods(executorsOf(id, driver, events.executorPods(id)));
     }
+    input.applicationLabels(app.labels());
     app.status().ifPresent(input::operatorStatus);
     driver.pod().ifPresent(p -> input.driverPod(p.json()));
     if (events.notRead != null) {
