@@ -94,8 +94,8 @@ class StraightDownTest {
   }
 
   /**
-   * The texts ({@code CONSTANT_Utf8}) of a class file's constant pool: class names, descriptors
-   * and signatures among them (JVMS 4.4).
+   * The texts ({@code CONSTANT_Utf8}) of a class file's constant pool: class names, descriptors and
+   * signatures among them (JVMS 4.4).
    */
   private static List<String> constantPoolTexts(InputStream stream) throws IOException {
     DataInputStream in = new DataInputStream(stream);

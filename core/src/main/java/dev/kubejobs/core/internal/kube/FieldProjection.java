@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -121,7 +122,7 @@ public final class FieldProjection {
    * @throws IOException as the parser throws (malformed JSON included)
    */
   public JsonTree.Obj read(JsonParser in) throws IOException {
-    return read(in, null, new JsonTree.Parser());
+    return read(in, null, new JsonTree.Parser(), List.of());
   }
 
   /**
@@ -142,23 +143,27 @@ public final class FieldProjection {
   /**
    * Reads the resource the parser is at as {@link #read(JsonParser)} does, but skips the rest of it
    * unbuilt when its {@code metadata} shows it is a copy the reader holds already ({@link
-   * HeldCopy#isHeld}: the same name, uid and non-empty resourceVersion as one of {@code held}); the
-   * object returned then holds only the fields before the rest, its metadata among them. A real API
-   * server writes {@code metadata} before {@code spec} and {@code status}: it encodes a custom
-   * resource's map with Go's {@code encoding/json}, which sorts the keys ({@code
-   * unstructuredJSONScheme.doEncode} in k8s.io/apimachinery {@code
-   * pkg/apis/meta/v1/unstructured/helpers.go}), so most of a copy held already is skipped. A
-   * resource whose {@code metadata} is missing or not an object is read whole. The fields dropped
-   * are skipped without decoding them ({@link JsonParser#skipChildren()}).
+   * HeldCopy#isHeld}: the same name, uid and non-empty resourceVersion as one of {@code held}): its
+   * name is added to {@code heldNames} and null returned. A real API server writes {@code metadata}
+   * before {@code spec} and {@code status}: it encodes a custom resource's map with Go's {@code
+   * encoding/json}, which sorts the keys ({@code unstructuredJSONScheme.doEncode} in
+   * k8s.io/apimachinery {@code pkg/apis/meta/v1/unstructured/helpers.go}), so most of a copy held
+   * already is skipped. A resource whose {@code metadata} is missing or not an object is read
+   * whole. The fields dropped are skipped without decoding their values ({@link
+   * JsonParser#skipChildren()}).
    *
    * @param in a parser whose current token is {@link JsonToken#START_OBJECT}
    * @param held the copies held, by name (only read); null holds none
    * @param parser the tree parser to read the kept values with (one per page read)
-   * @return the resource kept; for a copy held, only what was read of it before it was known held
+   * @param heldNames receives the name of a copy held
+   * @return the resource kept, or null for a copy held
    * @throws IOException as the parser throws (malformed JSON included)
    */
   public JsonTree.Obj read(
-      JsonParser in, Map<String, ? extends HeldCopy> held, JsonTree.Parser parser)
+      JsonParser in,
+      Map<String, ? extends HeldCopy> held,
+      JsonTree.Parser parser,
+      List<String> heldNames)
       throws IOException {
     if (isWhole() && held == null) {
       return parser.readObject(in);
@@ -171,15 +176,26 @@ public final class FieldProjection {
         readField(in, name, field, parser, mark);
         continue;
       }
-      JsonTree.Obj metadata = field.object(in, parser);
-      parser.put(mark, name, metadata);
-      if (held != null && HeldCopy.isHeld(held, metadata)) {
-        while (in.nextFieldName() != null) { // the rest of this resource, unbuilt
+      int metadata = parser.begin();
+      for (String n = in.nextFieldName(); n != null; n = in.nextFieldName()) {
+        in.nextToken();
+        readField(in, n, field.field(n), parser, metadata);
+      }
+      String own = parser.text(metadata, "name");
+      if (held != null
+          && HeldCopy.isHeld(
+              held, own, parser.text(metadata, "uid"), parser.text(metadata, "resourceVersion"))) {
+        // The copy held: nothing of it is made, and the rest is skipped.
+        parser.drop(metadata);
+        parser.drop(mark);
+        while (in.nextFieldName() != null) {
           in.nextToken();
           in.skipChildren();
         }
-        break;
+        heldNames.add(own);
+        return null;
       }
+      parser.put(mark, name, parser.end(metadata));
     }
     return parser.end(mark);
   }

@@ -47,11 +47,25 @@ public interface HeldCopy {
    * @return whether it is held already
    */
   static boolean isHeld(Map<String, ? extends HeldCopy> held, JsonTree.Obj metadata) {
-    String name = metadata.text("name");
+    return isHeld(
+        held, metadata.text("name"), metadata.text("uid"), metadata.text("resourceVersion"));
+  }
+
+  /**
+   * Whether an object of this name, uid and resourceVersion is a copy held.
+   *
+   * @param held the copies held, by name
+   * @param name the object's name, or null
+   * @param uid its uid, or null
+   * @param resourceVersion its resourceVersion, or null
+   * @return whether it is held already
+   */
+  static boolean isHeld(
+      Map<String, ? extends HeldCopy> held, String name, String uid, String resourceVersion) {
     HeldCopy copy = name == null ? null : held.get(name);
     return copy != null
         && !copy.resourceVersion().isEmpty()
-        && copy.resourceVersion().equals(metadata.text("resourceVersion"))
-        && copy.uid().equals(metadata.text("uid"));
+        && copy.resourceVersion().equals(resourceVersion)
+        && copy.uid().equals(uid);
   }
 }

@@ -60,21 +60,49 @@ final class JsonBodies {
   static final int MAX_NESTING_DEPTH = 255;
 
   /**
-   * The byte parser's factory: one per process, so the field names of every body share one
-   * canonical table (a page's names are the same strings, their hash codes computed once). The
-   * source stream is not closed with the parser: the caller drains and counts it.
+   * The settings of the byte parser: the limits above; field names canonicalized (the names of one
+   * body are the same strings, their hash codes computed once) but not interned; the source stream
+   * not closed with the parser (the caller drains and counts it).
    */
-  static final JsonFactory FACTORY =
+  private static final JsonFactory SETTINGS =
       JsonFactory.builder()
           .streamReadConstraints(
               StreamReadConstraints.builder()
                   .maxStringLength(MAX_STRING_LENGTH)
                   .maxNestingDepth(MAX_NESTING_DEPTH)
                   .build())
+          .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
           .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
           .build();
 
   private JsonBodies() {}
+
+  /**
+   * Creates a byte parser over a stream, with a name table of its own. A factory shared by every
+   * body would keep one name table for the process and copy it into each parser that meets a name
+   * it lacks: real objects carry names of their own (the Kubeflow operator's {@code
+   * status.executorState} is keyed by executor pod names), so nearly every list page would copy the
+   * whole table, and the table would only grow until jackson-core resets it. A table per body holds
+   * the names of that body alone.
+   *
+   * @param in the body's bytes
+   * @return the parser, before its first token
+   * @throws IOException as creating it reads nothing, never in practice
+   */
+  static JsonParser parser(InputStream in) throws IOException {
+    return SETTINGS.copy().createParser(in);
+  }
+
+  /**
+   * Creates a byte parser over bytes, as {@link #parser(InputStream)} does.
+   *
+   * @param bytes the JSON, UTF-8
+   * @return the parser, before its first token
+   * @throws IOException never in practice
+   */
+  static JsonParser parser(byte[] bytes) throws IOException {
+    return SETTINGS.copy().createParser(bytes);
+  }
 
   /**
    * Reads one JSON value from a {@link JsonReader}; its syntax errors are the caller's to catch.
@@ -163,7 +191,7 @@ final class JsonBodies {
    * stream's.
    */
   static <T> Parsed<T> readObjectBytes(ResponseBody body, BytesRead<T> read) throws IOException {
-    return readWhole(body, in -> readOne(FACTORY.createParser(in), read));
+    return readWhole(body, in -> readOne(parser(in), read));
   }
 
   /**
@@ -172,7 +200,7 @@ final class JsonBodies {
    */
   static <T> T readObject(byte[] bytes, BytesRead<T> read) {
     try {
-      return readOne(FACTORY.createParser(bytes), read);
+      return readOne(parser(bytes), read);
     } catch (JsonProcessingException | IllegalStateException e) {
       return null;
     } catch (IOException e) {

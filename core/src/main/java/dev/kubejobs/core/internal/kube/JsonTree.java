@@ -53,6 +53,12 @@ public final class JsonTree {
         }
       };
 
+  /** How many short strings a {@link Parser} remembers to share (a power of two). */
+  private static final int TEXT_SLOTS = 256;
+
+  /** The longest string a {@link Parser} shares with an equal one, in characters. */
+  private static final int TEXT_KEPT_LENGTH = 40;
+
   /** From this many fields on, an object indexes its names in a hash map. */
   private static final int INDEXED = 12;
 
@@ -420,6 +426,13 @@ public final class JsonTree {
     private int top;
 
     /**
+     * The short strings this parser made, by a hash of their characters: a value seen again (a
+     * namespace, a label's value, a state, a timestamp shared by a page's objects) is the same
+     * string, not another copy. Slots are overwritten; a miss only costs the string it makes.
+     */
+    private final String[] texts = new String[TEXT_SLOTS];
+
+    /**
      * The name indexes of the objects being read that have {@link #INDEXED} fields or more,
      * innermost last (an object nested in one is ended before the next field of the outer one is
      * put); null until the first.
@@ -549,6 +562,31 @@ public final class JsonTree {
       values[top++] = value;
     }
 
+    /**
+     * Returns the text of a field of the object started at {@code mark} and not ended yet, as
+     * {@link Obj#text} reads it.
+     *
+     * @param mark the object's mark
+     * @param name the field's name
+     * @return the text, or null when absent or not a primitive
+     */
+    public String text(int mark, String name) {
+      int at = find(mark, name, name.hashCode());
+      return at < 0 ? null : JsonTree.text(values[at]);
+    }
+
+    /**
+     * Ends the object started at {@code mark} without making it (its fields are dropped).
+     *
+     * @param mark the object's mark
+     */
+    public void drop(int mark) {
+      if (top - mark >= INDEXED) {
+        indexes[--indexCount] = null;
+      }
+      clear(mark);
+    }
+
     private void clear(int mark) {
       Arrays.fill(names, mark, top, null);
       Arrays.fill(values, mark, top, null);
@@ -566,7 +604,7 @@ public final class JsonTree {
         case START_ARRAY:
           return array(in);
         case VALUE_STRING:
-          return in.getText();
+          return text(in);
         case VALUE_NUMBER_INT:
         case VALUE_NUMBER_FLOAT:
           return new Num(in.getText());
@@ -579,6 +617,37 @@ public final class JsonTree {
         default:
           throw new IllegalStateException("a value was expected, not " + token);
       }
+    }
+
+    /** A string value, shared with an equal one read before when it is short. */
+    private String text(JsonParser in) throws IOException {
+      int length = in.getTextLength();
+      if (length > TEXT_KEPT_LENGTH) {
+        return in.getText();
+      }
+      char[] chars = in.getTextCharacters();
+      int offset = in.getTextOffset();
+      int hash = 0;
+      for (int i = offset; i < offset + length; i++) {
+        hash = 31 * hash + chars[i];
+      }
+      int slot = (hash ^ (hash >>> 16)) & (TEXT_SLOTS - 1);
+      String seen = texts[slot];
+      if (seen != null && seen.length() == length && sameChars(seen, chars, offset)) {
+        return seen;
+      }
+      String made = new String(chars, offset, length);
+      texts[slot] = made;
+      return made;
+    }
+
+    private static boolean sameChars(String s, char[] chars, int offset) {
+      for (int i = 0; i < s.length(); i++) {
+        if (s.charAt(i) != chars[offset + i]) {
+          return false;
+        }
+      }
+      return true;
     }
 
     private Obj object(JsonParser in) throws IOException {

@@ -86,11 +86,8 @@ final class ListPageParser {
         throw KubeFailures.garbage(
             request.about(), request.op(), "a list item that is not an object");
       }
-      JsonTree.Obj item = projection.read(in, held, parser);
-      JsonTree.Obj metadata = item.object("metadata");
-      if (held != null && metadata != null && HeldCopy.isHeld(held, metadata)) {
-        heldNames.add(metadata.text("name"));
-      } else {
+      JsonTree.Obj item = projection.read(in, held, parser, heldNames);
+      if (item != null) {
         items.add(JsonBodies.snapshot(request.about(), request.op(), item));
       }
     }

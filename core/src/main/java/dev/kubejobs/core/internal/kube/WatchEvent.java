@@ -121,7 +121,7 @@ public record WatchEvent(
    */
   static WatchEvent parse(byte[] line) {
     JsonTree.Obj event;
-    try (JsonParser parser = JsonBodies.FACTORY.createParser(line)) {
+    try (JsonParser parser = JsonBodies.parser(line)) {
       if (parser.nextToken() == null) {
         throw new IllegalArgumentException("a watch event must be JSON, but the line is empty");
       }

@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class JsonTreeTest {
   /** A byte parser over the JSON, at its first token. */
   private static JsonParser bytes(String json) throws IOException {
-    JsonParser parser = JsonBodies.FACTORY.createParser(json.getBytes(StandardCharsets.UTF_8));
+    JsonParser parser = JsonBodies.parser(json.getBytes(StandardCharsets.UTF_8));
     parser.nextToken();
     return parser;
   }
