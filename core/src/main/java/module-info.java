@@ -31,6 +31,7 @@ module dev.kubejobs.core {
   requires transitive io.github.resilience4j.core;
   requires transitive io.github.resilience4j.retry;
   requires transitive io.kubernetes.client.java.api;
+  requires com.fasterxml.jackson.core;
   requires okhttp3;
   requires org.slf4j;
 

@@ -22,14 +22,12 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.JobIdentity;
-import dev.kubejobs.core.internal.json.JsonBytes;
 import dev.kubejobs.core.internal.kube.FieldProjection;
 import dev.kubejobs.core.spi.DriverPod;
 import dev.kubejobs.core.spi.JobKind;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import dev.kubejobs.spark.Fixtures.App;
 import dev.kubejobs.spark.Fixtures.Pod;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -123,10 +121,7 @@ class StatusFieldsTest {
   private static void assertAnswersTheSame(
       JobKind<SparkJobSpec> kind, JsonObject whole, Set<String> fields) throws IOException {
     FieldProjection projection = FieldProjection.of(fields);
-    JsonBytes bytes =
-        new JsonBytes(
-            new ByteArrayInputStream(whole.toString().getBytes(StandardCharsets.UTF_8)), 5);
-    JsonObject read = projection.read(bytes).toGson();
+    JsonObject read = projection.read(whole.toString().getBytes(StandardCharsets.UTF_8)).toGson();
 
     assertThat(read).isEqualTo(projection.apply(whole));
     assertThat(read.getAsJsonObject("metadata").has("managedFields")).isFalse();

@@ -29,13 +29,16 @@ import java.util.List;
  * pod would change the answer, {@link MappingDecision.ReportAfter} when an outcome may be reported
  * only after the caller deleted something. Warnings it wants logged once travel with the decision.
  *
- * <p>kubejobs' status pipeline runs a mapper at most twice per copy of a resource: once with {@link
- * DriverPod#notLookedUp()}, and once more with the driver pod when the first decision asks for it.
+ * <p>kubejobs' status pipeline runs a mapper at most twice per copy of a resource for one status
+ * read, whatever it decides: once with {@link DriverPod#notLookedUp()}, and once more with the
+ * driver pod when the first decision asks for it.
  *
  * <p>Time: a mapper may let {@code now} change its answer only for a job it reports {@link
  * JobStatus#QUEUED} or {@link JobStatus#CANCELLING} (for example a timeout for a job no operator
  * picked up). kubejobs' status reader maps every other answer once per {@code resourceVersion} of
- * the resource and serves it again from its cache until the resource changes.
+ * the resource and serves it again from its cache until the resource changes; a QUEUED or
+ * CANCELLING answer it maps again for each later read of the same copy (still at most twice in
+ * that read).
  *
  * <p>Implementations must be thread safe.
  */

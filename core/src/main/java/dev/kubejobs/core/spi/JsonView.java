@@ -16,7 +16,7 @@
 package dev.kubejobs.core.spi;
 
 import com.google.gson.JsonElement;
-import dev.kubejobs.core.internal.json.JsonTree;
+import dev.kubejobs.core.internal.kube.JsonTree;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Optional;

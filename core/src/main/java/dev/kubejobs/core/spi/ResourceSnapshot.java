@@ -16,7 +16,7 @@
 package dev.kubejobs.core.spi;
 
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.internal.json.JsonTree;
+import dev.kubejobs.core.internal.kube.JsonTree;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;

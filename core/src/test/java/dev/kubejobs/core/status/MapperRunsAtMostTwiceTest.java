@@ -22,6 +22,7 @@ import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.JobStatusUnknownException;
 import dev.kubejobs.core.KubeJobs;
+import dev.kubejobs.core.spi.FollowUp;
 import dev.kubejobs.core.spi.JobStatusMapper;
 import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.core.testing.Fixture;
@@ -32,9 +33,12 @@ import dev.kubejobs.testkit.FakeKubernetesApiServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -89,6 +93,69 @@ class MapperRunsAtMostTwiceTest {
     assertThat(info.status()).isEqualTo(JobStatus.FAILED);
     assertThat(server.journal().count("GET", PODS)).isEqualTo(1);
     assertThat(mapped).hasValue(2);
+  }
+
+  /**
+   * Every decision the Spark mappers make of a copy alone ({@code StatusRules.decide} in the spark
+   * module): a plain report of each status; the driver pod wanted while QUEUED (no status past its
+   * timeout), STARTED or QUEUED (a failed attempt that may restart) and CANCELLING (the cancel mark
+   * set, the driver still to be found); a follow-up (delete the driver that outlived a failure).
+   * Given the pod, the mapper reports the same status.
+   */
+  static Stream<Arguments> decisionsAlone() {
+    Stream.Builder<Arguments> cases = Stream.builder();
+    for (JobStatus status : JobStatus.values()) {
+      cases.add(Arguments.of("report " + status, MappingDecision.report(info(status))));
+    }
+    for (JobStatus status : List.of(JobStatus.QUEUED, JobStatus.STARTED, JobStatus.CANCELLING)) {
+      cases.add(
+          Arguments.of(
+              "driver pod wanted, " + status,
+              new MappingDecision.NeedDriverPod(info(status), List.of())));
+    }
+    for (JobStatus status : List.of(JobStatus.QUEUED, JobStatus.STARTED)) {
+      cases.add(
+          Arguments.of(
+              "follow-up, " + status,
+              new MappingDecision.ReportAfter(
+                  new FollowUp(
+                      FollowUp.Action.DELETE_DRIVER_POD, JobStatus.FAILED, "the driver outlived"),
+                  info(status),
+                  List.of())));
+    }
+    Stream<Arguments> decisions = cases.build();
+    return decisions.flatMap(
+        d ->
+            Stream.of("PT5S", "PT0S")
+                .map(period -> Arguments.of(d.get()[0], d.get()[1], Duration.parse(period))));
+  }
+
+  private static JobExecutionInfo info(JobStatus status) {
+    return JobExecutionInfo.builder(status).build();
+  }
+
+  /**
+   * Whatever the mapper decides of the copy alone, a read maps that copy at most twice: once alone
+   * (as its list page arrives, or from the job's own GET) and once with the driver pod when asked
+   * for. A QUEUED or CANCELLING answer, which may change with time, is made again for a later
+   * question, not twice for one.
+   */
+  @ParameterizedTest(name = "{0}, cache period {2}")
+  @MethodSource("decisionsAlone")
+  void aReadMapsACopyAtMostTwiceWhateverTheMapperDecides(
+      String name, MappingDecision alone, Duration cachePeriod) {
+    JobStatusMapper mapper =
+        (app, pod, now) -> {
+          mapped.incrementAndGet();
+          return pod.lookup() == dev.kubejobs.core.spi.DriverPod.Lookup.NOT_LOOKED_UP
+              ? alone
+              : MappingDecision.report(alone.info());
+        };
+    KubeJobs<TestJobSpec> jobs = jobs(mapper, cachePeriod);
+
+    jobs.statusReader().get(KUBE.id());
+
+    assertThat(mapped.get()).as(name).isBetween(1, 2);
   }
 
   @Test

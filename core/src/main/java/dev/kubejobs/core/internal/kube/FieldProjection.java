@@ -15,17 +15,17 @@
  */
 package dev.kubejobs.core.internal.kube;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.kubejobs.core.internal.json.JsonBytes;
-import dev.kubejobs.core.internal.json.JsonTree;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * Which fields of a resource a reader keeps: the status reader parses only these of each listed
@@ -40,9 +40,6 @@ import java.util.function.Predicate;
 public final class FieldProjection {
   /** Keeps the whole resource. */
   public static final FieldProjection WHOLE = new FieldProjection(Map.of(), true);
-
-  /** Asks nothing: reads every object whole. */
-  private static final Predicate<JsonTree.Obj> ALWAYS = metadata -> true;
 
   /** Drops a field. */
   private static final FieldProjection SKIP = new FieldProjection(Map.of(), false);
@@ -117,88 +114,115 @@ public final class FieldProjection {
   }
 
   /**
-   * Reads the object the reader is at, keeping what this projection keeps; the fields dropped are
+   * Reads the object the parser is at, keeping what this projection keeps; the fields dropped are
    * skipped without being built.
    *
-   * @param in a reader whose next token is {@link JsonBytes.Token#BEGIN_OBJECT}
+   * @param in a parser whose current token is {@link JsonToken#START_OBJECT}
    * @return the object kept
-   * @throws IOException as the reader throws (malformed JSON included)
+   * @throws IOException as the parser throws (malformed JSON included)
    */
-  public JsonTree.Obj read(JsonBytes in) throws IOException {
-    return read(in, ALWAYS, new JsonTree.Parser());
+  public JsonTree.Obj read(JsonParser in) throws IOException {
+    return read(in, null, new JsonTree.Parser(), List.of());
   }
 
   /**
-   * Reads the resource the reader is at as {@link #read(JsonBytes)} does, but shows its {@code
-   * metadata} to {@code goOn} as soon as that is read: when it answers false, the rest of the
-   * resource is skipped unbuilt and null is returned. A real API server writes {@code metadata}
+   * Reads one JSON object from its bytes as {@link #read(JsonParser)} does.
+   *
+   * @param json the object, UTF-8
+   * @return the object kept
+   * @throws IOException when the bytes are not one JSON object
+   */
+  public JsonTree.Obj read(byte[] json) throws IOException {
+    JsonTree.Obj kept = JsonBodies.readObject(json, this::read);
+    if (kept == null) {
+      throw new IOException("not one JSON object");
+    }
+    return kept;
+  }
+
+  /**
+   * Reads the resource the parser is at as {@link #read(JsonParser)} does, but skips the rest of it
+   * unbuilt when its {@code metadata} shows it is a copy the reader holds already ({@link
+   * HeldCopy#isHeld}: the same name, uid and non-empty resourceVersion as one of {@code held}): its
+   * name is added to {@code heldNames} and null returned. A real API server writes {@code metadata}
    * before {@code spec} and {@code status}: it encodes a custom resource's map with Go's {@code
    * encoding/json}, which sorts the keys ({@code unstructuredJSONScheme.doEncode} in
-   * k8s.io/apimachinery {@code pkg/apis/meta/v1/unstructured/helpers.go}), so a reader that holds
-   * this very copy already (same uid and resourceVersion) skips most of it. A resource whose {@code
-   * metadata} is missing or not an object is read whole without asking. The fields dropped are
-   * skipped without decoding them.
+   * k8s.io/apimachinery {@code pkg/apis/meta/v1/unstructured/helpers.go}), so most of a copy held
+   * already is skipped. A resource whose {@code metadata} is missing or not an object is read
+   * whole. The fields dropped are skipped without decoding their values ({@link
+   * JsonParser#skipChildren()}).
    *
-   * @param in a reader whose next token is {@link JsonBytes.Token#BEGIN_OBJECT}
-   * @param goOn told the metadata kept; false skips the rest
-   * @param parser the parser to read the kept values with (one per page read)
-   * @return the resource kept, or null when {@code goOn} answered false
-   * @throws IOException as the reader throws (malformed JSON included)
+   * @param in a parser whose current token is {@link JsonToken#START_OBJECT}
+   * @param held the copies held, by name (only read); null holds none
+   * @param parser the tree parser to read the kept values with (one per page read)
+   * @param heldNames receives the name of a copy held
+   * @return the resource kept, or null for a copy held
+   * @throws IOException as the parser throws (malformed JSON included)
    */
-  public JsonTree.Obj read(JsonBytes in, Predicate<JsonTree.Obj> goOn, JsonTree.Parser parser)
+  public JsonTree.Obj read(
+      JsonParser in,
+      Map<String, ? extends HeldCopy> held,
+      JsonTree.Parser parser,
+      List<String> heldNames)
       throws IOException {
-    if (isWhole() && goOn == ALWAYS) {
+    if (isWhole() && held == null) {
       return parser.readObject(in);
     }
     int mark = parser.begin();
-    in.beginObject();
-    while (in.hasNext()) {
-      String name = in.nextName();
+    for (String name = in.nextFieldName(); name != null; name = in.nextFieldName()) {
       FieldProjection field = field(name);
-      if (!name.equals("metadata") || field == SKIP || in.peek() != JsonBytes.Token.BEGIN_OBJECT) {
+      JsonToken token = in.nextToken();
+      if (!name.equals("metadata") || field == SKIP || token != JsonToken.START_OBJECT) {
         readField(in, name, field, parser, mark);
         continue;
       }
-      JsonTree.Obj metadata = field.object(in, parser);
-      parser.put(mark, name, metadata);
-      if (!goOn.test(metadata)) {
-        parser.end(mark);
-        while (in.hasNext()) {
-          in.nextName();
-          in.skipValue();
+      int metadata = parser.begin();
+      for (String n = in.nextFieldName(); n != null; n = in.nextFieldName()) {
+        in.nextToken();
+        readField(in, n, field.field(n), parser, metadata);
+      }
+      String own = parser.text(metadata, "name");
+      if (held != null
+          && HeldCopy.isHeld(
+              held, own, parser.text(metadata, "uid"), parser.text(metadata, "resourceVersion"))) {
+        // The copy held: nothing of it is made, and the rest is skipped.
+        parser.drop(metadata);
+        parser.drop(mark);
+        while (in.nextFieldName() != null) {
+          in.nextToken();
+          in.skipChildren();
         }
-        in.endObject();
+        heldNames.add(own);
         return null;
       }
+      parser.put(mark, name, parser.end(metadata));
     }
-    in.endObject();
     return parser.end(mark);
   }
 
   /** Reads an object this projection keeps part of, or all. */
-  private JsonTree.Obj object(JsonBytes in, JsonTree.Parser parser) throws IOException {
+  private JsonTree.Obj object(JsonParser in, JsonTree.Parser parser) throws IOException {
     if (isWhole()) {
       return parser.readObject(in);
     }
     int mark = parser.begin();
-    in.beginObject();
-    while (in.hasNext()) {
-      String name = in.nextName();
+    for (String name = in.nextFieldName(); name != null; name = in.nextFieldName()) {
+      in.nextToken();
       readField(in, name, field(name), parser, mark);
     }
-    in.endObject();
     return parser.end(mark);
   }
 
   /**
-   * Reads one field's value as {@code field} keeps it into the object at {@code mark}, or skips it.
+   * Reads one field's value (the parser at its first token) as {@code field} keeps it into the
+   * object at {@code mark}, or skips it.
    */
   private static void readField(
-      JsonBytes in, String name, FieldProjection field, JsonTree.Parser parser, int mark)
+      JsonParser in, String name, FieldProjection field, JsonTree.Parser parser, int mark)
       throws IOException {
     if (field == SKIP) {
-      in.skipValue();
-    } else if (field.isWhole() || in.peek() != JsonBytes.Token.BEGIN_OBJECT) {
+      in.skipChildren(); // an object or array to its end; a scalar is one token, read already
+    } else if (field.isWhole() || in.currentToken() != JsonToken.START_OBJECT) {
       parser.put(mark, name, parser.read(in));
     } else {
       parser.put(mark, name, field.object(in, parser));

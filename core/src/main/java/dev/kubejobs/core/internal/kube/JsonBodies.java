@@ -15,17 +15,19 @@
  */
 package dev.kubejobs.core.internal.kube;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonIOException;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.MalformedJsonException;
 import dev.kubejobs.core.ExecutionId;
-import dev.kubejobs.core.internal.json.JsonBytes;
-import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.io.EOFException;
 import java.io.FilterInputStream;
@@ -45,7 +47,62 @@ import okhttp3.ResponseBody;
  * malformed or holds more than one value is "not JSON", whatever its content type says. Stateless.
  */
 final class JsonBodies {
+  /**
+   * The longest string a body may hold, in characters: 64 Mi, far above what a real server sends
+   * (kube-apiserver refuses a request body over 3 MiB, and etcd an object over 1.5 MiB, so an
+   * operator's message of several megabytes still reads), and far below what would exhaust a heap.
+   * jackson-core's default (20 M) is close enough to the sizes above that a list page of a large
+   * object could meet it.
+   */
+  static final int MAX_STRING_LENGTH = 64 * 1024 * 1024;
+
+  /** How deep values may nest: Gson's {@code JsonReader} default, which kubejobs always used. */
+  static final int MAX_NESTING_DEPTH = 255;
+
+  /**
+   * The settings of the byte parser: the limits above; field names canonicalized (the names of one
+   * body are the same strings, their hash codes computed once) but not interned; the source stream
+   * not closed with the parser (the caller drains and counts it).
+   */
+  private static final JsonFactory SETTINGS =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxStringLength(MAX_STRING_LENGTH)
+                  .maxNestingDepth(MAX_NESTING_DEPTH)
+                  .build())
+          .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+          .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
+          .build();
+
   private JsonBodies() {}
+
+  /**
+   * Creates a byte parser over a stream, with a name table of its own. A factory shared by every
+   * body would keep one name table for the process and copy it into each parser that meets a name
+   * it lacks: real objects carry names of their own (the Kubeflow operator's {@code
+   * status.executorState} is keyed by executor pod names), so nearly every list page would copy the
+   * whole table, and the table would only grow until jackson-core resets it. A table per body holds
+   * the names of that body alone.
+   *
+   * @param in the body's bytes
+   * @return the parser, before its first token
+   * @throws IOException as creating it reads nothing, never in practice
+   */
+  static JsonParser parser(InputStream in) throws IOException {
+    return SETTINGS.copy().createParser(in);
+  }
+
+  /**
+   * Creates a byte parser over bytes, as {@link #parser(InputStream)} does.
+   *
+   * @param bytes the JSON, UTF-8
+   * @return the parser, before its first token
+   * @throws IOException never in practice
+   */
+  static JsonParser parser(byte[] bytes) throws IOException {
+    return SETTINGS.copy().createParser(bytes);
+  }
 
   /**
    * Reads one JSON value from a {@link JsonReader}; its syntax errors are the caller's to catch.
@@ -65,7 +122,10 @@ final class JsonBodies {
    * @throws IOException when the stream fails (reset, shorter than its {@code Content-Length})
    */
   static JsonObject requireObject(KubeRequest request, Response response) throws IOException {
-    return require(request, response, reader -> JsonParser.parseReader(reader).getAsJsonObject());
+    return require(
+        request,
+        response,
+        reader -> com.google.gson.JsonParser.parseReader(reader).getAsJsonObject());
   }
 
   /**
@@ -83,10 +143,14 @@ final class JsonBodies {
     return parsed.value();
   }
 
-  /** Reads one JSON value from a {@link JsonBytes}; its syntax errors are the caller's to catch. */
+  /**
+   * Reads one JSON object from jackson-core's byte parser, whose current token is its {@link
+   * JsonToken#START_OBJECT}, leaving the parser at the object's last token; its syntax errors are
+   * the caller's to catch.
+   */
   @FunctionalInterface
   interface BytesRead<T> {
-    T read(JsonBytes reader) throws IOException;
+    T read(JsonParser parser) throws IOException;
   }
 
   /**
@@ -117,22 +181,41 @@ final class JsonBodies {
         in -> {
           JsonReader reader = new JsonReader(new InputStreamReader(in, StandardCharsets.UTF_8));
           T value = read.read(reader);
-          return reader.peek() == JsonToken.END_DOCUMENT ? value : null;
+          return reader.peek() == com.google.gson.stream.JsonToken.END_DOCUMENT ? value : null;
         });
   }
 
   /**
-   * Reads a body as {@link #readObject(ResponseBody, JsonRead)} does, with a {@link JsonBytes} over
-   * its bytes: the same bodies are not one JSON object, and the same failures are the stream's.
+   * Reads a body as {@link #readObject(ResponseBody, JsonRead)} does, with jackson-core's parser
+   * over its bytes: the same bodies are not one JSON object, and the same failures are the
+   * stream's.
    */
   static <T> Parsed<T> readObjectBytes(ResponseBody body, BytesRead<T> read) throws IOException {
-    return readWhole(
-        body,
-        in -> {
-          JsonBytes reader = new JsonBytes(in);
-          T value = read.read(reader);
-          return reader.peek() == JsonBytes.Token.END_DOCUMENT ? value : null;
-        });
+    return readWhole(body, in -> readOne(parser(in), read));
+  }
+
+  /**
+   * Reads the one JSON object of a byte array with {@code read}: null when the bytes are not one
+   * JSON object (malformed, another value first, or more after it).
+   */
+  static <T> T readObject(byte[] bytes, BytesRead<T> read) {
+    try {
+      return readOne(parser(bytes), read);
+    } catch (JsonProcessingException | IllegalStateException e) {
+      return null;
+    } catch (IOException e) {
+      throw new IllegalStateException("reading a byte array failed", e); // never: no stream
+    }
+  }
+
+  private static <T> T readOne(JsonParser parser, BytesRead<T> read) throws IOException {
+    try (parser) { // closing gives the parser's buffers and names back to the factory
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      T value = read.read(parser);
+      return parser.nextToken() == null ? value : null;
+    }
   }
 
   /** Reads the one value of a stream that starts with an object; null when more follows. */
@@ -165,7 +248,11 @@ final class JsonBodies {
       if (e.getCause() instanceof IOException io) {
         throw io;
       }
-    } catch (JsonParseException | IllegalStateException | MalformedJsonException | EOFException e) {
+    } catch (JsonParseException
+        | JsonProcessingException
+        | IllegalStateException
+        | MalformedJsonException
+        | EOFException e) {
       // not one JSON object: the caller says so
     }
     drain(in);
@@ -189,7 +276,7 @@ final class JsonBodies {
       return null;
     }
     try {
-      JsonElement element = JsonParser.parseString(text);
+      JsonElement element = com.google.gson.JsonParser.parseString(text);
       return element.isJsonObject() ? element.getAsJsonObject() : null;
     } catch (JsonParseException | IllegalStateException e) {
       return null;

@@ -19,7 +19,6 @@ import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobRejectedException;
-import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.resilience.ApiCallFailure;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.spi.ResourceKind;
@@ -77,9 +76,6 @@ import org.slf4j.LoggerFactory;
 public final class KubeGateway {
   private static final Logger LOG = LoggerFactory.getLogger(KubeGateway.class);
   private static final int LIST_PAGE_SIZE = 500;
-
-  /** How many times a paged list restarts after its continue token expired (410). */
-  private static final int LIST_RESTARTS = 3;
 
   private final KubeTransport transport;
 
@@ -202,83 +198,47 @@ public final class KubeGateway {
    */
   public ListResult listWithVersion(
       ExecutionId about, ResourceKind kind, String namespace, String labelSelector) {
-    // Keyed by namespace and name: a page read again after a failed attempt replaces its items.
+    // Keyed by namespace and name, as a list that starts again brings its objects again.
     Map<String, ResourceSnapshot> out = new LinkedHashMap<>();
-    String resourceVersion =
-        listEach(
-            about,
-            kind,
-            namespace,
-            labelSelector,
-            FieldProjection.WHOLE,
-            new ListSink() {
-              @Override
-              public void item(ResourceSnapshot object) {
-                out.put(object.namespace() + "/" + object.name(), object);
-              }
-
-              @Override
-              public void restart() {
-                out.clear();
-              }
-            });
+    ListPages pages = listPages(about, kind, namespace, labelSelector, FieldProjection.WHOLE, null);
+    String resourceVersion = "";
+    while (pages.hasNext()) {
+      ListPage page = pages.next();
+      if (page.startsOver()) {
+        out.clear();
+      }
+      for (ResourceSnapshot object : page.items()) {
+        out.put(object.namespace() + "/" + object.name(), object);
+      }
+      resourceVersion = page.resourceVersion();
+    }
     return new ListResult(new ArrayList<>(out.values()), resourceVersion);
   }
 
   /**
-   * Receives a list's objects one at a time, as each is parsed from the answer: a reader that maps
-   * each object while it is still in the processor's cache pays far less than one that walks a
-   * whole page of parsed trees afterwards.
-   */
-  public interface ListSink {
-    /**
-     * Takes one object. A page read again (after a failed attempt) brings its objects again.
-     *
-     * @param object the object, owned by the sink
-     */
-    void item(ResourceSnapshot object);
-
-    /**
-     * Looks at an object's {@code metadata} before the rest of it is read: false skips the rest
-     * unbuilt, and {@link #item} is not called for that object (the sink holds this very copy
-     * already, or does not want it). A page read again asks again. A real server writes {@code
-     * metadata} before {@code spec} and {@code status}, so most of the object is still unread when
-     * this is asked. Not asked for an object without a {@code metadata} object (read whole, and
-     * refused as garbage).
-     *
-     * @param metadata the object's metadata, as the projection keeps it
-     * @return whether to read the rest of the object and hand it to {@link #item}
-     */
-    default boolean wants(JsonTree.Obj metadata) {
-      return true;
-    }
-
-    /** The list starts again from its first page (its continue token expired): forget all. */
-    default void restart() {}
-  }
-
-  /**
-   * Lists the objects matching a label selector in one namespace as {@link #listWithVersion} does
-   * (retried, paged, restarted when a continue token expired), handing each object to {@code sink}
-   * as soon as it is parsed.
+   * Lists the objects matching a label selector in one namespace as a pull: the pages come back to
+   * the caller one at a time, each read when the caller asks for it (retried as one request, paged,
+   * restarted when a continue token expired), with the objects as {@code projection} keeps them.
+   * Nothing of the caller runs while a page is read: what it does with a page's copies it does
+   * between pages, and a page read again after a failed attempt is parsed again, never handed
+   * twice.
    *
    * @param about the job concerned, for errors, or null
    * @param kind the resource kind
    * @param namespace the namespace
    * @param labelSelector the selector; null or empty lists all
    * @param projection what of each object to keep; the rest is skipped unbuilt
-   * @param sink receives the objects, in the server's order
-   * @return the {@code metadata.resourceVersion} of the last page, empty when it had none
-   * @throws ApiUnavailableException when the server cannot be reached or answers garbage
-   * @throws JobRejectedException when forbidden (403) or the kind is not served (CRD missing)
+   * @param held the copies the caller holds, by name (only their uid and resourceVersion are read):
+   *     one listed again unchanged is skipped past its metadata and only named; null for none
+   * @return the pages, read as they are asked for
    */
-  public String listEach(
+  public ListPages listPages(
       ExecutionId about,
       ResourceKind kind,
       String namespace,
       String labelSelector,
       FieldProjection projection,
-      ListSink sink) {
+      Map<String, ? extends HeldCopy> held) {
     String op =
         "list "
             + kind.qualifiedPlural()
@@ -286,37 +246,23 @@ public final class KubeGateway {
             + namespace
             + (labelSelector == null || labelSelector.isEmpty() ? "" : " with " + labelSelector);
     String path = KubeRequest.collectionPath(kind, namespace);
-    String continueToken = null;
-    int restarts = 0;
-    while (true) {
-      // A continue token that outlived the server's compaction window answers 410 Expired: the
-      // pages read so far belong to a snapshot that is gone, so the list starts again.
-      boolean restartable = continueToken != null && restarts < LIST_RESTARTS;
-      KubeRequest request =
-          KubeRequest.builder(op, "GET", path)
-              .about(about)
-              .resource(kind, namespace, "list")
-              .queryIfPresent("labelSelector", labelSelector)
-              .query("limit", Integer.toString(LIST_PAGE_SIZE))
-              .queryIfPresent("continue", continueToken)
-              .passing(code -> code == 410 && restartable)
-              .confirmPlainNotFound()
-              .build();
-      ListPageParser.PageEnd end;
-      try {
-        end = transport.send(request, new ListPageParser(request, projection, sink)::read);
-      } catch (ApiStatusException expired) {
-        restarts++;
-        LOG.debug("'{}' restarts from the first page: its continue token expired (410)", op);
-        sink.restart();
-        continueToken = null;
-        continue;
-      }
-      continueToken = end.continueToken();
-      if (continueToken == null || continueToken.isEmpty()) {
-        return end.resourceVersion() == null ? "" : end.resourceVersion();
-      }
-    }
+    return new ListPages(
+        op,
+        (continueToken, restartable) -> {
+          // A continue token that outlived the server's compaction window answers 410 Expired:
+          // the pages read so far belong to a snapshot that is gone, so the list starts again.
+          KubeRequest request =
+              KubeRequest.builder(op, "GET", path)
+                  .about(about)
+                  .resource(kind, namespace, "list")
+                  .queryIfPresent("labelSelector", labelSelector)
+                  .query("limit", Integer.toString(LIST_PAGE_SIZE))
+                  .queryIfPresent("continue", continueToken)
+                  .passing(code -> code == 410 && restartable)
+                  .confirmPlainNotFound()
+                  .build();
+          return transport.send(request, new ListPageParser(request, projection, held)::read);
+        });
   }
 
   // ---------------------------------------------------------------- watches

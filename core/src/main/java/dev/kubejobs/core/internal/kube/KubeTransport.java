@@ -18,7 +18,6 @@ package dev.kubejobs.core.internal.kube;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.kubejobs.core.ApiUnavailableException;
-import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.resilience.ApiCallFailure;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.spi.ResourceKind;

@@ -15,71 +15,81 @@
  */
 package dev.kubejobs.core.internal.kube;
 
-import dev.kubejobs.core.internal.json.JsonBytes;
-import dev.kubejobs.core.internal.json.JsonTree;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import okhttp3.Response;
 
 /**
- * The streaming parser of one list page: hands each item to a {@link KubeGateway.ListSink} as soon
- * as it is parsed (projected by a {@link FieldProjection}, skipped unbuilt when the sink does not
- * want it), keeps the list's {@code metadata} and skips the page's other fields. A page that is not
- * one JSON object is the non-JSON error; an item that is not an object, or {@code items} that is
- * not an array, is garbage. One parser per page; not thread safe.
+ * The streaming parser of one list page, over its bytes with jackson-core: reads each item as a
+ * {@link FieldProjection} keeps it (a copy the caller holds already is skipped past its metadata
+ * and only named), keeps the list's {@code metadata} and skips the page's other fields unbuilt. It
+ * calls nothing of its caller: the page comes back whole, and a page read again after a failed
+ * attempt is parsed again from its new bytes. A page that is not one JSON object is the non-JSON
+ * error; an item that is not an object, or {@code items} that is not an array, is garbage. One
+ * parser per page; not thread safe.
  */
 final class ListPageParser {
-  /** What a list page ends with: its continue token and resourceVersion, each null when absent. */
-  record PageEnd(String continueToken, String resourceVersion) {}
+  /** What a page brought: its copies, the names of the copies held, and how it ended. */
+  record Page(
+      List<ResourceSnapshot> items,
+      List<String> held,
+      String continueToken,
+      String resourceVersion) {}
 
   private final KubeRequest request;
   private final FieldProjection projection;
-  private final KubeGateway.ListSink sink;
+  private final Map<String, ? extends HeldCopy> held;
   private final JsonTree.Parser parser = new JsonTree.Parser();
 
-  ListPageParser(KubeRequest request, FieldProjection projection, KubeGateway.ListSink sink) {
+  ListPageParser(
+      KubeRequest request, FieldProjection projection, Map<String, ? extends HeldCopy> held) {
     this.request = request;
     this.projection = projection;
-    this.sink = sink;
+    this.held = held;
   }
 
   /** Reads the page from the answer's stream. */
-  PageEnd read(Response response) throws IOException {
+  Page read(Response response) throws IOException {
     return JsonBodies.requireBytes(request, response, this::fields);
   }
 
-  private PageEnd fields(JsonBytes reader) throws IOException {
+  private Page fields(JsonParser in) throws IOException {
     JsonTree.Obj listMeta = null;
-    reader.beginObject();
-    while (reader.hasNext()) {
-      String field = reader.nextName();
-      if (field.equals("items") && reader.peek() == JsonBytes.Token.BEGIN_ARRAY) {
-        items(reader);
-      } else if (field.equals("items") && reader.peek() != JsonBytes.Token.NULL) {
+    List<ResourceSnapshot> items = new ArrayList<>();
+    List<String> heldNames = new ArrayList<>();
+    for (String field = in.nextFieldName(); field != null; field = in.nextFieldName()) {
+      JsonToken token = in.nextToken();
+      if (field.equals("items") && token == JsonToken.START_ARRAY) {
+        items(in, items, heldNames);
+      } else if (field.equals("items") && token != JsonToken.VALUE_NULL) {
         throw KubeFailures.garbage(request.about(), request.op(), "'items' that is not an array");
-      } else if (field.equals("metadata") && reader.peek() == JsonBytes.Token.BEGIN_OBJECT) {
-        listMeta = parser.readObject(reader);
+      } else if (field.equals("metadata") && token == JsonToken.START_OBJECT) {
+        listMeta = parser.readObject(in);
       } else {
-        reader.skipValue();
+        in.skipChildren();
       }
     }
-    reader.endObject();
     return listMeta == null
-        ? new PageEnd(null, null)
-        : new PageEnd(listMeta.text("continue"), listMeta.text("resourceVersion"));
+        ? new Page(items, heldNames, null, null)
+        : new Page(items, heldNames, listMeta.text("continue"), listMeta.text("resourceVersion"));
   }
 
-  private void items(JsonBytes reader) throws IOException {
-    reader.beginArray();
-    while (reader.hasNext()) {
-      if (reader.peek() != JsonBytes.Token.BEGIN_OBJECT) {
+  private void items(JsonParser in, List<ResourceSnapshot> items, List<String> heldNames)
+      throws IOException {
+    for (JsonToken token = in.nextToken(); token != JsonToken.END_ARRAY; token = in.nextToken()) {
+      if (token != JsonToken.START_OBJECT) {
         throw KubeFailures.garbage(
             request.about(), request.op(), "a list item that is not an object");
       }
-      JsonTree.Obj item = projection.read(reader, sink::wants, parser);
+      JsonTree.Obj item = projection.read(in, held, parser, heldNames);
       if (item != null) {
-        sink.item(JsonBodies.snapshot(request.about(), request.op(), item));
+        items.add(JsonBodies.snapshot(request.about(), request.op(), item));
       }
     }
-    reader.endArray();
   }
 }

@@ -15,7 +15,6 @@
  */
 package dev.kubejobs.core.internal.kube;
 
-import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

@@ -15,11 +15,8 @@
  */
 package dev.kubejobs.core.internal.kube;
 
-import com.google.gson.stream.MalformedJsonException;
-import dev.kubejobs.core.internal.json.JsonBytes;
-import dev.kubejobs.core.internal.json.JsonTree;
+import com.fasterxml.jackson.core.JsonParser;
 import dev.kubejobs.core.spi.ResourceSnapshot;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -112,13 +109,26 @@ public record WatchEvent(
    * @throws IllegalArgumentException when the line is not a watch event
    */
   static WatchEvent parse(String line) {
+    return parse(line.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Parses one line of a watch stream, as its bytes (without the line's end).
+   *
+   * @param line one JSON document, UTF-8
+   * @return the event, or null for an event type this version does not know
+   * @throws IllegalArgumentException when the line is not a watch event
+   */
+  static WatchEvent parse(byte[] line) {
     JsonTree.Obj event;
-    try {
-      JsonBytes reader =
-          new JsonBytes(new ByteArrayInputStream(line.getBytes(StandardCharsets.UTF_8)));
-      Object value = JsonTree.read(reader);
-      if (reader.peek() != JsonBytes.Token.END_DOCUMENT) {
-        throw new MalformedJsonException("more than one JSON value on the line");
+    try (JsonParser parser = JsonBodies.parser(line)) {
+      if (parser.nextToken() == null) {
+        throw new IllegalArgumentException("a watch event must be JSON, but the line is empty");
+      }
+      Object value = JsonTree.read(parser);
+      if (parser.nextToken() != null) {
+        throw new IllegalArgumentException(
+            "a watch event must be JSON: more than one JSON value on the line");
       }
       if (!(value instanceof JsonTree.Obj o)) {
         throw new IllegalArgumentException("a watch event must be a JSON object");

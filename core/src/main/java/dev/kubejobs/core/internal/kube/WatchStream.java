@@ -16,12 +16,10 @@
 package dev.kubejobs.core.internal.kube;
 
 import dev.kubejobs.core.ApiUnavailableException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okio.BufferedSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,11 +41,14 @@ final class WatchStream {
     if (body == null) {
       return;
     }
-    try (BufferedReader lines =
-        new BufferedReader(new InputStreamReader(body.byteStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = lines.readLine()) != null) {
-        if (line.isBlank()) {
+    try (BufferedSource source = body.source()) {
+      while (!source.exhausted()) {
+        long end = source.indexOf((byte) '\n');
+        byte[] line = end < 0 ? source.readByteArray() : source.readByteArray(end);
+        if (end >= 0) {
+          source.skip(1);
+        }
+        if (isBlank(line)) {
           continue;
         }
         WatchEvent event;
@@ -76,5 +77,15 @@ final class WatchStream {
           "'" + op + "' broke off: " + e + "; watch again from the last resourceVersion seen",
           e);
     }
+  }
+
+  /** Whether a line holds nothing but blanks (a carriage return of a CRLF end included). */
+  private static boolean isBlank(byte[] line) {
+    for (byte b : line) {
+      if (b != ' ' && b != '\t' && b != '\r') {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -22,9 +22,10 @@ import dev.kubejobs.core.JobRejectedException;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.internal.KubeJobsContext;
-import dev.kubejobs.core.internal.json.JsonTree;
 import dev.kubejobs.core.internal.kube.FieldProjection;
-import dev.kubejobs.core.internal.kube.KubeGateway;
+import dev.kubejobs.core.internal.kube.HeldCopy;
+import dev.kubejobs.core.internal.kube.ListPage;
+import dev.kubejobs.core.internal.kube.ListPages;
 import dev.kubejobs.core.spi.MappingDecision;
 import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.spi.ResourceSnapshot;
@@ -95,11 +96,23 @@ final class StatusCache {
   }
 
   /** One job as a listing holds it. */
-  static final class Entry {
+  static final class Entry implements HeldCopy {
     private final String uid;
     private final String resourceVersion;
     private volatile ResourceSnapshot app;
-    private volatile MappingDecision alone;
+
+    /**
+     * The mapping of the copy alone: a {@link MappingDecision} kept for the copy's life, or a
+     * {@link Timed} one (QUEUED, CANCELLING) that holds only for the questions asked before it was
+     * made; null before the first.
+     */
+    private volatile Object alone;
+
+    /**
+     * A mapping that may change with time alone, and the tick it was made at: a question asked
+     * before (or at) that tick finds it as fresh as if mapped for it; a later question maps again.
+     */
+    private record Timed(MappingDecision decision, long tick) {}
 
     Entry(ResourceSnapshot app) {
       this.app = app;
@@ -107,38 +120,41 @@ final class StatusCache {
       this.resourceVersion = app.resourceVersion();
     }
 
-    /**
-     * Whether an object with this metadata is this very copy: the same uid and the same (non-empty)
-     * resourceVersion, which the API server changes on every write to it.
-     */
-    boolean isCopyOf(JsonTree.Obj metadata) {
-      return !resourceVersion.isEmpty()
-          && resourceVersion.equals(metadata.text("resourceVersion"))
-          && uid.equals(metadata.text("uid"));
-    }
-
     /** The uid of the copy. */
-    String uid() {
+    @Override
+    public String uid() {
       return uid;
     }
 
+    /** The resourceVersion of the copy, which the API server changes on every write to it. */
+    @Override
+    public String resourceVersion() {
+      return resourceVersion;
+    }
+
     /**
-     * The mapping of the copy without its driver pod, made once and shared by concurrent callers;
-     * afterwards the copy itself is dropped unless a driver pod or a follow-up still needs it. A
-     * QUEUED or CANCELLING mapping is made again on every call: those are the answers a mapper may
-     * change with time alone (see {@link dev.kubejobs.core.spi.JobStatusMapper}).
+     * The mapping of the copy without its driver pod for a question asked at tick {@code asked},
+     * made once and shared by concurrent callers; afterwards the copy itself is dropped unless a
+     * driver pod or a follow-up still needs it. A QUEUED or CANCELLING mapping, the answers a
+     * mapper may change with time alone (see {@link dev.kubejobs.core.spi.JobStatusMapper}), serves
+     * only the questions asked before it was made, so it is made again for a later question, once:
+     * a read maps a copy alone at most once, and with its driver pod at most once more.
+     *
+     * @param asked the question's tick (or, mapping ahead, the tick the copy arrived at)
      */
-    MappingDecision alone(ExecutionId id, StatusPipeline pipeline) {
-      MappingDecision decision = alone;
+    MappingDecision alone(ExecutionId id, StatusPipeline pipeline, long asked) {
+      MappingDecision decision = servedFor(alone, asked);
       if (decision != null) {
         return decision;
       }
       synchronized (this) {
-        if (alone != null) {
-          return alone;
+        decision = servedFor(alone, asked);
+        if (decision != null) {
+          return decision;
         }
         MappingDecision mapped = pipeline.mapAlone(id, app);
         if (mayChangeWithTime(mapped.info())) {
+          alone = new Timed(mapped, asked);
           return mapped;
         }
         alone = mapped;
@@ -155,16 +171,25 @@ final class StatusCache {
       }
     }
 
+    /** The memo's decision if it serves a question asked at {@code asked}, else null. */
+    private static MappingDecision servedFor(Object memo, long asked) {
+      if (memo instanceof Timed timed) {
+        return timed.tick() >= asked ? timed.decision() : null;
+      }
+      return (MappingDecision) memo;
+    }
+
     /**
      * Maps the copy ahead of the read that will ask for it, as it arrives (from a list page or a
-     * watch event), while it is still in the processor's cache. A mapping that fails is made again
-     * by that read, which reports the failure.
+     * watch event). A mapping that fails is made again by that read, which reports the failure.
      *
+     * @param tick when the copy arrived (the list's tick, or a tick taken as the event arrived): a
+     *     question asked before it uses this mapping, even a QUEUED or CANCELLING one
      * @param when how the copy arrived, for the log
      */
-    void mapAhead(ExecutionId id, StatusPipeline pipeline, String when) {
+    void mapAhead(ExecutionId id, StatusPipeline pipeline, long tick, String when) {
       try {
-        alone(id, pipeline);
+        alone(id, pipeline, tick);
       } catch (KubeJobsException e) {
         LOG.debug("Job '{}' could not be mapped as {}: {}", id, when, e.getMessage());
       }
@@ -238,7 +263,7 @@ final class StatusCache {
       // after, a mapping not kept, QUEUED or CANCELLING, could lose a copy it still needs to
       // another reader's mapping kept meanwhile.)
       ResourceSnapshot app = entry.keptCopy();
-      MappingDecision alone = entry.alone(id, pipeline);
+      MappingDecision alone = entry.alone(id, pipeline, asked);
       return new Copy(entry.uid(), app, alone, freshFor(asked));
     }
   }
@@ -421,52 +446,42 @@ final class StatusCache {
     Map<String, Entry> held = before == null ? Map.of() : before.byName;
     try {
       Map<String, Entry> byName = new ConcurrentHashMap<>(Math.max(16, held.size() * 4 / 3 + 1));
-      int[] items = {0};
-      ctx.gateway()
-          .listEach(
-              about,
-              resourceKind,
-              namespace,
-              StatusOperation.SELECTOR,
-              projection,
-              new KubeGateway.ListSink() {
-                @Override
-                public boolean wants(JsonTree.Obj metadata) {
-                  String name = metadata.text("name");
-                  if (name == null) {
-                    return true; // read it whole: the gateway tells what is wrong with it
-                  }
-                  Entry same = held.get(name);
-                  if (same == null || !same.isCopyOf(metadata)) {
-                    return true;
-                  }
-                  // The same uid and resourceVersion: the very copy held, and its mapping too. A
-                  // QUEUED or CANCELLING one is mapped again at the new time when it is read.
-                  items[0]++;
-                  byName.put(name, same);
-                  return false;
-                }
-
-                @Override
-                public void item(ResourceSnapshot item) {
-                  items[0]++;
-                  Entry entry = new Entry(item);
-                  byName.put(item.name(), entry);
-                  entry.mapAhead(
-                      ExecutionId.of(ctx.cluster(), resourceKind, namespace, item.name()),
-                      pipeline,
-                      "it was listed");
-                }
-
-                @Override
-                public void restart() {
-                  items[0] = 0;
-                  byName.clear();
-                }
-              });
+      int items = 0;
+      // The pages come back one at a time; each copy is mapped as its page arrives, between
+      // pages, so no mapper runs inside the transport or its retries.
+      ListPages pages =
+          ctx.gateway()
+              .listPages(
+                  about, resourceKind, namespace, StatusOperation.SELECTOR, projection, held);
+      while (pages.hasNext()) {
+        ListPage page = pages.next();
+        if (page.startsOver()) {
+          items = 0;
+          byName.clear();
+        }
+        for (String name : page.held()) {
+          // The same uid and resourceVersion: the very copy held, and its mapping too. A QUEUED
+          // or CANCELLING one is mapped again at the new time when it is read.
+          Entry same = held.get(name);
+          if (same != null) { // else forgotten (after a cancel) while the page was read
+            items++;
+            byName.put(name, same);
+          }
+        }
+        for (ResourceSnapshot item : page.items()) {
+          items++;
+          Entry entry = new Entry(item);
+          byName.put(item.name(), entry);
+          entry.mapAhead(
+              ExecutionId.of(ctx.cluster(), resourceKind, namespace, item.name()),
+              pipeline,
+              tick,
+              "it was listed");
+        }
+      }
       LOG.debug(
           "Listed {} {} in namespace {}, keeping {}",
-          items[0],
+          items,
           resourceKind.plural(),
           namespace,
           byName.size());

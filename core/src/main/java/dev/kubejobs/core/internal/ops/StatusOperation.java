@@ -117,13 +117,15 @@ public final class StatusOperation<S> implements JobStatusReader {
             ReportedStatuses.DEFAULT_CAPACITY, dispatch == null ? null : dispatch::changed);
     this.pipeline = new StatusPipeline(ctx);
     DiagnosisStep diagnosis = new DiagnosisStep(ctx, pipeline.locator(), diagnoseAfter);
-    this.cache = new StatusCache(ctx, ttl, new AtomicLong(), pipeline);
+    AtomicLong ticks = new AtomicLong(); // one logical clock for the questions and the copies
+    this.cache = new StatusCache(ctx, ttl, ticks, pipeline);
     this.executor = executor;
     if (source.isWatch()) {
       this.watch =
           new WatchSource(
               ctx,
               pipeline,
+              ticks,
               WatchSettings.ofDefaults().withServerTimeout(source.watchTimeout()),
               firstWatchWait,
               dispatch != null);

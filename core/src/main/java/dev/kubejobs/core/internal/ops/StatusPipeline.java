@@ -54,29 +54,25 @@ import org.slf4j.LoggerFactory;
  *       most {@value #MAX_ROUNDS} rounds).
  * </ol>
  *
- * <p>Hops of a cold-cache polling {@code get} of a job whose mapper asks for its driver pod,
- * counted by one rule for every version: a hop is an executed call from one class (nested classes
- * and records count as classes) into another; calls within a class, constructors and static
- * factories, accessors that only return a field, value objects and the JDK are not hops; a call
- * into the gateway is one hop, and each call from the gateway back into the caller's code is one
- * more. Before this pipeline (0b3c16f^): 29 hops over 13 classes, 40 calls in all, the mapper run
- * three times, three callbacks into the status reader (the cache's {@code listed} consumer, {@code
- * JobStatusMapper.resolve}'s lookup function and the resolver's recording function wrapping it)
- * besides the gateway's list sink, and two flags set on the public {@code JobExecutionInfo} to be
- * stripped later. Now: 28 hops over 19 classes, 43 calls, the mapper run twice, no callback into
- * the reader, no flag: {@code StatusOperation.get} -> {@code KubeJobsContext.check}, {@code
- * StatusCache.ask}, {@code NamespaceRead.readNamespace} -> {@code ReportedStatuses.seen}; {@code
- * StatusCache.listing} -> {@code KubeGateway.listEach} -> the list sink's {@code wants} ({@code
- * JsonTree.Obj.text}) and {@code item} -> {@code Entry.mapAhead} -> {@link #mapAlone} -> {@code
- * JobStatusMapper.map}, {@code EndMark.of}; {@code Listing.copy} -> {@code Entry.alone}; {@code
- * Copy.held}; {@link #decide} -> {@code DriverPodLocator.locate} -> {@code JobKind.driverPodName},
- * {@code KubernetesNames.isDns1123Subdomain}, {@code KubeGateway.getPod}; {@code
- * JobStatusMapper.map}, {@code EndMark.of}; {@code DiagnosisStep.wanted} -> {@code
- * JobStatusMapper.executorsWaiting}; {@code ReportedFloor.floor} -> {@code ReportedStatuses.raise};
- * (back in {@code StatusOperation.get}) {@code StatusCache.evictExpired}. Four of them serve what
- * came after the count: the end mark (2) and the diagnosis (2). The gateway's two calls back
- * ({@code wants}, {@code item}) are the streaming parse handing each listed copy to the cache as it
- * is read, before and now.
+ * <p>The calls of one cold-cache polling {@code get} of a job whose mapper asks for its driver pod
+ * run straight down: each call returns its result to its caller, and nothing below calls back into
+ * the reader, the cache or a job kind's code. {@code StatusOperation.get} -> {@code
+ * KubeJobsContext.check}, {@code StatusCache.ask}, {@code NamespaceRead.readNamespace} -> {@code
+ * ReportedStatuses.seen}; {@code
+ * StatusCache.listing} -> {@code KubeGateway.listPages}, then per page {@code ListPages.next} ->
+ * {@code KubeTransport.send} -> {@code ListPageParser.read} -> {@code FieldProjection.read}, which
+ * returns the page's copies (and the names of the copies held unchanged, skipped unbuilt), after
+ * which the cache maps each copy of the page: {@code Entry.mapAhead} -> {@link #mapAlone} -> {@code
+ * JobStatusMapper.map}, {@code EndMark.of}; {@code Listing.copy} -> {@code Entry.alone} (the
+ * mapping made as the page arrived); {@code Copy.held}; {@link #decide} -> {@code
+ * DriverPodLocator.locate} -> {@code JobKind.driverPodName}, {@code
+ * KubernetesNames.isDns1123Subdomain}, {@code KubeGateway.getPod}; {@code JobStatusMapper.map},
+ * {@code EndMark.of}; {@code DiagnosisStep.wanted} -> {@code JobStatusMapper.executorsWaiting};
+ * {@code ReportedFloor.floor} -> {@code ReportedStatuses.raise}; (back in {@code
+ * StatusOperation.get}) {@code StatusCache.evictExpired}. The mapper runs twice: alone as
+ * the page arrived, and with the driver pod. No user code runs inside the transport or its retry
+ * policy: a page read again after a failed attempt is parsed again, not mapped again ({@code
+ * StraightDownTest} checks that the transport package names nothing of this one).
  *
  * <p>Not a published API; thread safe.
  */

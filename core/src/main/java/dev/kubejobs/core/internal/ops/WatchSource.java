@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,7 @@ final class WatchSource implements AutoCloseable {
   private final KubeJobsContext<?> ctx;
   private final ResourceKind resourceKind;
   private final StatusPipeline pipeline;
+  private final AtomicLong ticks;
   private final WatchSettings settings;
   private final Duration firstWait;
   private final ChangedJobs changed;
@@ -55,18 +57,22 @@ final class WatchSource implements AutoCloseable {
   /**
    * Creates the source; nothing starts until the first read.
    *
+   * @param ticks the operation's logical clock, the one its questions are asked on: a copy mapped
+   *     ahead as its event arrives is stamped with a tick of it
    * @param recordChanges whether to record the jobs whose resource changed in {@link #changes()}
    *     (for a reader that tells a listener of changes)
    */
   WatchSource(
       KubeJobsContext<?> ctx,
       StatusPipeline pipeline,
+      AtomicLong ticks,
       WatchSettings settings,
       Duration firstWait,
       boolean recordChanges) {
     this.ctx = ctx;
     this.resourceKind = ctx.jobKind().resourceKind();
     this.pipeline = pipeline;
+    this.ticks = ticks;
     this.settings = settings;
     this.firstWait = firstWait;
     this.changed = recordChanges ? new ChangedJobs() : null;
@@ -148,7 +154,7 @@ final class WatchSource implements AutoCloseable {
       entries.remove(name);
     } else {
       Entry entry = new Entry(current);
-      entry.mapAhead(id, pipeline, "its watch event arrived");
+      entry.mapAhead(id, pipeline, ticks.incrementAndGet(), "its watch event arrived");
       entries.put(name, entry);
     }
     if (changed != null) {

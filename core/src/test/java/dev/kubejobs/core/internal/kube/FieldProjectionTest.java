@@ -18,24 +18,25 @@ package dev.kubejobs.core.internal.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
-import dev.kubejobs.core.internal.json.JsonBytes;
-import dev.kubejobs.core.internal.json.JsonTree;
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 class FieldProjectionTest {
   private static final String APP =
       "{\"apiVersion\":\"v1\",\"kind\":\"App\",\"metadata\":{\"name\":\"a\",\"uid\":\"u\","
+          + "\"resourceVersion\":\"7\","
           + "\"labels\":{\"x.io/y\":\"1\"},\"managedFields\":[{\"manager\":\"m\"}]},"
           + "\"spec\":{\"image\":\"i\",\"conf\":{\"k\":\"v\"},\"restart\":{\"type\":\"Never\","
           + "\"retries\":3},\"driver\":{\"podName\":\"p\",\"cores\":1}},"
@@ -46,20 +47,37 @@ class FieldProjectionTest {
     return p.read(bytes(json)).toGson();
   }
 
-  /** A reader of the JSON whose buffer is small enough that names and values span refills. */
-  private static JsonBytes bytes(String json) {
-    return new JsonBytes(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), 3);
-  }
-
-  /** What a read with {@code goOn} kept, as Gson's; null when it skipped the rest. */
-  private static JsonObject read(FieldProjection p, JsonBytes in, Predicate<JsonObject> goOn)
-      throws IOException {
-    JsonTree.Obj kept = p.read(in, metadata -> goOn.test(metadata.toGson()), new JsonTree.Parser());
-    return kept == null ? null : kept.toGson();
+  /**
+   * jackson-core's byte parser over the JSON, as the gateway makes it, at its first token; the
+   * stream gives at most 3 bytes per read, so names and values span the parser's refills.
+   */
+  private static JsonParser bytes(String json) throws IOException {
+    InputStream trickle =
+        new FilterInputStream(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))) {
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            return super.read(b, off, Math.min(len, 3));
+          }
+        };
+    JsonParser parser = JsonBodies.parser(trickle);
+    parser.nextToken();
+    return parser;
   }
 
   private static JsonObject json(String json) {
-    return JsonParser.parseString(json).getAsJsonObject();
+    return com.google.gson.JsonParser.parseString(json).getAsJsonObject();
+  }
+
+  /** A copy held, by its uid and resourceVersion. */
+  private record Held(String uid, String resourceVersion) implements HeldCopy {}
+
+  /** What a read with these copies held kept, as Gson's; null when it skipped a copy held. */
+  private static JsonObject read(FieldProjection p, JsonParser in, Map<String, Held> held)
+      throws IOException {
+    List<String> heldNames = new java.util.ArrayList<>();
+    JsonTree.Obj kept = p.read(in, held, new JsonTree.Parser(), heldNames);
+    assertThat(heldNames).hasSize(kept == null ? 1 : 0);
+    return kept == null ? null : kept.toGson();
   }
 
   @Test
@@ -72,6 +90,7 @@ class FieldProjectionTest {
         .isEqualTo(
             json(
                 "{\"apiVersion\":\"v1\",\"kind\":\"App\",\"metadata\":{\"name\":\"a\",\"uid\":\"u\","
+                    + "\"resourceVersion\":\"7\","
                     + "\"labels\":{\"x.io/y\":\"1\"}},\"spec\":{\"restart\":{\"type\":\"Never\","
                     + "\"retries\":3},\"driver\":{\"podName\":\"p\"}},\"status\":{\"state\":"
                     + "\"RUNNING\",\"n\":12345678901234567890,\"list\":[1,{\"a\":null}]}}"));
@@ -112,41 +131,46 @@ class FieldProjectionTest {
   }
 
   @Test
-  void aReaderShownTheMetadataFirstGetsTheSameObjectOrSkipsTheRestUnbuilt() throws IOException {
+  void aCopyHeldAlreadyIsSkippedAfterItsMetadataAndAnyOtherReadOn() throws IOException {
     for (FieldProjection p :
         List.of(FieldProjection.of(Set.of("status", "spec.restart")), FieldProjection.WHOLE)) {
-      List<JsonObject> shown = new ArrayList<>();
-      JsonObject all =
-          read(
-              p,
-              bytes(APP),
-              metadata -> {
-                shown.add(metadata);
-                return true;
-              });
-      assertThat(all).isEqualTo(read(p, APP));
-      assertThat(shown).containsExactly(all.getAsJsonObject("metadata"));
+      JsonObject all = read(p, APP);
+      assertThat(read(p, bytes(APP), Map.of())).isEqualTo(all);
+      // another uid, another resourceVersion, another name, or none: not the copy held
+      for (Map<String, Held> other :
+          List.of(
+              Map.of("a", new Held("v", "7")),
+              Map.of("a", new Held("u", "8")),
+              Map.of("b", new Held("u", "7")),
+              Map.of("a", new Held("u", "")))) {
+        assertThat(read(p, bytes(APP), other)).isEqualTo(all);
+      }
 
-      // Two objects in an array: the first is skipped after its metadata, the second read on.
-      JsonBytes in = bytes("[" + APP + "," + APP + "]");
-      in.beginArray();
-      assertThat(read(p, in, metadata -> false)).isNull();
-      assertThat(read(p, in, metadata -> true)).isEqualTo(all);
-      in.endArray();
-      assertThat(in.peek()).isEqualTo(JsonBytes.Token.END_DOCUMENT);
+      // Two objects in an array: the first is held and skipped after its metadata; the second,
+      // with another resourceVersion, is read on whole.
+      String second = APP.replace("\"7\"", "\"9\"");
+      JsonParser in = bytes("[" + APP + "," + second + "]");
+      Map<String, Held> held = Map.of("a", new Held("u", "7"));
+      in.nextToken();
+      assertThat(read(p, in, held)).isNull();
+      in.nextToken();
+      assertThat(read(p, in, held)).isEqualTo(read(p, second));
+      assertThat(in.nextToken()).isEqualTo(JsonToken.END_ARRAY);
+      assertThat(in.nextToken()).isNull();
     }
   }
 
   @Test
-  void metadataAfterTheOtherFieldsIsStillShownAndAnObjectWithoutItIsReadWhole() throws IOException {
+  void metadataAfterTheOtherFieldsIsStillLookedAtAndAnObjectWithoutItIsReadWhole()
+      throws IOException {
     FieldProjection p = FieldProjection.of(Set.of("status"));
-    String late = "{\"status\":{\"state\":\"RUNNING\"},\"metadata\":{\"name\":\"a\"},\"x\":1}";
-    List<JsonObject> shown = new ArrayList<>();
+    String late =
+        "{\"status\":{\"state\":\"RUNNING\"},\"metadata\":{\"name\":\"a\",\"uid\":\"u\","
+            + "\"resourceVersion\":\"7\"},\"x\":1,\"status2\":{}}";
+    Map<String, Held> held = Map.of("a", new Held("u", "7"));
 
-    assertThat(read(p, bytes(late), shown::add))
-        .isEqualTo(json("{\"status\":{\"state\":\"RUNNING\"},\"metadata\":{\"name\":\"a\"}}"));
-    assertThat(shown).containsExactly(json("{\"name\":\"a\"}"));
-    assertThat(read(p, bytes("{\"metadata\":\"odd\",\"status\":{}}"), metadata -> false))
+    assertThat(read(p, bytes(late), held)).isNull();
+    assertThat(read(p, bytes("{\"metadata\":\"odd\",\"status\":{}}"), held))
         .isEqualTo(json("{\"metadata\":\"odd\",\"status\":{}}"));
   }
 
@@ -160,10 +184,12 @@ class FieldProjectionTest {
         .isInstanceOfAny(IOException.class, JsonParseException.class);
     assertThatThrownBy(
             () ->
-                p.read(
-                    bytes("{\"metadata\":{},\"spec\":{\"a\":[1,}},\"x\":1}"),
-                    metadata -> false,
-                    new JsonTree.Parser()))
+                read(
+                    p,
+                    bytes(
+                        "{\"metadata\":{\"name\":\"a\",\"uid\":\"u\",\"resourceVersion\":\"7\"},"
+                            + "\"spec\":{\"a\":[1,}},\"x\":1}"),
+                    Map.of("a", new Held("u", "7"))))
         .isInstanceOfAny(IOException.class, JsonParseException.class);
   }
 

@@ -18,8 +18,6 @@ package dev.kubejobs.core.internal.kube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.kubejobs.core.internal.json.GsonTrees;
-import dev.kubejobs.core.internal.json.JsonTree;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -81,7 +79,6 @@ class JsonBodiesTest {
             "{\"a\":'x'}",
             "{\"a\":\"\\q\"}",
             "{\"a\":01}",
-            "{\"a\":True}",
             "{\"a\":\"\u00e9\u4e2d\ud83d\ude00\"}",
             "{\"a\":1}//",
             "{\"a\":" + "[".repeat(300) + "]".repeat(300) + "}");
@@ -98,6 +95,21 @@ class JsonBodiesTest {
         assertThat(JsonTree.toGson(bytes.value())).as(text).isEqualTo(gson.value().toGson());
       }
     }
+  }
+
+  /**
+   * jackson-core is stricter than Gson's reader where Gson is lenient even at its default
+   * strictness: a literal must be written in lower case.
+   */
+  @Test
+  void aLiteralInAnotherCaseIsNotJson() throws IOException {
+    String text = "{\"a\":True}";
+
+    JsonBodies.Parsed<JsonTree.Obj> bytes =
+        JsonBodies.readObjectBytes(body(text), reader -> new JsonTree.Parser().readObject(reader));
+
+    assertThat(bytes.value()).isNull();
+    assertThat(bytes.bytes()).isEqualTo(text.length());
   }
 
   @Test

@@ -104,8 +104,8 @@ class KubeGatewayStreamParseTest {
 
     assertThatThrownBy(
             () ->
-                gateway.listEach(
-                    null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, o -> {}))
+                ListDrain.each(
+                    gateway, null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, o -> {}))
         .isInstanceOf(ApiUnavailableException.class)
         .hasMessageContaining("got a non-JSON answer (200, text/plain")
         .hasMessageContaining(", " + size + " bytes) instead of the Kubernetes API");
@@ -126,8 +126,8 @@ class KubeGatewayStreamParseTest {
 
     assertThatThrownBy(
             () ->
-                gateway.listEach(
-                    null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, o -> {}))
+                ListDrain.each(
+                    gateway, null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, o -> {}))
         .isInstanceOf(ApiUnavailableException.class)
         .hasMessageContaining("from the API server; is the base path a Kubernetes API?")
         .hasMessageNotContaining("non-JSON");
@@ -148,7 +148,8 @@ class KubeGatewayStreamParseTest {
     java.util.List<dev.kubejobs.core.spi.ResourceSnapshot> seen = new java.util.ArrayList<>();
 
     assertThat(
-            gateway.listEach(null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, seen::add))
+            ListDrain.each(
+                gateway, null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, seen::add))
         .isEqualTo("7");
 
     assertThat(seen).extracting(s -> s.name()).containsExactly("kj-\u00e9", "kj-2");

@@ -191,42 +191,111 @@ class KubeGatewayTest {
   }
 
   /**
-   * {@code listEach} hands each object over as its page is parsed (the status reader maps it while
-   * it is still in the processor's cache), and says when the list starts again, so a sink drops the
-   * objects of the expired snapshot.
+   * {@code listPages} is a pull: a page is requested only when the caller asks for it, comes back
+   * whole, and says when the list starts again (its continue token expired), so the caller drops
+   * the objects of the expired snapshot.
    */
   @Test
-  void listEachHandsObjectsOverPageByPageAndSaysWhenTheListStartsAgain() throws Exception {
+  void listPagesReadsAPageOnlyWhenAskedAndSaysWhenTheListStartsAgain() {
     createJobs(700);
-    List<String> names = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.concurrent.atomic.AtomicInteger restarts =
-        new java.util.concurrent.atomic.AtomicInteger();
-    KubeGateway.ListSink sink =
-        new KubeGateway.ListSink() {
-          @Override
-          public void item(ResourceSnapshot object) {
-            names.add(object.name());
-          }
+    ListPages pages =
+        gateway.listPages(null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, null);
+    assertThat(KUBE.server().journal().count("GET", ".*/testjobs")).isZero();
 
-          @Override
-          public void restart() {
-            restarts.incrementAndGet();
-            names.clear();
-          }
-        };
-    Hold secondPage = KUBE.server().hold(Hold.on("GET", ".*/testjobs").skip(1));
-    CompletableFuture<String> listed =
-        CompletableFuture.supplyAsync(
-            () ->
-                gateway.listEach(null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, sink));
-    secondPage.awaitArrived();
-    assertThat(names).hasSize(500); // the first page, before the second is answered
-    KUBE.server().compact();
-    secondPage.release();
+    ListPage first = pages.next();
+    assertThat(first.items()).hasSize(500);
+    assertThat(first.startsOver()).isFalse();
+    assertThat(first.isLast()).isFalse();
+    assertThat(KUBE.server().journal().count("GET", ".*/testjobs")).isEqualTo(1);
+    KUBE.server().compact(); // the first page's continue token expires
 
-    assertThat(listed.get(30, TimeUnit.SECONDS)).isNotEmpty();
-    assertThat(restarts.get()).isEqualTo(1);
-    assertThat(names).hasSize(700).doesNotHaveDuplicates();
+    ListPage again = pages.next();
+    assertThat(again.startsOver()).isTrue();
+    assertThat(again.items()).hasSize(500);
+    ListPage last = pages.next();
+    assertThat(last.isLast()).isTrue();
+    assertThat(pages.hasNext()).isFalse();
+    assertThat(java.util.stream.Stream.concat(again.items().stream(), last.items().stream()))
+        .extracting(ResourceSnapshot::name)
+        .hasSize(700)
+        .doesNotHaveDuplicates();
+    assertThat(last.resourceVersion()).isNotEmpty();
+  }
+
+  /**
+   * A page whose first answer fails is sent again inside {@code next()} and handed once: the caller
+   * sees each object once, whatever the retries (a retried page re-reads bytes; nothing of the
+   * caller runs meanwhile).
+   */
+  @Test
+  void aPageReadAgainAfterAFailedAnswerIsHandedOnce() {
+    createJobs(700);
+    KubeGateway retrying =
+        KubeGateway.create(
+            KUBE.client(),
+            Duration.ofSeconds(5),
+            dev.kubejobs.core.resilience.Resilience4jPolicy.of(
+                "list-pages",
+                Fixture.fastRetry(),
+                Fixture.lenientBreaker(
+                    dev.kubejobs.testkit.MutableClock.at(java.time.Instant.EPOCH))));
+    KUBE.server().faults().add(Fault.on("GET", ".*/testjobs").skip(1).connectionReset());
+    java.util.List<ListPage> pages = new java.util.ArrayList<>();
+
+    retrying
+        .listPages(null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, null)
+        .forEachRemaining(pages::add);
+
+    assertThat(KUBE.server().journal().count("GET", ".*/testjobs")).isEqualTo(3);
+    assertThat(pages).hasSize(2).noneMatch(ListPage::startsOver);
+    assertThat(pages.stream().flatMap(p -> p.items().stream()))
+        .extracting(ResourceSnapshot::name)
+        .hasSize(700)
+        .doesNotHaveDuplicates();
+  }
+
+  /**
+   * A copy the caller holds (same name, uid and resourceVersion) comes back named, not built; one
+   * whose resourceVersion changed comes back whole.
+   */
+  @Test
+  void aCopyHeldIsNamedNotBuiltAndAChangedOneComesBackWhole() {
+    createJobs(3);
+    java.util.Map<String, HeldCopy> held = new java.util.HashMap<>();
+    for (ResourceSnapshot copy : gateway.list(null, TestJobKind.KIND, "etl", null)) {
+      held.put(copy.name(), new HeldSnapshot(copy));
+    }
+    KUBE.server()
+        .store()
+        .update(
+            TestJobKind.TYPE,
+            "etl",
+            "kj-1",
+            json -> {
+              com.google.gson.JsonObject changed = new com.google.gson.JsonObject();
+              changed.addProperty("kubejobs.dev/test", "changed");
+              json.getAsJsonObject("metadata").add("annotations", changed);
+              return json;
+            });
+
+    ListPage page =
+        gateway.listPages(null, TestJobKind.KIND, "etl", null, FieldProjection.WHOLE, held).next();
+
+    assertThat(page.items()).extracting(ResourceSnapshot::name).containsExactly("kj-1");
+    assertThat(page.held()).containsExactlyInAnyOrder("kj-0", "kj-2");
+  }
+
+  /** A held copy as a caller keeps one: its uid and resourceVersion. */
+  private record HeldSnapshot(ResourceSnapshot copy) implements HeldCopy {
+    @Override
+    public String uid() {
+      return copy.uid();
+    }
+
+    @Override
+    public String resourceVersion() {
+      return copy.resourceVersion();
+    }
   }
 
   /**
@@ -239,7 +308,7 @@ class KubeGatewayTest {
     FieldProjection statusOnly = FieldProjection.of(java.util.Set.of("status"));
     List<ResourceSnapshot> kept = new java.util.ArrayList<>();
 
-    gateway.listEach(null, TestJobKind.KIND, "etl", null, statusOnly, kept::add);
+    ListDrain.each(gateway, null, TestJobKind.KIND, "etl", null, statusOnly, kept::add);
 
     assertThat(kept).hasSize(3).allMatch(o -> o.spec().isEmpty() && !o.name().isEmpty());
 
@@ -253,7 +322,7 @@ class KubeGatewayTest {
                         + "\"spec\":{\"x\":[1,}}]}"));
 
     assertThatThrownBy(
-            () -> gateway.listEach(null, TestJobKind.KIND, "etl", null, statusOnly, o -> {}))
+            () -> ListDrain.each(gateway, null, TestJobKind.KIND, "etl", null, statusOnly, o -> {}))
         .isInstanceOf(ApiUnavailableException.class)
         .hasMessageContaining("JSON");
   }

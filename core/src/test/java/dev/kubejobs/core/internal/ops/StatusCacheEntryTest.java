@@ -23,7 +23,8 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.internal.KubeJobsContext;
 import dev.kubejobs.core.internal.WarnOnce;
 import dev.kubejobs.core.internal.WriterId;
-import dev.kubejobs.core.internal.json.JsonTree;
+import dev.kubejobs.core.internal.kube.HeldCopy;
+import dev.kubejobs.core.internal.kube.JsonTree;
 import dev.kubejobs.core.internal.kube.KubeGateway;
 import dev.kubejobs.core.resilience.ResiliencePolicy;
 import dev.kubejobs.core.spi.ResourceSnapshot;
@@ -58,23 +59,31 @@ class StatusCacheEntryTest {
     return new StatusCache.Entry(ResourceSnapshot.of(app));
   }
 
+  /** Whether a list skips an object of this metadata as the entry's very copy. */
+  private static boolean isCopyOf(StatusCache.Entry entry, JsonTree.Obj metadata) {
+    return HeldCopy.isHeld(java.util.Map.of("a", entry), metadata);
+  }
+
   @Test
   void aCopyIsTheSameOnlyWithTheSameUidAndTheSameNonEmptyResourceVersion() {
     StatusCache.Entry held = entry("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\"}");
 
-    assertThat(held.isCopyOf(metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\"}")))
+    assertThat(
+            isCopyOf(held, metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\"}")))
         .isTrue();
-    assertThat(held.isCopyOf(metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"8\"}")))
+    assertThat(
+            isCopyOf(held, metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"8\"}")))
         .isFalse();
-    assertThat(held.isCopyOf(metadata("{\"name\":\"a\",\"uid\":\"u2\",\"resourceVersion\":\"7\"}")))
+    assertThat(
+            isCopyOf(held, metadata("{\"name\":\"a\",\"uid\":\"u2\",\"resourceVersion\":\"7\"}")))
         .isFalse();
-    assertThat(held.isCopyOf(metadata("{\"name\":\"a\",\"uid\":\"u1\"}"))).isFalse();
-    assertThat(held.isCopyOf(metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":{}}")))
+    assertThat(isCopyOf(held, metadata("{\"name\":\"a\",\"uid\":\"u1\"}"))).isFalse();
+    assertThat(isCopyOf(held, metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":{}}")))
         .isFalse();
     // Without a resourceVersion nothing tells two copies apart: never the same.
     StatusCache.Entry bare = entry("{\"name\":\"a\",\"uid\":\"u1\"}");
-    assertThat(bare.isCopyOf(metadata("{\"name\":\"a\",\"uid\":\"u1\"}"))).isFalse();
-    assertThat(bare.isCopyOf(metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"\"}")))
+    assertThat(isCopyOf(bare, metadata("{\"name\":\"a\",\"uid\":\"u1\"}"))).isFalse();
+    assertThat(isCopyOf(bare, metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"\"}")))
         .isFalse();
   }
 
@@ -103,7 +112,7 @@ class StatusCacheEntryTest {
     app.getAsJsonObject("metadata").addProperty("resourceVersion", "7");
     StatusCache.Entry entry = new StatusCache.Entry(ResourceSnapshot.of(app));
 
-    entry.alone(ExecutionId.of(Fixture.CLUSTER, TestJobKind.KIND, "etl", "kj-job-1"), pipeline);
+    entry.alone(ExecutionId.of(Fixture.CLUSTER, TestJobKind.KIND, "etl", "kj-job-1"), pipeline, 0);
 
     return entry.keptCopy() != null;
   }

@@ -13,15 +13,15 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core.internal.json;
+package dev.kubejobs.core.internal.kube;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
-import com.google.gson.stream.MalformedJsonException;
 import java.io.IOException;
 import java.util.AbstractSet;
 import java.util.Arrays;
@@ -31,12 +31,12 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
- * The parsed JSON a {@code ResourceSnapshot} holds: read straight from a {@link JsonBytes} into
- * flat arrays, without Gson's per-field tree nodes. A status reader parses every job that changed
- * on every poll, and Gson's {@code JsonObject} (a red-black tree of entry nodes, searched by
- * comparing keys) costs more to build and to read than the parse itself; kube objects are small
- * objects of a few fields, found faster by one pass over a short array. Converted to Gson's types
- * only where a caller asks for a copy.
+ * The parsed JSON a {@code ResourceSnapshot} holds: read from jackson-core's streaming {@link
+ * JsonParser} (over the answer's bytes) into flat arrays, without Gson's per-field tree nodes. A
+ * status reader parses every job that changed on every poll, and Gson's {@code JsonObject} (a
+ * red-black tree of entry nodes, searched by comparing keys) costs more to build and to read than
+ * the parse itself; kube objects are small objects of a few fields, found faster by one pass over a
+ * short array. Converted to Gson's types only where a caller asks for a copy.
  *
  * <p>A value is one of: {@link Obj} (fields in the order read; a name read twice keeps its first
  * place and its last value, as Gson's {@code JsonObject} does), {@link Arr}, {@link String}, {@link
@@ -53,35 +53,38 @@ public final class JsonTree {
         }
       };
 
+  /** How many short strings a {@link Parser} remembers to share (a power of two). */
+  private static final int TEXT_SLOTS = 256;
+
+  /** The longest string a {@link Parser} shares with an equal one, in characters. */
+  private static final int TEXT_KEPT_LENGTH = 40;
+
   /** From this many fields on, an object indexes its names in a hash map. */
   private static final int INDEXED = 12;
-
-  /** How deep values may nest, as Gson's {@code JsonReader} limits it by default. */
-  private static final int MAX_DEPTH = 255;
 
   private JsonTree() {}
 
   /**
-   * Reads the value the reader is at; see {@link Parser}.
+   * Reads the value the parser is at; see {@link Parser}.
    *
-   * @param in the reader
+   * @param in a parser whose current token is the value's first
    * @return the value
-   * @throws IOException as the reader throws (malformed JSON included, and values nested deeper
-   *     than 255 levels)
+   * @throws IOException as the parser throws (malformed JSON included, and what its {@code
+   *     StreamReadConstraints} refuse)
    */
-  public static Object read(JsonBytes in) throws IOException {
+  public static Object read(JsonParser in) throws IOException {
     return new Parser().read(in);
   }
 
   /**
-   * Reads the object the reader is at; see {@link #read}.
+   * Reads the object the parser is at; see {@link #read}.
    *
-   * @param in a reader whose next token is {@link JsonBytes.Token#BEGIN_OBJECT}
+   * @param in a parser whose current token is {@link JsonToken#START_OBJECT}
    * @return the object
-   * @throws IOException as the reader throws (malformed JSON included)
-   * @throws IllegalStateException when the next value is not an object
+   * @throws IOException as the parser throws (malformed JSON included)
+   * @throws IllegalStateException when the value is not an object
    */
-  public static Obj readObject(JsonBytes in) throws IOException {
+  public static Obj readObject(JsonParser in) throws IOException {
     return new Parser().readObject(in);
   }
 
@@ -155,7 +158,7 @@ public final class JsonTree {
       return new JsonPrimitive(s);
     }
     if (value instanceof Num n) {
-      return JsonParser.parseString(n.text()); // Gson's own number, as written
+      return com.google.gson.JsonParser.parseString(n.text()); // Gson's own number, as written
     }
     if (value instanceof Boolean b) {
       return new JsonPrimitive(b);
@@ -423,6 +426,13 @@ public final class JsonTree {
     private int top;
 
     /**
+     * The short strings this parser made, by a hash of their characters: a value seen again (a
+     * namespace, a label's value, a state, a timestamp shared by a page's objects) is the same
+     * string, not another copy. Slots are overwritten; a miss only costs the string it makes.
+     */
+    private final String[] texts = new String[TEXT_SLOTS];
+
+    /**
      * The name indexes of the objects being read that have {@link #INDEXED} fields or more,
      * innermost last (an object nested in one is ended before the next field of the outer one is
      * put); null until the first.
@@ -435,27 +445,30 @@ public final class JsonTree {
     public Parser() {}
 
     /**
-     * Reads the value the reader is at.
+     * Reads the value the parser is at, leaving it at the value's last token.
      *
-     * @param in the reader
+     * @param in a parser whose current token is the value's first
      * @return the value
-     * @throws IOException as the reader throws (malformed JSON included, and values nested deeper
-     *     than 255 levels)
+     * @throws IOException as the parser throws (malformed JSON included, and what its {@code
+     *     StreamReadConstraints} refuse: values nested too deep, too long a string)
      */
-    public Object read(JsonBytes in) throws IOException {
-      return value(in, 0);
+    public Object read(JsonParser in) throws IOException {
+      return value(in);
     }
 
     /**
-     * Reads the object the reader is at; see {@link #read(JsonBytes)}.
+     * Reads the object the parser is at; see {@link #read(JsonParser)}.
      *
-     * @param in a reader whose next token is {@link JsonBytes.Token#BEGIN_OBJECT}
+     * @param in a parser whose current token is {@link JsonToken#START_OBJECT}
      * @return the object
-     * @throws IOException as the reader throws (malformed JSON included)
-     * @throws IllegalStateException when the next value is not an object
+     * @throws IOException as the parser throws (malformed JSON included)
+     * @throws IllegalStateException when the value is not an object
      */
-    public Obj readObject(JsonBytes in) throws IOException {
-      return object(in, 0);
+    public Obj readObject(JsonParser in) throws IOException {
+      if (in.currentToken() != JsonToken.START_OBJECT) {
+        throw new IllegalStateException("an object was expected, not " + in.currentToken());
+      }
+      return object(in);
     }
 
     /**
@@ -549,65 +562,111 @@ public final class JsonTree {
       values[top++] = value;
     }
 
+    /**
+     * Returns the text of a field of the object started at {@code mark} and not ended yet, as
+     * {@link Obj#text} reads it.
+     *
+     * @param mark the object's mark
+     * @param name the field's name
+     * @return the text, or null when absent or not a primitive
+     */
+    public String text(int mark, String name) {
+      int at = find(mark, name, name.hashCode());
+      return at < 0 ? null : JsonTree.text(values[at]);
+    }
+
+    /**
+     * Ends the object started at {@code mark} without making it (its fields are dropped).
+     *
+     * @param mark the object's mark
+     */
+    public void drop(int mark) {
+      if (top - mark >= INDEXED) {
+        indexes[--indexCount] = null;
+      }
+      clear(mark);
+    }
+
     private void clear(int mark) {
       Arrays.fill(names, mark, top, null);
       Arrays.fill(values, mark, top, null);
       top = mark;
     }
 
-    private Object value(JsonBytes in, int depth) throws IOException {
-      JsonBytes.Token token = in.peek();
+    private Object value(JsonParser in) throws IOException {
+      JsonToken token = in.currentToken();
+      if (token == null) {
+        throw new IllegalStateException("a value was expected, not the end of the input");
+      }
       switch (token) {
-        case BEGIN_OBJECT:
-          return object(in, depth);
-        case BEGIN_ARRAY:
-          return array(in, depth);
-        case STRING:
-          return in.nextString();
-        case NUMBER:
-          return new Num(in.nextNumber());
-        case BOOLEAN:
-          return in.nextBoolean();
-        case NULL:
-          in.nextNull();
+        case START_OBJECT:
+          return object(in);
+        case START_ARRAY:
+          return array(in);
+        case VALUE_STRING:
+          return text(in);
+        case VALUE_NUMBER_INT:
+        case VALUE_NUMBER_FLOAT:
+          return new Num(in.getText());
+        case VALUE_TRUE:
+          return Boolean.TRUE;
+        case VALUE_FALSE:
+          return Boolean.FALSE;
+        case VALUE_NULL:
           return NULL;
         default:
-          throw new MalformedJsonException(
-              "a value was expected, not " + token + " at byte " + in.offset());
+          throw new IllegalStateException("a value was expected, not " + token);
       }
     }
 
-    private Obj object(JsonBytes in, int depth) throws IOException {
-      deeper(in, depth);
-      int mark = begin();
-      in.beginObject();
-      while (in.hasNext()) {
-        String name = in.nextName();
-        put(mark, name, value(in, depth + 1));
+    /** A string value, shared with an equal one read before when it is short. */
+    private String text(JsonParser in) throws IOException {
+      int length = in.getTextLength();
+      if (length > TEXT_KEPT_LENGTH) {
+        return in.getText();
       }
-      in.endObject();
+      char[] chars = in.getTextCharacters();
+      int offset = in.getTextOffset();
+      int hash = 0;
+      for (int i = offset; i < offset + length; i++) {
+        hash = 31 * hash + chars[i];
+      }
+      int slot = (hash ^ (hash >>> 16)) & (TEXT_SLOTS - 1);
+      String seen = texts[slot];
+      if (seen != null && seen.length() == length && sameChars(seen, chars, offset)) {
+        return seen;
+      }
+      String made = new String(chars, offset, length);
+      texts[slot] = made;
+      return made;
+    }
+
+    private static boolean sameChars(String s, char[] chars, int offset) {
+      for (int i = 0; i < s.length(); i++) {
+        if (s.charAt(i) != chars[offset + i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private Obj object(JsonParser in) throws IOException {
+      int mark = begin();
+      for (String name = in.nextFieldName(); name != null; name = in.nextFieldName()) {
+        in.nextToken();
+        put(mark, name, value(in));
+      }
       return end(mark);
     }
 
-    private Arr array(JsonBytes in, int depth) throws IOException {
-      deeper(in, depth);
+    private Arr array(JsonParser in) throws IOException {
       int mark = top;
-      in.beginArray();
-      while (in.hasNext()) {
-        Object value = value(in, depth + 1);
-        push(null, 0, value);
+      for (JsonToken t = in.nextToken(); t != JsonToken.END_ARRAY; t = in.nextToken()) {
+        push(null, 0, value(in));
       }
-      in.endArray();
       Arr out = new Arr(Arrays.copyOfRange(values, mark, top));
       clear(mark);
       return out;
-    }
-
-    private static void deeper(JsonBytes in, int depth) throws MalformedJsonException {
-      if (depth >= MAX_DEPTH) {
-        throw new MalformedJsonException(
-            "JSON nested deeper than " + MAX_DEPTH + " at byte " + in.offset());
-      }
     }
   }
 

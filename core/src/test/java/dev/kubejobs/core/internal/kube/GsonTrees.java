@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core.internal.json;
+package dev.kubejobs.core.internal.kube;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;

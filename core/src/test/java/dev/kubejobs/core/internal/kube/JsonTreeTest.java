@@ -13,15 +13,14 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package dev.kubejobs.core.internal.json;
+package dev.kubejobs.core.internal.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -29,10 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The compact tree reads what Gson's parser reads, and converts both ways without loss. */
+/**
+ * The compact tree reads, through jackson-core's byte parser as the gateway configures it, what
+ * Gson's parser reads, and converts both ways without loss.
+ */
 class JsonTreeTest {
-  private static JsonBytes bytes(String json) {
-    return new JsonBytes(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+  /** A byte parser over the JSON, at its first token. */
+  private static JsonParser bytes(String json) throws IOException {
+    JsonParser parser = JsonBodies.parser(json.getBytes(StandardCharsets.UTF_8));
+    parser.nextToken();
+    return parser;
   }
 
   private static Object read(String json) throws IOException {
@@ -52,7 +57,7 @@ class JsonTreeTest {
         "42"
       })
   void readsWhatGsonReadsAndConvertsBackToTheSameTree(String json) throws IOException {
-    JsonElement gson = JsonParser.parseString(json);
+    JsonElement gson = com.google.gson.JsonParser.parseString(json);
 
     Object tree = read(json);
 
@@ -80,7 +85,8 @@ class JsonTreeTest {
       assertThat(obj.has("f" + fields)).isFalse();
       assertThat(obj.get("f" + fields)).isNull();
       assertThat(obj.names()).hasSize(fields).startsWith("f0", "f1").contains("f2");
-      assertThat(JsonTree.toGson(obj)).isEqualTo(JsonParser.parseString(json.toString()));
+      assertThat(JsonTree.toGson(obj))
+          .isEqualTo(com.google.gson.JsonParser.parseString(json.toString()));
     }
   }
 
@@ -118,7 +124,7 @@ class JsonTreeTest {
     for (int round = 0; round < 2; round++) {
       Object tree = parser.read(bytes(outer));
 
-      assertThat(JsonTree.toGson(tree)).isEqualTo(JsonParser.parseString(outer));
+      assertThat(JsonTree.toGson(tree)).isEqualTo(com.google.gson.JsonParser.parseString(outer));
       JsonTree.Obj obj = (JsonTree.Obj) tree;
       assertThat(obj.text("o0")).isEqualTo("again");
       assertThat(obj.object("nested").text("i3")).isEqualTo("again");
@@ -155,7 +161,8 @@ class JsonTreeTest {
 
   @Test
   void aConvertedTreeSharesNothingWithTheGsonItCameFrom() {
-    JsonObject gson = JsonParser.parseString("{\"s\":{\"state\":\"RUNNING\"}}").getAsJsonObject();
+    JsonObject gson =
+        com.google.gson.JsonParser.parseString("{\"s\":{\"state\":\"RUNNING\"}}").getAsJsonObject();
 
     JsonTree.Obj tree = JsonTree.fromGson(gson);
     gson.getAsJsonObject("s").addProperty("state", "FAILED");
@@ -166,13 +173,29 @@ class JsonTreeTest {
   }
 
   @Test
-  void malformedOrTooDeepJsonFailsTheRead() {
+  void malformedOrTooDeepJsonFailsTheRead() throws IOException {
     assertThatThrownBy(() -> read("{\"a\":[1,}")).isInstanceOf(IOException.class);
     assertThatThrownBy(() -> read("{\"a\":1")).isInstanceOf(IOException.class);
     assertThatThrownBy(() -> read("[".repeat(300) + "]".repeat(300)))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("nested");
+        .hasMessageContaining("nesting depth");
+    read("[".repeat(255) + "]".repeat(255)); // Gson's default depth still reads
     assertThatThrownBy(() -> JsonTree.readObject(bytes("[1]")))
         .isInstanceOf(IllegalStateException.class);
+  }
+
+  /**
+   * An operator's message of several megabytes (the Spark operator copies a driver's error into
+   * {@code status.applicationState.errorMessage}) reads whole: kube-apiserver accepts a request
+   * body of up to 3 MiB, so the parser's string limit must lie above that, as it does (64 Mi).
+   */
+  @Test
+  void aMessageOfFiveMegabytesReadsWhole() throws IOException {
+    String message = "x".repeat(5 * 1024 * 1024);
+
+    JsonTree.Obj obj =
+        JsonTree.readObject(bytes("{\"status\":{\"errorMessage\":\"" + message + "\"}}"));
+
+    assertThat(obj.object("status").text("errorMessage")).hasSize(5 * 1024 * 1024);
   }
 }
