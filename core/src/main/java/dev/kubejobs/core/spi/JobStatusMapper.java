@@ -37,8 +37,8 @@ import java.util.List;
  * JobStatus#QUEUED} or {@link JobStatus#CANCELLING} (for example a timeout for a job no operator
  * picked up). kubejobs' status reader maps every other answer once per {@code resourceVersion} of
  * the resource and serves it again from its cache until the resource changes; a QUEUED or
- * CANCELLING answer it maps again for each later read of the same copy (still at most twice in
- * that read).
+ * CANCELLING answer it maps again for each later read of the same copy (still at most twice in that
+ * read).
  *
  * <p>Implementations must be thread safe.
  */
