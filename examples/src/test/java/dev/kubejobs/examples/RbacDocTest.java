@@ -132,8 +132,11 @@ class RbacDocTest {
       assertThat(report.isOk()).as(report.summary()).isTrue();
       assertThat(report.missingPermissions()).isEmpty();
       assertThat(report.missingOptionalPermissions())
-          .containsExactly(new Permission("list", "", "events", namespace));
+          .containsExactly(
+              new Permission("list", "", "events", namespace),
+              new Permission("create", "", "events", namespace));
       assertThat(report.summary()).contains("cannot read the namespace's events");
+      assertThat(report.summary()).contains("cannot record how it ended a job");
     }
   }
 

@@ -15,6 +15,7 @@
  */
 package dev.kubejobs.core.internal.ops;
 
+import dev.kubejobs.core.ApiUnavailableException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
@@ -93,6 +94,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
   private final ReportedStatuses reported;
   private final WatchSource watch;
   private final DaemonThreads.Pool refresher;
+  private final OutcomeRecord record;
 
   /**
    * Creates the operation, reading namespaces one after another.
@@ -138,6 +140,7 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
         new ReportedStatuses(
             ReportedStatuses.DEFAULT_CAPACITY, dispatch == null ? null : dispatch::changed);
     this.ttl = ttl;
+    this.record = new OutcomeRecord(ctx);
     this.pipeline = new StatusPipeline(ctx);
     this.diagnosis = new DiagnosisStep(ctx, pipeline.locator(), diagnoseAfter);
     this.cache = new StatusCache(ctx, ttl, new AtomicLong(), pipeline);
@@ -369,6 +372,72 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
    * @return per job, in the order of {@code ids}, its info or the failure that stopped it
    */
   private JobStatusResult[] readNamespace(String ns, List<ExecutionId> ids, long asked) {
+    return settleGone(ns, ids, readCopies(ns, ids, asked));
+  }
+
+  /**
+   * The jobs a read found gone, that this reader neither saw end nor reported gone before: their
+   * outcome is kubejobs' record of how it ended them (another node's cancel, an end mark's delete),
+   * read with one events LIST for the namespace, or, without a record, gone.
+   */
+  private JobStatusResult[] settleGone(String ns, List<ExecutionId> ids, JobStatusResult[] out) {
+    Map<ExecutionId, String> unsettled = new LinkedHashMap<>();
+    for (int i = 0; i < out.length; i++) {
+      if (out[i] == null || !out[i].isGone()) {
+        continue;
+      }
+      ExecutionId id = ids.get(i);
+      ReportedStatuses.Seen s = reported.seen(id);
+      if (s != null && s.gone()) {
+        continue;
+      }
+      unsettled.put(id, s == null ? null : s.uid());
+    }
+    if (unsettled.isEmpty()) {
+      return out;
+    }
+    Map<ExecutionId, JobExecutionInfo> recorded;
+    try {
+      recorded = record.read(ns, unsettled);
+    } catch (KubeJobsException e) {
+      // Not "gone": the record may say how the job ended, so the read fails and is asked again.
+      for (int i = 0; i < out.length; i++) {
+        ExecutionId id = ids.get(i);
+        if (unsettled.containsKey(id) && out[i].isGone()) {
+          out[i] =
+              JobStatusResult.failed(
+                  new ApiUnavailableException(
+                      id,
+                      "the resource of job "
+                          + id
+                          + " is gone and kubejobs' record of how it ended could not be read ("
+                          + e.getMessage()
+                          + "); read it again",
+                      false,
+                      e));
+        }
+      }
+      return out;
+    }
+    for (int i = 0; i < out.length; i++) {
+      ExecutionId id = ids.get(i);
+      if (!unsettled.containsKey(id) || !out[i].isGone()) {
+        continue;
+      }
+      JobExecutionInfo info = recorded.get(id);
+      if (info != null
+          && reported.raise(id, info, unsettled.get(id))
+              instanceof ReportedStatuses.Raised.Report report) {
+        LOG.debug("Job '{}' is gone; its record says {}", id, report.info().status());
+        out[i] = JobStatusResult.of(report.info());
+      } else {
+        reported.gone(id, null);
+      }
+    }
+    return out;
+  }
+
+  private JobStatusResult[] readCopies(String ns, List<ExecutionId> ids, long asked) {
     JobStatusResult[] out = new JobStatusResult[ids.size()];
     // 0. What this reader remembers of each job: one look each. A job that ended keeps its info
     // and needs no request; a namespace whose jobs all ended is not listed.
@@ -534,9 +603,8 @@ public final class StatusOperation<S> implements JobStatusReader, CancelDecision
       }
       // An end mark this reader wrote, whose delete lost its answer, does not make the job FAILED
       // once it is gone: that delete was never confirmed, and the operator may have acted since
-      // (another node then withdrew the mark and cancelled the job). Only a durable record tells
-      // how (docs/outcome-record.md); until then the job is gone.
-      reported.gone(id, null);
+      // (another node then withdrew the mark and cancelled the job). The record tells how
+      // (settleGone, docs/outcome-record.md); without one the job is gone.
     }
     return JobStatusResult.failed(e);
   }
