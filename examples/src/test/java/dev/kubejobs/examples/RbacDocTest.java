@@ -162,7 +162,7 @@ class RbacDocTest {
                 .toList());
     Matcher counts =
         Pattern.compile(
-                "(\\d+) required permissions and (\\d+) optional one: the preflight sends (\\d+)"
+                "(\\d+) required permissions and (\\d+) optional ones?: the preflight sends (\\d+)"
                     + "\\s+SelfSubjectAccessReviews\\s+per namespace")
             .matcher(doc);
     assertThat(counts.find()).as("the counts sentence of docs/rbac.md").isTrue();

@@ -177,8 +177,8 @@ class KubeJobsSparkExecutorTest {
 
   @ParameterizedTest
   @EnumSource(FakeSparkOperator.Flavor.class)
-  void aJobCancelledHereReadsCancelledOnceGoneHereAndOnAnotherNode(
-      FakeSparkOperator.Flavor flavor) throws IOException {
+  void aJobCancelledHereReadsCancelledOnceGoneHereAndOnAnotherNode(FakeSparkOperator.Flavor flavor)
+      throws IOException {
     FakeSparkOperator operator = operator(flavor);
     executor = initialized(flavor, Map.of());
     String id = startedJob(operator, 4);
