@@ -205,6 +205,33 @@ class OutcomeRecordTest {
   }
 
   @Test
+  void aRetriedDeleteThatMeets409WhileAFinalizerHoldsTheResourceKeepsTheRecord() {
+    // The first delete lands with its answer lost; its retry meets 409, since the copy being
+    // deleted (held by the operator's finalizer, as Apache's) is no longer the marked one. That
+    // delete did land: the record stays (race simulation seed 2547).
+    Fixture.holdWithFinalizer(server, "etl", "kj-job-1");
+    server.faults().add(Fault.on("DELETE", OBJECT).forClient("node-a").appliedThenLost());
+
+    assertThat(nodeA.canceller().cancel(id)).isEqualTo(CancelResult.ALREADY_DELETING);
+    assertThat(records())
+        .extracting(e -> e.get("reason").getAsString())
+        .containsExactly("KubejobsCancelled");
+    // The operator releases the application.
+    server
+        .store()
+        .update(
+            TestJobKind.TYPE,
+            "etl",
+            "kj-job-1",
+            o -> {
+              o.getAsJsonObject("metadata").add("finalizers", new com.google.gson.JsonArray());
+              return o;
+            });
+
+    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.CANCELLED);
+  }
+
+  @Test
   void withoutCreateEventsTheCancelStillWorksWarnsOnceAndTheOtherNodeReadsTheJobGone() {
     server.rbac().deny("create", "", "events");
     try (LogCapture logs = LogCapture.start()) {

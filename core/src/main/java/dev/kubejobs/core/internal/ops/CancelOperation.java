@@ -279,8 +279,9 @@ public final class CancelOperation<S> implements JobCanceller {
       if (e.isConflict()) {
         // Changed since the marked copy (an outcome written after the mark, a retried delete that
         // was applied, another node's write) or replaced: read again and decide again. This
-        // delete did not land, so its record is withdrawn.
-        record.withdrawn(id, marked, mark, marked.resourceVersion());
+        // delete did not land (unless a read shows it being deleted: a retry of a delete that
+        // landed meets 409 too), so its record is withdrawn.
+        record.withdrawnAfterConflict(id, marked, mark);
         return Optional.empty();
       }
       throw failed(id, marked, markedNow, e);

@@ -376,7 +376,7 @@ final class FollowUpExecutor {
         throw e;
       }
       LOG.debug("Job '{}': the delete after its end mark met 409; reading again", id);
-      record.withdrawn(id, marked, markValue, marked.resourceVersion());
+      record.withdrawnAfterConflict(id, marked, markValue);
       return false;
     }
     return true;
@@ -412,7 +412,7 @@ final class FollowUpExecutor {
       }
       // Changed since the copy the decision was made on (the operator's first status write, a
       // cancel mark of another node) or replaced: read again and decide again.
-      record.withdrawn(id, app, cancelMark, app.resourceVersion());
+      record.withdrawnAfterConflict(id, app, cancelMark);
       return false;
     }
     if (result == DeleteResult.GONE) {

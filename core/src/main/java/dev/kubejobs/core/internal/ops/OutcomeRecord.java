@@ -150,6 +150,30 @@ final class OutcomeRecord {
             + ": it did not end the job");
   }
 
+  /**
+   * After a delete locked to {@code marked} met 409: withdraws its record unless a fresh read shows
+   * the resource being deleted, gone or replaced. A retry of a delete that landed with its answer
+   * lost also meets 409 while a finalizer holds the resource (kube-apiserver checks the
+   * preconditions against the copy now carrying a {@code deletionTimestamp}), so the 409 alone does
+   * not say the delete did not land. A read that fails withdraws nothing.
+   */
+  void withdrawnAfterConflict(ExecutionId id, ResourceSnapshot marked, String mark) {
+    if (mark == null) {
+      return;
+    }
+    java.util.Optional<ResourceSnapshot> now;
+    try {
+      now = ctx.gateway().get(id, kind, id.namespace(), id.name());
+    } catch (KubeJobsException e) {
+      LOG.debug(
+          "Job '{}': not read after its delete met 409, its record stays: {}", id, e.getMessage());
+      return;
+    }
+    if (now.isPresent() && now.get().uid().equals(marked.uid()) && !now.get().isBeingDeleted()) {
+      withdrawn(id, marked, mark, marked.resourceVersion());
+    }
+  }
+
   private void write(
       ExecutionId id,
       ResourceSnapshot app,
