@@ -132,8 +132,11 @@ class RbacDocTest {
       assertThat(report.isOk()).as(report.summary()).isTrue();
       assertThat(report.missingPermissions()).isEmpty();
       assertThat(report.missingOptionalPermissions())
-          .containsExactly(new Permission("list", "", "events", namespace));
+          .containsExactly(
+              new Permission("list", "", "events", namespace),
+              new Permission("create", "", "events", namespace));
       assertThat(report.summary()).contains("cannot read the namespace's events");
+      assertThat(report.summary()).contains("cannot record how it ended a job");
     }
   }
 
@@ -159,7 +162,7 @@ class RbacDocTest {
                 .toList());
     Matcher counts =
         Pattern.compile(
-                "(\\d+) required permissions and (\\d+) optional one: the preflight sends (\\d+)"
+                "(\\d+) required permissions and (\\d+) optional ones?: the preflight sends (\\d+)"
                     + "\\s+SelfSubjectAccessReviews\\s+per namespace")
             .matcher(doc);
     assertThat(counts.find()).as("the counts sentence of docs/rbac.md").isTrue();

@@ -19,10 +19,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.kubejobs.testkit.FakeKubernetesExtension;
+import dev.kubejobs.testkit.Hold;
 import dev.kubejobs.testkit.operator.FakeSparkOperator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.gravitino.job.JobHandle;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,13 +84,11 @@ class GravitinoTwoNodesTest {
       assertThat(startedA).isNotNull();
       assertThat(startedB).isNotNull();
 
-      // when node B cancels the job node A submitted, and node A's job B runs to its end. Node A
-      // does not pull during the cancel: Gravitino records CANCELLING only after cancelJob
-      // returned, and a Kubeflow application (no finalizer) is gone as soon as it is deleted, so a
-      // pull of node A in between would find it gone without knowing why and record FAILED — a
-      // window of Gravitino's order no executor can close from another node (docs/gravitino.md).
-      // Node B's own pulls go on: its executor reads the job it cancelled, gone, as CANCELLED.
-      manager.whilePullsPaused(nodeA, () -> manager.cancel(nodeB, fromA));
+      // when node B cancels the job node A submitted, and node A's job B runs to its end. Both
+      // nodes keep pulling: a pull of node A while the cancel is on its way (Gravitino records
+      // CANCELLING only after cancelJob returned) may find a Kubeflow application (no finalizer)
+      // gone, and reads the record of B's cancel (anotherNodesPullInTheCancelsWindow...).
+      manager.cancel(nodeB, fromA);
       assertThat(manager.job(fromA).status())
           .isIn(JobHandle.Status.CANCELLING, JobHandle.Status.CANCELLED);
       operator.runToEnd(NS, nameB);
@@ -115,6 +116,47 @@ class GravitinoTwoNodesTest {
         assertThat(node.getJobExecutionInfo(manager.job(fromB).executionId()).status())
             .isEqualTo(JobHandle.Status.SUCCEEDED);
       }
+      assertThat(manager.pullErrors()).isEmpty();
+    }
+  }
+
+  /**
+   * The cross-node cancel window: node B's cancel of a job has deleted its application (its answer
+   * not yet back, so Gravitino has not recorded CANCELLING), and node A pulls. A Kubeflow
+   * application has no finalizer and is gone at once; the Apache operator's finalizer keeps it,
+   * with its cancel mark. Either way node A records CANCELLED: for the gone one, from the record of
+   * B's cancel (an Event kubejobs wrote before the delete, docs/outcome-record.md).
+   */
+  @ParameterizedTest
+  @EnumSource(FakeSparkOperator.Flavor.class)
+  void anotherNodesPullInTheCancelsWindowRecordsCancelledNotFailed(FakeSparkOperator.Flavor flavor)
+      throws Exception {
+    FakeSparkOperator operator = FakeSparkOperator.builder(flavor, KUBE.server()).build();
+    try (KubeJobsSparkExecutor nodeA = node(flavor);
+        KubeJobsSparkExecutor nodeB = node(flavor);
+        GravitinoJobManagerStandIn manager = new GravitinoJobManagerStandIn("lake", dir.toFile())) {
+      manager.registerTemplate("spark-pi", Templates.sparkPi());
+      long job = manager.runJob(nodeA, "spark-pi");
+      operator.moveTo(NS, "kj-job-" + job, running(flavor));
+      manager.pull(nodeA);
+      assertThat(manager.job(job).status()).isEqualTo(JobHandle.Status.STARTED);
+      Hold delete =
+          KUBE.server()
+              .hold(Hold.on("DELETE", ".*/sparkapplications/kj-job-" + job).afterApplying());
+
+      CompletableFuture<Void> cancel = CompletableFuture.runAsync(() -> manager.cancel(nodeB, job));
+      delete.awaitArrived(); // applied; node B's cancel waits for its answer
+      manager.pull(nodeA);
+      delete.release();
+      cancel.get(30, TimeUnit.SECONDS);
+
+      // never FAILED: Kubeflow's is gone and read CANCELLED from the record, Apache's is being
+      // deleted with the cancel mark until the operator releases it
+      assertThat(manager.job(job).status())
+          .isIn(JobHandle.Status.CANCELLING, JobHandle.Status.CANCELLED);
+      operator.runToEnd(NS, "kj-job-" + job);
+      manager.pull(nodeA);
+      assertThat(manager.job(job).status()).isEqualTo(JobHandle.Status.CANCELLED);
       assertThat(manager.pullErrors()).isEmpty();
     }
   }

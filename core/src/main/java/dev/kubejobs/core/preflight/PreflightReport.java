@@ -198,8 +198,14 @@ public final class PreflightReport {
         new StringBuilder("\n- optional permissions not granted (kubejobs works without them):");
     for (Permission p : optionalMissing) {
       s.append("\n    ").append(p);
-      if ("events".equals(p.resource())) {
-        s.append(": diagnoses of stuck or failed jobs cannot read the namespace's events");
+      if ("events".equals(p.resource()) && "create".equals(p.verb())) {
+        s.append(
+            ": kubejobs cannot record how it ended a job (a cancel, the no-status timeout), so"
+                + " another node reads such a job gone once its resource is deleted");
+      } else if ("events".equals(p.resource())) {
+        s.append(
+            ": diagnoses of stuck or failed jobs cannot read the namespace's events, and a node"
+                + " that finds a job gone cannot read kubejobs' record of how it ended");
       }
     }
     return s.toString();

@@ -50,10 +50,10 @@ class PreflightTest {
     assertThat(report.isOk()).isTrue();
     assertThat(report.crdServed()).isTrue();
     assertThat(report.missingPermissions()).isEmpty();
-    assertThat(report.checkedPermissions()).hasSize(20);
+    assertThat(report.checkedPermissions()).hasSize(22);
     assertThat(report.summary()).startsWith("kubejobs preflight OK");
     // one access review per permission and namespace, one discovery request
-    assertThat(KUBE.server().journal().count("POST", SSAR)).isEqualTo(20);
+    assertThat(KUBE.server().journal().count("POST", SSAR)).isEqualTo(22);
     assertThat(KUBE.server().journal().count("GET", "/apis/" + GROUP + "/v1")).isEqualTo(1);
   }
 

@@ -22,7 +22,6 @@ import dev.kubejobs.core.ClusterMismatchException;
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobs;
-import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.cancel.CancelResult;
 import dev.kubejobs.core.testing.Fixture;
 import dev.kubejobs.core.testing.KubeJobsHarness;
@@ -66,11 +65,12 @@ class TwoSchedulersTest {
     assertThat(nodeB.canceller().cancel(id.toString())).isEqualTo(CancelResult.REQUESTED);
 
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
-    assertThatThrownBy(() -> nodeA.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+    // The resource is gone; B's record of its cancel tells A how the job ended.
+    assertThat(nodeA.statusReader().get(id).status()).isEqualTo(JobStatus.CANCELLED);
   }
 
   @Test
-  void staleCachedNoStatusCopyOfAJobCancelledElsewhereIsNoSuchJobNeverFailed() {
+  void staleCachedNoStatusCopyOfAJobCancelledElsewhereIsCancelledNeverFailed() {
     ExecutionId id = nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
     CLOCK.advance(Duration.ofSeconds(590));
     assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.QUEUED);
@@ -81,14 +81,17 @@ class TwoSchedulersTest {
     CLOCK.advance(Duration.ofSeconds(11));
     server.journal().clear();
 
-    assertThatThrownBy(() -> nodeB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
-    assertThat(nodeB.statusReader().getAll(List.of(id)).get(id).isGone()).isTrue();
-    assertThat(server.journal().count("GET", ".*/testjobs/kj-job-1")).isEqualTo(2);
+    assertThat(nodeB.statusReader().get(id).status()).isEqualTo(JobStatus.CANCELLED);
+    assertThat(nodeB.statusReader().getAll(List.of(id)).get(id).orElseThrow().status())
+        .isEqualTo(JobStatus.CANCELLED);
+    // One GET confirms it gone, one events LIST reads A's record; the outcome is then kept.
+    assertThat(server.journal().count("GET", ".*/testjobs/kj-job-1")).isEqualTo(1);
+    assertThat(server.journal().count("GET", ".*/events")).isEqualTo(1);
     assertThat(server.journal().count("DELETE", ".*")).isZero();
   }
 
   @Test
-  void jobCancelledElsewhereBetweenTheFreshReadAndTheNoStatusEndMarkIsNoSuchJob() {
+  void jobCancelledElsewhereBetweenTheFreshReadAndTheNoStatusEndMarkIsCancelledNeverFailed() {
     ExecutionId id = nodeA.submitter().submit("job-1", TestJobSpec.in("etl"));
     CLOCK.advance(Duration.ofSeconds(601));
     // B's fresh read still finds the job without status past the timeout; node A's cancel runs
@@ -111,11 +114,11 @@ class TwoSchedulersTest {
             .build());
     KubeJobs<TestJobSpec> racingB = KUBE.track(KUBE.builder(racing, "gravitino").build());
 
-    assertThatThrownBy(() -> racingB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+    assertThat(racingB.statusReader().get(id).status()).isEqualTo(JobStatus.CANCELLED);
 
     assertThat(raced).isTrue();
     assertThat(server.store().get(TestJobKind.TYPE, "etl", "kj-job-1")).isEmpty();
-    assertThatThrownBy(() -> racingB.statusReader().get(id)).isInstanceOf(NoSuchJobException.class);
+    assertThat(racingB.statusReader().get(id).status()).isEqualTo(JobStatus.CANCELLED);
   }
 
   @Test

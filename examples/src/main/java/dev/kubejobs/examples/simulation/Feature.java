@@ -68,6 +68,20 @@ public enum Feature {
    */
   OPERATOR_AFTER_END_MARK,
   /**
+   * Issue 43's histories that leave the nodes unable to agree without a durable record of how a job
+   * ended, in some scenarios, one of: a cancel whose delete lands while every answer to it and
+   * every read after it is lost; another node reading the job while a cancel's delete is applied
+   * and its answer not yet back; the driver exiting while a cancel's delete is on its way; a node
+   * that cannot read pods (503 until cleared) while the job ends and is cancelled.
+   */
+  RECORDLESS_HISTORIES,
+  /**
+   * kubejobs may write its record of how it ended a job: the fake API server grants {@code create
+   * events}. Without this feature it refuses them (403), as for a Role without that optional rule,
+   * and kubejobs behaves as without a record.
+   */
+  OUTCOME_RECORD,
+  /**
    * Node A, node B, both or neither read statuses in watch mode ({@code StatusSource.watch()})
    * instead of polling, drawn per scenario. Watch events arrive on real threads, so such a scenario
    * does not replay step for step.

@@ -111,10 +111,18 @@ final class Scenario {
   /** Runs the scenario and returns the broken invariants. */
   List<Violation> run() {
     try {
+      // The record's optional permission, as the plan's features grant it.
+      sim.server.rbac().reset();
+      if (!features.contains(Feature.OUTCOME_RECORD)) {
+        sim.server.rbac().deny("create", "", "events");
+      }
       addBystanders();
       submitAll();
       if (plan.endMarkRace) {
         endMarkRace();
+      }
+      if (plan.recordless >= 0) {
+        recordlessHistory();
       }
       int steps = 6 + rnd.nextInt(18);
       for (int i = 0; i < steps; i++) {
@@ -474,8 +482,10 @@ final class Scenario {
     synchronized (job) {
       List<JobStatus> before = job.returned(node.name(), begun, status);
       invariants.neverBackwards(node.name(), job, before, status, how);
-      if (status.isTerminal()) {
-        job.recorded.putIfAbsent(node.name(), status);
+      if (status.isTerminal() && job.recorded.putIfAbsent(node.name(), status) == null) {
+        if (!how.isEmpty()) {
+          job.guessed.add(node.name());
+        }
       }
     }
   }
@@ -732,6 +742,127 @@ final class Scenario {
     if (r.nextBoolean()) {
       sim.server.faults().clear();
       trace("faults cleared");
+    }
+  }
+
+  /**
+   * Issue 43's histories that no node can settle without a durable record ({@link
+   * Feature#RECORDLESS_HISTORIES}), right after the jobs were submitted and the operator started
+   * them: node X cancels a job while
+   *
+   * <ol start="0">
+   *   <li>its delete lands and every answer to it and every read of the job after it is lost;
+   *   <li>node Y reads the job while X's delete is applied and its answer not yet back;
+   *   <li>the operator moves the job on (the driver exits) while X's delete is on its way;
+   *   <li>node Y cannot read pods (503 until cleared) while the job ends and X cancels it.
+   * </ol>
+   *
+   * Then the faults clear and both nodes read the job.
+   */
+  private void recordlessHistory() throws InterruptedException {
+    Random r = plan.recordlessRandom;
+    List<ScenarioJob> open = new ArrayList<>();
+    for (ScenarioJob j : jobs) {
+      if (!j.orphan && j.id != null && j.recorded.isEmpty()) {
+        open.add(j);
+      }
+    }
+    if (open.isEmpty()) {
+      return;
+    }
+    ScenarioJob job = open.get(r.nextInt(open.size()));
+    Node x = r.nextBoolean() ? a : b;
+    Node y = x == a ? b : a;
+    String xClient = x == a ? "node-a" : "node-b";
+    String app = collectionRegex() + "/" + Pattern.quote(job.id.name());
+    int moves = 1 + r.nextInt(3);
+    for (int i = 0; i < moves; i++) {
+      operator.advance(NAMESPACE, job.id.name());
+    }
+    trace("recordless history " + plan.recordless + " on " + job.jobId + " by " + x.name());
+    switch (plan.recordless) {
+      case 0 -> {
+        // Every attempt of the delete loses its answer (the first applied, the retries answered
+        // 404), and every attempt of the two reads after it fails (503: the breaker stays closed).
+        sim.server
+            .faults()
+            .add(Fault.on("DELETE", app).forClient(xClient).times(3).appliedThenLost());
+        sim.server
+            .faults()
+            .add(
+                Fault.on("GET", app)
+                    .forClient(xClient)
+                    .skip(1)
+                    .times(6)
+                    .status(503, "ServiceUnavailable", "simulated: every read after the delete"));
+        cancel(x, job);
+        sim.server.faults().clear();
+      }
+      case 1 -> {
+        Hold hold = sim.server.hold(Hold.on("DELETE", app).forClient(xClient).afterApplying());
+        Future<?> f = sim.pool.submit(() -> cancel(x, job));
+        awaitArrival(hold, f);
+        if (hold.hasArrived()) {
+          // Y's read records after the cancel ends (the scheduler changes one row at a time), so
+          // it runs on its own thread too.
+          Future<?> read = sim.pool.submit(() -> poll(y, job, r.nextBoolean()));
+          java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+          hold.release();
+          finish(read);
+        } else {
+          hold.release();
+        }
+        finish(f);
+      }
+      case 2 -> {
+        Hold hold = sim.server.hold(Hold.on("DELETE", app).forClient(xClient).beforeApplying());
+        Future<?> f = sim.pool.submit(() -> cancel(x, job));
+        awaitArrival(hold, f);
+        if (hold.hasArrived()) {
+          for (int i = 0; i < 1 + r.nextInt(8); i++) {
+            operator.advance(NAMESPACE, job.id.name());
+          }
+          poll(y, job, r.nextBoolean());
+        }
+        hold.release();
+        finish(f);
+      }
+      default -> {
+        sim.server
+            .faults()
+            .add(
+                Fault.on("GET", podRegex())
+                    .forClient(y == a ? "node-a" : "node-b")
+                    .forever()
+                    .status(503, "ServiceUnavailable", "simulated: pods cannot be read"));
+        for (int i = 0; i < 1 + r.nextInt(8); i++) {
+          operator.advance(NAMESPACE, job.id.name());
+        }
+        poll(y, job, r.nextBoolean());
+        cancel(x, job);
+        poll(y, job, r.nextBoolean());
+        sim.server.faults().clear();
+      }
+    }
+    poll(x, job, r.nextBoolean());
+    poll(y, job, r.nextBoolean());
+  }
+
+  private static void awaitArrival(Hold hold, Future<?> f) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!f.isDone() && !hold.hasArrived() && System.nanoTime() < deadline) {
+      java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+    }
+  }
+
+  private void finish(Future<?> f) throws InterruptedException {
+    try {
+      f.get(60, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      invariants.threw("an action of a recordless history threw " + e.getCause());
+    } catch (TimeoutException e) {
+      invariants.hung("an action of a recordless history did not finish within 60 s");
+      f.cancel(true);
     }
   }
 

@@ -56,6 +56,12 @@ final class ScenarioJob {
   /** Per node, the terminal status it recorded (the first one it read). */
   final Map<String, JobStatus> recorded = new HashMap<>();
 
+  /**
+   * The nodes whose record came from {@code NoSuchJobException} (the scheduler's guess from its own
+   * cancels), not from a status kubejobs read.
+   */
+  final java.util.Set<String> guessed = new java.util.HashSet<>();
+
   ScenarioJob(String jobId, SparkAppPath path, boolean orphan) {
     this.jobId = jobId;
     this.path = path;

@@ -84,6 +84,15 @@ final class ScenarioPlan {
   /** Draws issue 43's race. */
   final Random endMarkRandom;
 
+  /**
+   * Which of issue 43's recordless histories the scenario runs ({@link
+   * Feature#RECORDLESS_HISTORIES}): -1 for none, else 0 to 3; drawn apart from the rest.
+   */
+  final int recordless;
+
+  /** Draws the recordless history. */
+  final Random recordlessRandom;
+
   final boolean watchA;
   final boolean watchB;
   final String description;
@@ -122,6 +131,11 @@ final class ScenarioPlan {
     this.endMarkRandom = new Random(seed * 19 + 11);
     this.endMarkRace =
         this.features.contains(Feature.OPERATOR_AFTER_END_MARK) && endMarkRandom.nextInt(3) == 0;
+    this.recordlessRandom = new Random(seed * 23 + 13);
+    this.recordless =
+        this.features.contains(Feature.RECORDLESS_HISTORIES) && recordlessRandom.nextInt(3) == 0
+            ? recordlessRandom.nextInt(4)
+            : -1;
     this.watchA = (watching & 1) != 0;
     this.watchB = (watching & 2) != 0;
     this.description = describe();
@@ -167,6 +181,9 @@ final class ScenarioPlan {
     }
     if (endMarkRace) {
       d.append(" operator-after-end-mark");
+    }
+    if (recordless >= 0) {
+      d.append(" recordless-history=").append(recordless);
     }
     d.append(" features=").append(features);
     return d.toString();

@@ -42,6 +42,7 @@ class RaceSimulationTest {
         RaceSimulation.run(20_260_101L, SCENARIOS * 8 / 10, CONCURRENT, Feature.all());
 
     assertThat(summary.violations()).as(summary.toString()).isEmpty();
+    assertThat(summary.inherent()).as(summary.toString()).isEmpty();
   }
 
   @Test

@@ -691,6 +691,89 @@ public final class KubeGateway {
     return transport.served(group, version);
   }
 
+  // ---------------------------------------------------------------- core/v1 events
+
+  /** Core events, which kubejobs writes only as its record of how it ended a job. */
+  private static final ResourceKind EVENT = new ResourceKind("", "v1", "events", "Event");
+
+  /**
+   * Creates a core/v1 Event whose name the caller derived from what it records, so that sending it
+   * again is harmless: it is retried like any write after 5xx, 429 and lost answers, and a copy
+   * that already exists (409 {@code AlreadyExists}, a retry of a create whose answer was lost) is
+   * the same record.
+   *
+   * @param about the job concerned, for errors
+   * @param namespace the namespace
+   * @param event the Event, with {@code metadata.name} set
+   * @return true when created by this call, false when it existed already
+   * @throws ApiUnavailableException when the server cannot be reached or answers garbage
+   * @throws JobRejectedException when forbidden (403 names {@code create events in namespace ..})
+   */
+  public boolean createEvent(ExecutionId about, String namespace, JsonObject event) {
+    String name = JsonBodies.string(JsonBodies.object(event, "metadata"), "name");
+    KubeRequest request =
+        KubeRequest.builder(
+                "create events " + namespace + "/" + (name == null ? "" : name),
+                "POST",
+                KubeRequest.collectionPath(EVENT, namespace))
+            .about(about)
+            .resource(EVENT, namespace, "create")
+            .json(event)
+            .onConflict(KubeRequest.OnStatus.THROW)
+            .build();
+    try {
+      transport.tree(request);
+      return true;
+    } catch (ApiStatusException e) {
+      if (e.isConflict()) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Lists one namespace's core/v1 Events matching a field selector (retried, paged). kube-apiserver
+   * selects events by {@code involvedObject.kind}, {@code .name}, {@code .uid}, {@code .apiVersion}
+   * and the other fields its event strategy lists ({@code ToSelectableFields},
+   * kubernetes/kubernetes {@code pkg/registry/core/event/strategy.go}).
+   *
+   * @param about the job concerned, for errors, or null
+   * @param namespace the namespace
+   * @param fieldSelector the selector, for example {@code involvedObject.uid=..}
+   * @return the events, in the server's order
+   * @throws ApiUnavailableException when the server cannot be reached or answers garbage
+   * @throws JobRejectedException when forbidden (403 names {@code list events in namespace ..})
+   */
+  public List<JsonTree.Obj> listEvents(ExecutionId about, String namespace, String fieldSelector) {
+    List<JsonTree.Obj> out = new ArrayList<>();
+    String continueToken = null;
+    do {
+      KubeRequest request =
+          KubeRequest.builder(
+                  "list events in namespace " + namespace + " with " + fieldSelector,
+                  "GET",
+                  KubeRequest.collectionPath(EVENT, namespace))
+              .about(about)
+              .resource(EVENT, namespace, "list")
+              .queryIfPresent("fieldSelector", fieldSelector)
+              .query("limit", Integer.toString(LIST_PAGE_SIZE))
+              .queryIfPresent("continue", continueToken)
+              .build();
+      JsonTree.Obj page = transport.tree(request).orElse(JsonTree.Obj.EMPTY);
+      if (page.get("items") instanceof JsonTree.Arr items) {
+        for (int i = 0; i < items.size(); i++) {
+          if (items.get(i) instanceof JsonTree.Obj item) {
+            out.add(item);
+          }
+        }
+      }
+      JsonTree.Obj metadata = page.object("metadata");
+      continueToken = metadata == null ? null : metadata.text("continue");
+    } while (continueToken != null && !continueToken.isEmpty());
+    return out;
+  }
+
   // ---------------------------------------------------------------- helpers
 
   private static ResourceSnapshot snapshot(KubeRequest request, JsonTree.Obj json) {

@@ -21,6 +21,7 @@ import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.JobConflictException;
 import dev.kubejobs.core.JobExecutionInfo;
 import dev.kubejobs.core.JobIdentity;
+import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.NoSuchJobException;
 import dev.kubejobs.core.cancel.CancelResult;
@@ -63,6 +64,7 @@ public final class CancelOperation<S> implements JobCanceller {
   private final KubeGateway gateway;
   private final ResourceKind resourceKind;
   private final CancelDecisions status;
+  private final OutcomeRecord record;
 
   /**
    * Creates the operation.
@@ -75,6 +77,7 @@ public final class CancelOperation<S> implements JobCanceller {
     this.gateway = ctx.gateway();
     this.resourceKind = ctx.jobKind().resourceKind();
     this.status = status;
+    this.record = new OutcomeRecord(ctx);
   }
 
   @Override
@@ -260,6 +263,11 @@ public final class CancelOperation<S> implements JobCanceller {
    */
   private Optional<CancelResult> delete(
       ExecutionId id, ResourceSnapshot marked, boolean markedNow) {
+    String mark = marked.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).orElse(null);
+    if (mark != null) {
+      // The record first: a delete whose answers are all lost still reads CANCELLED on every node.
+      record.ending(id, marked, mark, JobStatus.CANCELLED, "cancel requested");
+    }
     try {
       gateway.delete(
           id, resourceKind, id.namespace(), id.name(), marked.uid(), marked.resourceVersion());
@@ -270,7 +278,10 @@ public final class CancelOperation<S> implements JobCanceller {
     } catch (ApiStatusException e) {
       if (e.isConflict()) {
         // Changed since the marked copy (an outcome written after the mark, a retried delete that
-        // was applied, another node's write) or replaced: read again and decide again.
+        // was applied, another node's write) or replaced: read again and decide again. This
+        // delete did not land (unless a read shows it being deleted: a retry of a delete that
+        // landed meets 409 too), so its record is withdrawn.
+        record.withdrawnAfterConflict(id, marked, mark);
         return Optional.empty();
       }
       throw failed(id, marked, markedNow, e);
@@ -298,7 +309,9 @@ public final class CancelOperation<S> implements JobCanceller {
         return Optional.of(CancelResult.REQUESTED);
       }
       if (!now.get().resourceVersion().equals(marked.resourceVersion())) {
-        // Not deleted, and changed since the mark: decide again on the new copy.
+        // Not deleted, and changed since the mark: decide again on the new copy. A delete locked
+        // to the marked copy can no longer land.
+        record.withdrawn(id, marked, mark, marked.resourceVersion());
         return Optional.empty();
       }
       // Read back unchanged and not being deleted: the delete was not applied. The mark is
@@ -338,6 +351,11 @@ public final class CancelOperation<S> implements JobCanceller {
       try {
         gateway.mergePatch(id, resourceKind, id.namespace(), id.name(), unmark(snapshot));
         LOG.debug("Removed the cancel mark of '{}' after the delete failed", id);
+        record.withdrawn(
+            id,
+            snapshot,
+            snapshot.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).orElse(null),
+            OutcomeRecord.ANY);
         return failure;
       } catch (ApiStatusException e) {
         if (!e.isConflict()) {

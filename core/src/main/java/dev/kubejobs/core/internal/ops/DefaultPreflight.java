@@ -74,13 +74,17 @@ public final class DefaultPreflight implements Preflight {
 
   /**
    * Returns the permissions kubejobs can do without in one namespace, each costing one feature:
-   * events list (the diagnosis of a stuck or failed job reads the namespace's events).
+   * events list (the diagnosis of a stuck or failed job reads the namespace's events, and a node
+   * that finds a job gone reads kubejobs' record of how it ended) and events create (that record,
+   * written when kubejobs ends a job itself: a cancel, the no-status timeout).
    *
    * @param namespace the namespace
    * @return the permissions, in that order
    */
   public static List<Permission> optionalPermissions(String namespace) {
-    return List.of(new Permission("list", "", "events", namespace));
+    return List.of(
+        new Permission("list", "", "events", namespace),
+        new Permission("create", "", "events", namespace));
   }
 
   @Override

@@ -199,7 +199,10 @@ final class DiagnosisStep {
       events = new ArrayList<>();
       try {
         for (ResourceSnapshot event : ctx.gateway().list(about, EVENT, namespace, null)) {
-          events.add(event.json());
+          if (!OutcomeRecord.isRecord(event.json())) {
+            // kubejobs' own records of how it ended jobs say nothing of why a job waits or failed.
+            events.add(event.json());
+          }
         }
       } catch (JobRejectedException e) {
         notRead =

@@ -65,12 +65,14 @@ final class FollowUpExecutor {
   private final KubeGateway gateway;
   private final ResourceKind resourceKind;
   private final DriverPodLocator locator;
+  private final OutcomeRecord record;
 
   FollowUpExecutor(KubeJobsContext<?> ctx, DriverPodLocator locator) {
     this.ctx = ctx;
     this.gateway = ctx.gateway();
     this.resourceKind = ctx.jobKind().resourceKind();
     this.locator = locator;
+    this.record = new OutcomeRecord(ctx);
   }
 
   /** What carrying out a follow-up came to. */
@@ -319,13 +321,17 @@ final class FollowUpExecutor {
   private Optional<ResourceSnapshot> withdraw(
       ExecutionId id, ResourceSnapshot app, String annotation) {
     try {
-      return Optional.of(
+      ResourceSnapshot unmarked =
           gateway.mergePatch(
               id,
               resourceKind,
               id.namespace(),
               id.name(),
-              AnnotationPatch.remove(app.resourceVersion(), annotation)));
+              AnnotationPatch.remove(app.resourceVersion(), annotation));
+      // The patch, locked to the copy, landed: no delete locked to a marked copy can land any more,
+      // so no record of one (this node's or another's) ended the job.
+      record.withdrawn(id, app, app.annotation(annotation).orElse(null), OutcomeRecord.ANY);
+      return Optional.of(unmarked);
     } catch (ApiStatusException e) {
       if (e.isConflict()) {
         return Optional.empty();
@@ -347,6 +353,9 @@ final class FollowUpExecutor {
    *     409 (changed since the mark, or replaced): read again and decide again
    */
   private boolean deleteEnded(ExecutionId id, ResourceSnapshot marked, EndMark mark) {
+    String markValue = marked.annotation(JobIdentity.ANNOTATION_ENDED).orElse(mark.toString());
+    // The record first: a delete whose answers are all lost still ends the job on every node.
+    record.ending(id, marked, markValue, mark.status(), mark.message());
     try {
       DeleteResult result =
           gateway.delete(
@@ -360,6 +369,7 @@ final class FollowUpExecutor {
         throw e;
       }
       LOG.debug("Job '{}': the delete after its end mark met 409; reading again", id);
+      record.withdrawnAfterConflict(id, marked, markValue);
       return false;
     }
     return true;
@@ -375,6 +385,15 @@ final class FollowUpExecutor {
     if (app.isBeingDeleted()) {
       return true;
     }
+    String cancelMark = app.annotation(JobIdentity.ANNOTATION_CANCEL_REQUESTED).orElse(null);
+    if (cancelMark != null) {
+      record.ending(
+          id,
+          app,
+          cancelMark,
+          JobStatus.CANCELLED,
+          "cancelled by kubejobs before the operator wrote a status");
+    }
     DeleteResult result;
     try {
       result =
@@ -386,6 +405,7 @@ final class FollowUpExecutor {
       }
       // Changed since the copy the decision was made on (the operator's first status write, a
       // cancel mark of another node) or replaced: read again and decide again.
+      record.withdrawnAfterConflict(id, app, cancelMark);
       return false;
     }
     if (result == DeleteResult.GONE) {

@@ -67,6 +67,7 @@ final class NamespaceRead {
   private final ReportedStatuses reported;
   private final WatchSource watch;
   private final ReportedFloor floor;
+  private final GoneJobs gone;
 
   /**
    * The protocol of one reader.
@@ -79,6 +80,7 @@ final class NamespaceRead {
    * @param reported what the reader reported of each job
    * @param watch the namespaces' watches, or null when the reader polls
    * @param floor holds each decided status against what the reader reported
+   * @param gone settles the jobs a read found gone by kubejobs' record of how they ended
    */
   NamespaceRead(
       KubeJobsContext<?> ctx,
@@ -88,7 +90,8 @@ final class NamespaceRead {
       StatusCache cache,
       ReportedStatuses reported,
       WatchSource watch,
-      ReportedFloor floor) {
+      ReportedFloor floor,
+      GoneJobs gone) {
     this.ctx = ctx;
     this.ttl = ttl;
     this.pipeline = pipeline;
@@ -97,6 +100,7 @@ final class NamespaceRead {
     this.reported = reported;
     this.watch = watch;
     this.floor = floor;
+    this.gone = gone;
   }
 
   /** One job on its way: where its answer goes, what this reader saw of it, its copy. */
@@ -119,6 +123,10 @@ final class NamespaceRead {
    * @return per job, in the order of {@code ids}, its info or the failure that stopped it
    */
   JobStatusResult[] readNamespace(String ns, List<ExecutionId> ids, long asked) {
+    return gone.settleGone(ns, ids, readCopies(ns, ids, asked));
+  }
+
+  private JobStatusResult[] readCopies(String ns, List<ExecutionId> ids, long asked) {
     JobStatusResult[] out = new JobStatusResult[ids.size()];
     // 0. What this reader remembers of each job: one look each. A job that ended keeps its info
     // and needs no request; a namespace whose jobs all ended is not listed.
@@ -284,9 +292,8 @@ final class NamespaceRead {
       }
       // An end mark this reader wrote, whose delete lost its answer, does not make the job FAILED
       // once it is gone: that delete was never confirmed, and the operator may have acted since
-      // (another node then withdrew the mark and cancelled the job). Only a durable record tells
-      // how (docs/outcome-record.md); until then the job is gone.
-      reported.gone(id, null);
+      // (another node then withdrew the mark and cancelled the job). The record tells how
+      // (GoneJobs.settleGone, docs/outcome-record.md); without one the job is gone.
     }
     return JobStatusResult.failed(e);
   }

@@ -134,7 +134,16 @@ public final class StatusOperation<S> implements JobStatusReader {
     }
     ReportedFloor floor = new ReportedFloor(reported);
     this.namespaces =
-        new NamespaceRead(ctx, ttl, pipeline, diagnosis, cache, reported, watch, floor);
+        new NamespaceRead(
+            ctx,
+            ttl,
+            pipeline,
+            diagnosis,
+            cache,
+            reported,
+            watch,
+            floor,
+            new GoneJobs(reported, new OutcomeRecord(ctx)));
     this.decisions = new CancelDecider(ctx, pipeline, cache, reported, watch, floor);
     // Last: its thread reads through this reader from the start.
     this.refresher =
