@@ -24,7 +24,7 @@ import dev.kubejobs.core.JobStatus;
 import dev.kubejobs.core.KubeJobsException;
 import dev.kubejobs.core.diagnosis.Messages;
 import dev.kubejobs.core.internal.KubeJobsContext;
-import dev.kubejobs.core.internal.json.JsonTree;
+import dev.kubejobs.core.internal.kube.JsonTree;
 import dev.kubejobs.core.spi.ResourceKind;
 import dev.kubejobs.core.spi.ResourceSnapshot;
 import java.nio.charset.StandardCharsets;
