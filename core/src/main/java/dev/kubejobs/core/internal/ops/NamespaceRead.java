@@ -108,7 +108,7 @@ final class NamespaceRead {
     final ExecutionId id;
     final int index;
     final ReportedStatuses.Seen seen;
-    StatusCache.Copy copy;
+    Listing.Copy copy;
 
     Candidate(ExecutionId id, int index, ReportedStatuses.Seen seen) {
       this.id = id;
@@ -144,7 +144,7 @@ final class NamespaceRead {
     if (open == 0) {
       return out;
     }
-    StatusCache.Listing listing = watch == null ? null : watch.live(ns);
+    Listing listing = watch == null ? null : watch.live(ns);
     if (listing == null && !ttl.isZero()) {
       try {
         listing = cache.listing(ns, ids.get(0));
@@ -185,7 +185,7 @@ final class NamespaceRead {
     // 2. What a copy read before the question would end is read again: one LIST, or the job's own
     // GET when it is the only one (a get(id) per job: the namespace's LIST would be sent again for
     // every job that ended since the last list, and it costs the API server the whole namespace).
-    StatusCache.Listing again = stale.isEmpty() || watch == null ? null : watch.live(ns);
+    Listing again = stale.isEmpty() || watch == null ? null : watch.live(ns);
     if (stale.size() == 1 && again == null) {
       Candidate c = stale.get(0);
       LOG.debug("Reading job '{}' again before ending it on a copy read before the question", c.id);
@@ -233,7 +233,7 @@ final class NamespaceRead {
     DiagnosisStep.NamespaceEvents events = null;
     for (Candidate c : candidates) {
       try {
-        StatusCache.Copy copy = c.copy;
+        Listing.Copy copy = c.copy;
         // A report's copy is held only when it still needs a step (an end mark to withdraw).
         ResourceSnapshot app =
             copy.alone() instanceof MappingDecision.Report ? copy.app() : copy.held();
@@ -268,7 +268,7 @@ final class NamespaceRead {
   /** Reads a job with a GET: the copy is fresh. */
   private void readDirectly(Candidate c) {
     ResourceSnapshot app = pipeline.fresh(c.id);
-    c.copy = new StatusCache.Copy(app.uid(), app, pipeline.mapAlone(c.id, app), true);
+    c.copy = new Listing.Copy(app.uid(), app, pipeline.mapAlone(c.id, app), true);
   }
 
   /**

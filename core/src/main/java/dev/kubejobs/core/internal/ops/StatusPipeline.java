@@ -58,20 +58,22 @@ import org.slf4j.LoggerFactory;
  * run straight down: each call returns its result to its caller, and nothing below calls back into
  * the reader, the cache or a job kind's code. {@code StatusOperation.get} -> {@code
  * KubeJobsContext.check}, {@code StatusCache.ask}, {@code NamespaceRead.readNamespace} -> {@code
- * ReportedStatuses.seen}; {@code StatusCache.listing} -> {@code KubeGateway.listPages}, then per
- * page {@code ListPages.next} -> {@code KubeTransport.send} -> {@code ListPageParser.read} ->
- * {@code FieldProjection.read}, which returns the page's copies (and the names of the copies held
- * unchanged, skipped unbuilt), after which the cache maps each copy of the page: {@code
- * Entry.mapAhead} -> {@link #mapAlone} -> {@code JobStatusMapper.map}, {@code EndMark.of}; {@code
- * Listing.copy} -> {@code Entry.alone} (the mapping made as the page arrived); {@code Copy.held};
+ * ReportedStatuses.seen}; {@code StatusCache.listing} -> {@code SingleFlight.join}, {@code
+ * KubeGateway.listPages}, {@code ListConsumer.consume}, then per page {@code ListPages.next} ->
+ * {@code KubeTransport.send} -> {@code ListPageParser.read} -> {@code FieldProjection.read}, which
+ * returns the page's copies (and the names of the copies held unchanged, skipped unbuilt), after
+ * which the consumer maps each copy of the page: {@code JobMemo.mapAhead} -> {@link #mapAlone} ->
+ * {@code JobStatusMapper.map}, {@code EndMark.of}; {@code SingleFlight.landed}; {@code
+ * Listing.copy} -> {@code JobMemo.alone} (the mapping made as the page arrived); {@code Copy.held};
  * {@link #decide} -> {@code DriverPodLocator.locate} -> {@code JobKind.driverPodName}, {@code
  * KubernetesNames.isDns1123Subdomain}, {@code KubeGateway.getPod}; {@code JobStatusMapper.map},
  * {@code EndMark.of}; {@code DiagnosisStep.wanted} -> {@code JobStatusMapper.executorsWaiting};
  * {@code ReportedFloor.floor} -> {@code ReportedStatuses.raise}; (back in {@code
- * StatusOperation.get}) {@code StatusCache.evictExpired}. The mapper runs twice: alone as the page
- * arrived, and with the driver pod. No user code runs inside the transport or its retry policy: a
- * page read again after a failed attempt is parsed again, not mapped again ({@code
- * StraightDownTest} checks that the transport package names nothing of this one).
+ * StatusOperation.get}) {@code StatusCache.evictExpired} -> {@code ListEviction.evictExpired}. The
+ * mapper runs twice: alone as the page arrived, and with the driver pod. No user code runs inside
+ * the transport or its retry policy: a page read again after a failed attempt is parsed again, not
+ * mapped again ({@code StraightDownTest} checks that the transport package names nothing of this
+ * one).
  *
  * <p>Not a published API; thread safe.
  */

@@ -17,8 +17,6 @@ package dev.kubejobs.core.internal.ops;
 
 import dev.kubejobs.core.ExecutionId;
 import dev.kubejobs.core.internal.KubeJobsContext;
-import dev.kubejobs.core.internal.ops.StatusCache.Entry;
-import dev.kubejobs.core.internal.ops.StatusCache.Listing;
 import dev.kubejobs.core.internal.watch.NamespaceWatch;
 import dev.kubejobs.core.internal.watch.WatchSettings;
 import dev.kubejobs.core.spi.ResourceKind;
@@ -79,7 +77,7 @@ final class WatchSource implements AutoCloseable {
   }
 
   /** One namespace's watch and the jobs it holds. */
-  private record Watched(NamespaceWatch watch, Map<String, Entry> entries) {}
+  private record Watched(NamespaceWatch watch, Map<String, JobMemo> entries) {}
 
   /**
    * Returns a namespace's live copies, starting its watch at the first call (and waiting for its
@@ -116,7 +114,7 @@ final class WatchSource implements AutoCloseable {
   }
 
   private Watched start(String namespace) {
-    Map<String, Entry> entries = new ConcurrentHashMap<>();
+    Map<String, JobMemo> entries = new ConcurrentHashMap<>();
     NamespaceWatch watch =
         NamespaceWatch.builder(ctx.gateway(), resourceKind, namespace)
             .labelSelector(StatusOperation.SELECTOR)
@@ -134,7 +132,7 @@ final class WatchSource implements AutoCloseable {
   /** Keeps a job's mapping from each new copy; runs on the watch's thread. */
   private void apply(
       String namespace,
-      Map<String, Entry> entries,
+      Map<String, JobMemo> entries,
       ResourceSnapshot previous,
       ResourceSnapshot current) {
     String name = current != null ? current.name() : previous.name();
@@ -153,7 +151,7 @@ final class WatchSource implements AutoCloseable {
     if (current == null) {
       entries.remove(name);
     } else {
-      Entry entry = new Entry(current);
+      JobMemo entry = new JobMemo(current);
       entry.mapAhead(id, pipeline, ticks.incrementAndGet(), "its watch event arrived");
       entries.put(name, entry);
     }

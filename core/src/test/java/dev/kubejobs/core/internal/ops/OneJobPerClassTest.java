@@ -33,8 +33,9 @@ import org.junit.jupiter.api.Test;
  * A class that grows past the limit is split by job (as the status reader is: its API in {@link
  * StatusOperation}, the per-namespace protocol in {@link NamespaceRead}, the refresher thread in
  * {@link WatchRefresher}, the cancel's decisions in {@link CancelDecider}, the bookkeeping of what
- * was reported in {@link ReportedFloor}), or, if it holds one job, added to the list with that job
- * named.
+ * was reported in {@link ReportedFloor}; and its cache: the single flight in {@link SingleFlight},
+ * the eviction in {@link ListEviction}, the memo in {@link JobMemo}, the page-by-page list in
+ * {@link ListConsumer}), or, if it holds one job, added to the list with that job named.
  */
 class OneJobPerClassTest {
   private static final int MAX_LINES = 300;
@@ -57,9 +58,6 @@ class OneJobPerClassTest {
           "FollowUpExecutor.java", "the follow-ups",
           // 430 lines: kubejobs' record of how it ended a job, written, withdrawn and read back.
           "OutcomeRecord.java", "the outcome record",
-          // 498 lines: still four jobs (single flight, eviction, the memo, the list sink); listed
-          // until they are split into classes of their own, then it comes off this list.
-          "StatusCache.java", "the namespaces' lists (to be split)",
           // 420 lines: deciding one job's status from one copy, with its trace in the Javadoc.
           "StatusPipeline.java", "the status pipeline",
           // 488 lines: one submit, from the spec to the created resource.

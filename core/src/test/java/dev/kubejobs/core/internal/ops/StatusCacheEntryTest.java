@@ -53,20 +53,20 @@ class StatusCacheEntryTest {
     return JsonParser.parseString(json).getAsJsonObject();
   }
 
-  private static StatusCache.Entry entry(String metadata) {
+  private static JobMemo entry(String metadata) {
     JsonObject app = new JsonObject();
     app.add("metadata", gson(metadata));
-    return new StatusCache.Entry(ResourceSnapshot.of(app));
+    return new JobMemo(ResourceSnapshot.of(app));
   }
 
   /** Whether a list skips an object of this metadata as the entry's very copy. */
-  private static boolean isCopyOf(StatusCache.Entry entry, JsonTree.Obj metadata) {
+  private static boolean isCopyOf(JobMemo entry, JsonTree.Obj metadata) {
     return HeldCopy.isHeld(java.util.Map.of("a", entry), metadata);
   }
 
   @Test
   void aCopyIsTheSameOnlyWithTheSameUidAndTheSameNonEmptyResourceVersion() {
-    StatusCache.Entry held = entry("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\"}");
+    JobMemo held = entry("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\"}");
 
     assertThat(
             isCopyOf(held, metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"7\"}")))
@@ -81,7 +81,7 @@ class StatusCacheEntryTest {
     assertThat(isCopyOf(held, metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":{}}")))
         .isFalse();
     // Without a resourceVersion nothing tells two copies apart: never the same.
-    StatusCache.Entry bare = entry("{\"name\":\"a\",\"uid\":\"u1\"}");
+    JobMemo bare = entry("{\"name\":\"a\",\"uid\":\"u1\"}");
     assertThat(isCopyOf(bare, metadata("{\"name\":\"a\",\"uid\":\"u1\"}"))).isFalse();
     assertThat(isCopyOf(bare, metadata("{\"name\":\"a\",\"uid\":\"u1\",\"resourceVersion\":\"\"}")))
         .isFalse();
@@ -110,7 +110,7 @@ class StatusCacheEntryTest {
     JsonObject app = Fixture.testJob("kj-job-1", "gravitino-a", "job-1", state);
     app.getAsJsonObject("metadata").addProperty("uid", "u1");
     app.getAsJsonObject("metadata").addProperty("resourceVersion", "7");
-    StatusCache.Entry entry = new StatusCache.Entry(ResourceSnapshot.of(app));
+    JobMemo entry = new JobMemo(ResourceSnapshot.of(app));
 
     entry.alone(ExecutionId.of(Fixture.CLUSTER, TestJobKind.KIND, "etl", "kj-job-1"), pipeline, 0);
 

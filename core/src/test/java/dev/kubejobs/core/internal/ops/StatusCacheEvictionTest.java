@@ -29,11 +29,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The status cache drops the lists of namespaces nobody listed for {@link StatusCache#KEPT_UNREAD},
- * so a long-running instance that read jobs in many namespaces does not keep every list; it keeps
- * them that long (past the cache period) so that a scheduler pulling one job at a time still finds
- * the other namespaces' jobs unchanged on the next pull. Nothing but memory shows it, so this test
- * looks at the cache's namespaces (white box).
+ * The status cache drops the lists of namespaces nobody listed for {@link
+ * ListEviction#KEPT_UNREAD}, so a long-running instance that read jobs in many namespaces does not
+ * keep every list; it keeps them that long (past the cache period) so that a scheduler pulling one
+ * job at a time still finds the other namespaces' jobs unchanged on the next pull. Nothing but
+ * memory shows it, so this test looks at the cache's namespaces (white box).
  */
 class StatusCacheEvictionTest {
   private static final Duration TTL = Duration.ofSeconds(30);
@@ -63,7 +63,7 @@ class StatusCacheEvictionTest {
   @Test
   void aReadDropsTheListsOfOtherNamespacesNobodyListedForTenMinutes() {
     jobs.statusReader().get(inA);
-    CLOCK.advance(StatusCache.KEPT_UNREAD.minusSeconds(20));
+    CLOCK.advance(ListEviction.KEPT_UNREAD.minusSeconds(20));
     jobs.statusReader().get(inB);
     // ns-a's list is past its cache period but kept: the next pull may find its jobs unchanged.
     assertThat(cachedNamespaces()).containsExactlyInAnyOrder("ns-a", "ns-b");
