@@ -67,8 +67,8 @@ import picocli.CommandLine.Option;
     name = "race",
     mixinStandardHelpOptions = true,
     description =
-        "Runs seeded two-node race scenarios on a SIMULATED cluster and checks issue 8's"
-            + " invariants.")
+        "Runs seeded two-node race scenarios on a SIMULATED cluster and checks their"
+            + " invariants (a) to (h), counting inherent disagreements apart.")
 public final class RaceSimulation implements Callable<Integer> {
   /** Scenarios run on two fake servers at once, one per core of a small machine. */
   private static final int WORKERS = 2;

@@ -392,6 +392,9 @@ final class OutcomeRecord {
       try {
         at = Instant.parse(String.valueOf(annotations.text(ANNOTATION_AT)));
       } catch (DateTimeParseException e) {
+        // Still a record of how the job ended; only its time is unknown.
+        LOG.debug(
+            "A kubejobs Event's time is not readable, taken as the epoch: {}", e.getMessage());
         at = Instant.EPOCH;
       }
       String message = event.text("message");
