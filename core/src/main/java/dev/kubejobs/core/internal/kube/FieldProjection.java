@@ -177,27 +177,78 @@ public final class FieldProjection {
         continue;
       }
       int metadata = parser.begin();
+      // The three fields that tell a copy held, as they are met: once all are read the copy is
+      // judged, and a copy held skips the rest of its metadata too (an encoder that writes them
+      // first, as the testkit's fake does, saves building labels and annotations; Go's sorted
+      // keys put them last, so there the whole metadata is read before the judgement).
+      int identity = held == null ? IDENTITY : 0;
       for (String n = in.nextFieldName(); n != null; n = in.nextFieldName()) {
         in.nextToken();
         readField(in, n, field.field(n), parser, metadata);
-      }
-      String own = parser.text(metadata, "name");
-      if (held != null
-          && HeldCopy.isHeld(
-              held, own, parser.text(metadata, "uid"), parser.text(metadata, "resourceVersion"))) {
-        // The copy held: nothing of it is made, and the rest is skipped.
-        parser.drop(metadata);
-        parser.drop(mark);
-        while (in.nextFieldName() != null) {
-          in.nextToken();
-          in.skipChildren();
+        if (identity != IDENTITY) {
+          identity |= identityBit(n);
+          if (identity == IDENTITY && isHeld(held, parser, metadata, heldNames)) {
+            skipRest(in); // of the metadata
+            parser.drop(mark);
+            skipRest(in); // of the resource
+            return null;
+          }
         }
-        heldNames.add(own);
+      }
+      if (identity != IDENTITY && isHeld(held, parser, metadata, heldNames)) {
+        parser.drop(mark);
+        skipRest(in);
         return null;
       }
       parser.put(mark, name, parser.end(metadata));
     }
     return parser.end(mark);
+  }
+
+  /** The bits of {@link #identityBit}: all three fields that tell a copy held were read. */
+  private static final int IDENTITY = 7;
+
+  /** The bit of a metadata field that tells a copy held, else 0. */
+  private static int identityBit(String name) {
+    switch (name) {
+      case "name":
+        return 1;
+      case "uid":
+        return 2;
+      case "resourceVersion":
+        return 4;
+      default:
+        return 0;
+    }
+  }
+
+  /**
+   * Whether the metadata read so far (started at {@code metadata}, not ended) is of a copy held; if
+   * so it is dropped and its name added to {@code heldNames}. A field repeated after this judgement
+   * does not change it (no API server repeats a name).
+   */
+  private static boolean isHeld(
+      Map<String, ? extends HeldCopy> held,
+      JsonTree.Parser parser,
+      int metadata,
+      List<String> heldNames) {
+    String own = parser.text(metadata, "name");
+    if (held == null
+        || !HeldCopy.isHeld(
+            held, own, parser.text(metadata, "uid"), parser.text(metadata, "resourceVersion"))) {
+      return false;
+    }
+    parser.drop(metadata);
+    heldNames.add(own);
+    return true;
+  }
+
+  /** Skips the rest of the object whose fields the parser is among, to its end. */
+  private static void skipRest(JsonParser in) throws IOException {
+    while (in.nextFieldName() != null) {
+      in.nextToken();
+      in.skipChildren();
+    }
   }
 
   /** Reads an object this projection keeps part of, or all. */

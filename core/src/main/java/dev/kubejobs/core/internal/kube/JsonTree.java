@@ -411,7 +411,9 @@ public final class JsonTree {
   /**
    * Reads JSON values into trees, collecting each object's fields and each array's elements on one
    * stack it keeps between values (only the finished arrays are allocated). One per reading thread:
-   * not thread safe. After a read that threw, it is not to be used again.
+   * not thread safe. After a read that threw, it is not to be used again. The stack's slots above
+   * its top are not cleared, so it keeps what it read last until overwritten: one parser per body
+   * read, dropped with it.
    */
   public static final class Parser {
     private String[] names = new String[64];
@@ -588,9 +590,7 @@ public final class JsonTree {
     }
 
     private void clear(int mark) {
-      Arrays.fill(names, mark, top, null);
-      Arrays.fill(values, mark, top, null);
-      top = mark;
+      top = mark; // the slots above keep their values until overwritten (see the class comment)
     }
 
     private Object value(JsonParser in) throws IOException {

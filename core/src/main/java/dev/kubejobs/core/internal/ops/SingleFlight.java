@@ -82,7 +82,12 @@ final class SingleFlight {
    *     Long#MIN_VALUE} for any listing within its cache period
    */
   Turn join(String namespace, long askedOrMin) {
-    Slot slot = slots.computeIfAbsent(namespace, ns -> new Slot());
+    // A plain read first: computeIfAbsent locks the bin even when the slot is there, and every
+    // get(id) of a pull joins its namespace's slot.
+    Slot slot = slots.get(namespace);
+    if (slot == null) {
+      slot = slots.computeIfAbsent(namespace, ns -> new Slot());
+    }
     boolean fresh = askedOrMin != Long.MIN_VALUE;
     synchronized (slot) {
       Listing current = slot.listing;
