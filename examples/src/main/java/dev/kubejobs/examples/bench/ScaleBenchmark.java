@@ -405,7 +405,7 @@ public final class ScaleBenchmark {
         }
       }
     }
-    out.printf(Locale.ROOT, "Ratios (kubejobs / floor; the issue's bar in brackets)%n");
+    out.printf(Locale.ROOT, "Ratios (kubejobs / floor; the goal in brackets)%n");
     out.printf(
         Locale.ROOT,
         "%-9s %-8s %6s %7s %7s %7s %8s %8s %9s %9s %9s %9s%n",
@@ -435,7 +435,7 @@ public final class ScaleBenchmark {
         "[2]",
         "",
         "[2048]",
-        "[2048]");
+        ""); // 10 jobs asked keep their namespaces' listings for the cache period: no goal
     for (Result r : results) {
       out.printf(
           Locale.ROOT,
