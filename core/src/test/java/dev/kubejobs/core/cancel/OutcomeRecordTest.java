@@ -106,6 +106,7 @@ class OutcomeRecordTest {
             .get("uid")
             .getAsString();
     server.journal().clear();
+    String now = CLOCK.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
 
     assertThat(nodeA.canceller().cancel(id)).isEqualTo(CancelResult.REQUESTED);
 
@@ -121,6 +122,21 @@ class OutcomeRecordTest {
     assertThat(involved.get("namespace").getAsString()).isEqualTo("etl");
     assertThat(involved.get("name").getAsString()).isEqualTo("kj-job-1");
     assertThat(involved.get("uid").getAsString()).isEqualTo(uid);
+    // What `kubectl describe` and `kubectl get events` show, and what a reader checks the record
+    // against: the copy the delete was locked to, the mark that decided, when, and the outcome.
+    assertThat(involved.get("apiVersion").getAsString()).isEqualTo("kubejobs.dev/v1");
+    JsonObject annotations = event.getAsJsonObject("metadata").getAsJsonObject("annotations");
+    assertThat(involved.get("resourceVersion").getAsString())
+        .isNotEmpty()
+        .isEqualTo(annotations.get("kubejobs.dev/record-resource-version").getAsString());
+    assertThat(annotations.get("kubejobs.dev/record-mark").getAsString()).isNotEmpty();
+    assertThat(annotations.get("kubejobs.dev/record-outcome").getAsString()).isEqualTo("CANCELLED");
+    assertThat(annotations.get("kubejobs.dev/record-at").getAsString()).isEqualTo(now);
+    assertThat(event.get("type").getAsString()).isEqualTo("Normal");
+    assertThat(event.get("message").getAsString()).startsWith("cancelled by kubejobs");
+    assertThat(event.get("firstTimestamp").getAsString()).isEqualTo(now);
+    assertThat(event.get("lastTimestamp").getAsString()).isEqualTo(now);
+    assertThat(event.get("count").getAsInt()).isEqualTo(1);
 
     // Past B's cache period: B reads the job afresh and finds it gone.
     CLOCK.advance(Duration.ofMinutes(1));
