@@ -182,22 +182,22 @@ public final class FieldProjection {
       // first, as the testkit's fake does, saves building labels and annotations; Go's sorted
       // keys put them last, so there the whole metadata is read before the judgement).
       int identity = held == null ? IDENTITY : 0;
+      boolean copyHeld = false;
       for (String n = in.nextFieldName(); n != null; n = in.nextFieldName()) {
         in.nextToken();
         readField(in, n, field.field(n), parser, metadata);
         if (identity != IDENTITY) {
           identity |= identityBit(n);
-          if (identity == IDENTITY && isHeld(held, parser, metadata, heldNames)) {
+          copyHeld = identity == IDENTITY && isHeld(held, parser, metadata, heldNames);
+          if (copyHeld) {
             skipRest(in); // of the metadata
-            parser.drop(mark);
-            skipRest(in); // of the resource
-            return null;
+            break;
           }
         }
       }
-      if (identity != IDENTITY && isHeld(held, parser, metadata, heldNames)) {
+      if (copyHeld || (identity != IDENTITY && isHeld(held, parser, metadata, heldNames))) {
         parser.drop(mark);
-        skipRest(in);
+        skipRest(in); // of the resource
         return null;
       }
       parser.put(mark, name, parser.end(metadata));
